@@ -1,0 +1,24 @@
+//! shaderdiff's program model and front-ends.
+//!
+//! * [`program`]: the semantic IR shared by every engine (vec4 registers, typed
+//!   opcodes, writemasks, swizzles, modifiers, indirect and 2-D addressing,
+//!   structured control flow, subroutines; NV condition codes).
+//! * [`opcode`]: the opcode table generated from opcodes.csv.
+//! * [`structure`]: control-flow matching recomputed from the program.
+//! * [`infer`]: per-channel type inference used by the comparators.
+//! * [`tgsi`]: TGSI text parser and tgsi_dump-compatible printer.
+//! * [`validate`]: semantic checks (declared registers, index ranges, structure).
+
+pub mod infer;
+pub mod names;
+pub mod opcode;
+pub mod program;
+pub mod structure;
+pub mod types;
+
+pub use infer::{infer_types, TypeMap};
+pub use names::*;
+pub use opcode::{OpInfo, Opcode, OutputMode, ALL_OPCODES};
+pub use program::*;
+pub use structure::{Structure, StructureError, Subroutine, NO_PARTNER};
+pub use types::{ChannelType, ScalarType};

@@ -1,0 +1,86 @@
+//! Engine inputs and outputs: the in-memory form of INTERFACE.md's inputs file and of
+//! `run --format json` output. Every engine takes [`Inputs`] and returns [`Outputs`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use shaderdiff_ir::File;
+
+/// A register as the inputs/outputs files name it: `IN[0]`, `SV[1]`, `CONST[2]`, `CONST[1][2]`,
+/// `OUT[3]`. For 2-D names the first bracket is `dimension`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegKey {
+    /// Register file.
+    pub file: File,
+    /// First bracket of a 2-D name (`CONST[b][i]` → `Some(b)`).
+    pub dimension: Option<u32>,
+    /// Register index.
+    pub index: u32,
+}
+
+impl RegKey {
+    /// `file[index]`.
+    pub fn new(file: File, index: u32) -> RegKey {
+        RegKey {
+            file,
+            dimension: None,
+            index,
+        }
+    }
+}
+
+impl fmt::Display for RegKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.dimension {
+            Some(d) => write!(f, "{}[{}][{}]", self.file.name(), d, self.index),
+            None => write!(f, "{}[{}]", self.file.name(), self.index),
+        }
+    }
+}
+
+/// One vec4 of raw 32-bit words.
+pub type Vec4 = [u32; 4];
+
+/// Everything a run starts from. Anything not set starts as zero (INTERFACE.md).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    /// Number of invocations (a multiple of 4 for fragment programs).
+    pub invocations: usize,
+    /// Per-invocation registers (IN, SV ...): one vec4 per invocation, or a single vec4 for all.
+    pub registers: BTreeMap<RegKey, Vec<Vec4>>,
+    /// Uniform registers (CONST).
+    pub constants: BTreeMap<RegKey, Vec4>,
+    /// BUFFER[n] / MEMORY[n] contents, little-endian bytes.
+    pub buffers: BTreeMap<RegKey, Vec<u8>>,
+    /// NV global memory regions by base address.
+    pub global: BTreeMap<u64, Vec<u8>>,
+}
+
+impl Inputs {
+    /// The value of per-invocation register `key` for `invocation` (zero when unset).
+    pub fn register(&self, key: &RegKey, invocation: usize) -> Vec4 {
+        match self.registers.get(key) {
+            Some(v) if v.len() == 1 => v[0],
+            Some(v) => v.get(invocation).copied().unwrap_or([0; 4]),
+            None => [0; 4],
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outputs {
+    /// Number of invocations run.
+    pub invocations: usize,
+    /// Every output register the program declares or writes: one vec4 per invocation.
+    pub registers: BTreeMap<RegKey, Vec<Vec4>>,
+    /// Channels whose value the specification leaves undefined: bit c of entry i set means
+    /// channel c of invocation i is undefined. Registers with no undefined channel are absent.
+    pub undefined: BTreeMap<RegKey, Vec<u8>>,
+    /// Killed invocations (fragment programs only; `None` for other stages).
+    pub killed: Option<Vec<bool>>,
+    /// Final buffer contents.
+    pub buffers: BTreeMap<RegKey, Vec<u8>>,
+    /// Final global memory.
+    pub global: BTreeMap<u64, Vec<u8>>,
+}

@@ -1,0 +1,3 @@
+//! shaderdiff's oracle side: engine inputs/outputs ([`io`]) and the reference interpreter.
+pub mod io;
+pub use io::{Inputs, Outputs, RegKey, Vec4};

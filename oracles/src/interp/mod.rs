@@ -1,0 +1,2 @@
+//! The reference interpreter.
+pub mod lanes;

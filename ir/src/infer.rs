@@ -52,7 +52,7 @@ fn channel_of(t: ScalarType, chan: usize) -> ChannelType {
         ScalarType::F32 => ChannelType::F32,
         ScalarType::I32 | ScalarType::U32 => ChannelType::Int32,
         ScalarType::Untyped => ChannelType::Bits,
-        t64 if chan % 2 == 0 => ChannelType::Low64(t64),
+        t64 if chan.is_multiple_of(2) => ChannelType::Low64(t64),
         t64 => ChannelType::High64(t64),
     }
 }

@@ -41,6 +41,7 @@ pub struct Program {
     pub source_map: SourceMap,
 }
 
+#[allow(clippy::derivable_impls)] // Stage comes from a macro that cannot carry #[default]
 impl Default for Stage {
     fn default() -> Self {
         Stage::Vertex

@@ -106,7 +106,7 @@ struct Builder<'a, 'c> {
 }
 
 const INT_IMM: i32 = 0; // IMM[0] INT32 {0, 1, 2, 3}
-// IMM[1] is FLT32 {0.5, 1.0, -1.0, 2.0}, a source of ordinary float constants.
+                        // IMM[1] is FLT32 {0.5, 1.0, -1.0, 2.0}, a source of ordinary float constants.
 
 impl Builder<'_, '_> {
     fn swizzle(&mut self) -> Swizzle {
@@ -137,10 +137,7 @@ impl Builder<'_, '_> {
         match self.c.below(8) {
             0 | 1 => Register::new(File::Input, self.c.below(self.l.inputs as usize) as i32),
             2 => Register::new(File::Const, self.c.below(self.l.consts as usize) as i32),
-            3 => Register::new(
-                File::Immediate,
-                self.c.below(self.immediates.len()) as i32,
-            ),
+            3 => Register::new(File::Immediate, self.c.below(self.immediates.len()) as i32),
             4 if self.c.chance(50) => Register {
                 file: File::Temp,
                 index: Index {
@@ -238,10 +235,12 @@ impl Builder<'_, '_> {
                 }
             }
             2 if self.current_sub.is_some() => {
-                self.insns.push(Instruction::new(Opcode::RET, vec![], vec![]))
+                self.insns
+                    .push(Instruction::new(Opcode::RET, vec![], vec![]))
             }
             3 if depth > 0 && self.c.chance(30) => {
-                self.insns.push(Instruction::new(Opcode::NOP, vec![], vec![]))
+                self.insns
+                    .push(Instruction::new(Opcode::NOP, vec![], vec![]))
             }
             _ => self.arith(),
         }
@@ -265,7 +264,11 @@ impl Builder<'_, '_> {
             let nest = depth < self.cfg.max_depth;
             match self.c.below(12) {
                 0 | 1 if nest => {
-                    let op = if self.c.chance(50) { Opcode::IF } else { Opcode::UIF };
+                    let op = if self.c.chance(50) {
+                        Opcode::IF
+                    } else {
+                        Opcode::UIF
+                    };
                     let cond = self.src();
                     self.insns.push(Instruction::new(op, vec![], vec![cond]));
                     self.block(depth + 1, in_loop, in_switch);
@@ -282,7 +285,11 @@ impl Builder<'_, '_> {
                     let cond = self.src();
                     self.insns
                         .push(Instruction::new(Opcode::UIF, vec![], vec![cond]));
-                    let op = if in_loop && self.c.chance(40) { Opcode::CONT } else { Opcode::BRK };
+                    let op = if in_loop && self.c.chance(40) {
+                        Opcode::CONT
+                    } else {
+                        Opcode::BRK
+                    };
                     self.push0(op);
                     self.push0(Opcode::ENDIF);
                 }
@@ -297,7 +304,10 @@ impl Builder<'_, '_> {
         let zero = self.imm_src(INT_IMM, 0);
         let one = self.imm_src(INT_IMM, 1);
         let limit = self.imm_src(INT_IMM, limit_comp);
-        let x = |reg: Register, mask: u8| Dst { reg, writemask: mask };
+        let x = |reg: Register, mask: u8| Dst {
+            reg,
+            writemask: mask,
+        };
         let sx = |reg: Register, comp: u8| Src {
             reg,
             swizzle: [comp; 4],
@@ -408,7 +418,11 @@ fn immediate(c: &mut Choices, cfg: &GenConfig) -> Immediate {
         }),
         _ => {
             let a = c.raw() as u64 | (c.raw() as u64) << 32;
-            let b = if c.chance(50) { c.below(100) as u64 } else { a.rotate_left(7) };
+            let b = if c.chance(50) {
+                c.below(100) as u64
+            } else {
+                a.rotate_left(7)
+            };
             let (a, b) = if ty == ImmType::F64 && cfg.mesa_exact_floats {
                 // %10.8f prints multiples of 1/256 exactly.
                 (

@@ -143,3 +143,87 @@ pub fn infer_types(p: &Program) -> TypeMap {
     }
     types
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::names::Stage;
+    use crate::program::{Dst, Immediate, Instruction, Register};
+
+    fn dst(file: File, i: i32, mask: u8) -> Dst {
+        Dst {
+            reg: Register::new(file, i),
+            writemask: mask,
+        }
+    }
+    fn src(file: File, i: i32) -> Src {
+        Src::new(Register::new(file, i))
+    }
+
+    #[test]
+    fn types_follow_opcode_destination_types() {
+        // opcodes.csv: U2F dst float, UADD dst int, DADD dst double (xy = low/high words).
+        let mut p = Program::new(Stage::Vertex);
+        p.immediates.push(Immediate {
+            ty: ImmType::U32,
+            words: [1, 2, 3, 4],
+        });
+        let ins = &mut p.instructions;
+        ins.push(Instruction::new(
+            Opcode::UADD,
+            vec![dst(File::Temp, 0, 0xF)],
+            vec![src(File::Immediate, 0), src(File::Immediate, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::U2F,
+            vec![dst(File::Output, 0, 0x3)],
+            vec![src(File::Temp, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::MOV,
+            vec![dst(File::Output, 0, 0xC)],
+            vec![src(File::Temp, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::DADD,
+            vec![dst(File::Output, 1, 0xF)],
+            vec![src(File::Temp, 1), src(File::Temp, 1)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::MOV,
+            vec![dst(File::Output, 2, 0x1)],
+            vec![src(File::Input, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::MOV,
+            vec![dst(File::Output, 2, 0x1)],
+            vec![src(File::Immediate, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::ADD,
+            vec![dst(File::Output, 3, 0x1)],
+            vec![src(File::Input, 0), src(File::Input, 0)],
+        ));
+        ins.push(Instruction::new(
+            Opcode::SHL,
+            vec![dst(File::Output, 3, 0x1)],
+            vec![src(File::Input, 0), src(File::Input, 0)],
+        ));
+        let t = infer_types(&p);
+        use ChannelType::*;
+        assert_eq!(t.channels(File::Output, 0), [F32, F32, Int32, Int32]);
+        assert_eq!(
+            t.channels(File::Output, 1),
+            [
+                Low64(ScalarType::F64),
+                High64(ScalarType::F64),
+                Low64(ScalarType::F64),
+                High64(ScalarType::F64)
+            ]
+        );
+        // MOV of an input then of an integer immediate: raw bits joined with an integer.
+        assert_eq!(t.channels(File::Output, 2)[0], Mixed);
+        assert_eq!(t.channels(File::Output, 3)[0], Mixed);
+        assert_eq!(t.channels(File::Output, 9), [Unwritten; 4]);
+    }
+}

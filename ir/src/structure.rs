@@ -59,7 +59,11 @@ impl Structure {
             let op = insn.opcode;
             let info = op.info();
             let d = stack.len() as u32;
-            depth[i] = if info.pre_dedent { d.saturating_sub(1) } else { d };
+            depth[i] = if info.pre_dedent {
+                d.saturating_sub(1)
+            } else {
+                d
+            };
             match op {
                 Opcode::IF | Opcode::UIF | Opcode::BGNLOOP | Opcode::SWITCH => stack.push((op, i)),
                 Opcode::BGNSUB => {
@@ -166,5 +170,86 @@ impl Structure {
             Opcode::IF | Opcode::UIF | Opcode::ELSE | Opcode::CAL => Some(self.partner[i]),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::names::{File, Stage};
+    use crate::program::{Instruction, Register, Src};
+
+    fn prog(ops: &[Opcode]) -> Program {
+        let mut p = Program::new(Stage::Fragment);
+        for &op in ops {
+            let src = (0..op.info().num_src)
+                .map(|_| Src::new(Register::new(File::Temp, 0)))
+                .collect();
+            p.instructions.push(Instruction::new(op, vec![], src));
+        }
+        p
+    }
+
+    #[test]
+    fn ex03_labels_are_recomputed() {
+        // TEXT-FORMAT.md ex03: `2: UIF ... :5`, `5: ELSE :7`, `7: ENDIF`.
+        use Opcode::*;
+        let p = prog(&[KILL_IF, FSLT, UIF, MOV, KILL, ELSE, MOV, ENDIF, END]);
+        let s = Structure::analyse(&p).unwrap();
+        assert_eq!(s.computed_label(&p, 2), Some(5));
+        assert_eq!(s.computed_label(&p, 5), Some(7));
+        assert_eq!(s.partner[7], 2);
+        assert_eq!(s.depth[3], 1);
+        assert_eq!(s.depth[5], 0);
+    }
+
+    #[test]
+    fn ex04_loop_and_breaks() {
+        // TEXT-FORMAT.md ex04: BGNLOOP at 1, ENDLOOP at 12, BRK at 4, CONT at 9.
+        use Opcode::*;
+        let p = prog(&[
+            MOV, BGNLOOP, ISGE, UIF, BRK, ENDIF, UADD, UMOD, UIF, CONT, ENDIF, UADD, ENDLOOP, I2F,
+            MOV, MOV, END,
+        ]);
+        let s = Structure::analyse(&p).unwrap();
+        assert_eq!((s.partner[1], s.partner[12]), (12, 1));
+        assert_eq!((s.partner[4], s.partner[9]), (1, 1));
+        assert_eq!(s.computed_label(&p, 3), Some(5));
+        // ex04 dump: `  4:     BRK` is indented two levels.
+        assert_eq!(s.depth[4], 2);
+    }
+
+    #[test]
+    fn switch_case_default_and_subroutines() {
+        use Opcode::*;
+        let mut p = prog(&[
+            CAL, END, BGNSUB, SWITCH, CASE, BRK, DEFAULT, ENDSWITCH, RET, ENDSUB,
+        ]);
+        p.instructions[0].label = Some(2);
+        let s = Structure::analyse(&p).unwrap();
+        assert_eq!(s.partner[0], 2);
+        assert_eq!((s.partner[4], s.partner[6], s.partner[5]), (3, 3, 3));
+        assert_eq!(s.subroutines, vec![Subroutine { begin: 2, end: 9 }]);
+    }
+
+    #[test]
+    fn malformed_structures_are_rejected() {
+        use Opcode::*;
+        for (ops, at) in [
+            (&[ENDIF][..], 0),
+            (&[IF, ELSE, ELSE, ENDIF][..], 2),
+            (&[BRK][..], 0),
+            (&[BGNLOOP, IF, ENDLOOP][..], 2),
+            (&[IF][..], 0),
+            (&[CASE][..], 0),
+            (&[BGNLOOP, CONT, ENDLOOP, CONT][..], 3),
+            (&[IF, BGNSUB, ENDSUB, ENDIF][..], 1),
+        ] {
+            let e = Structure::analyse(&prog(ops)).unwrap_err();
+            assert_eq!(e.index, at, "{ops:?}: {e:?}");
+        }
+        let mut p = prog(&[CAL, END]);
+        p.instructions[0].label = Some(1);
+        assert!(Structure::analyse(&p).is_err());
     }
 }

@@ -1,2 +1,3 @@
 //! The reference interpreter.
 pub mod lanes;
+pub mod alu;

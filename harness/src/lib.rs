@@ -1,5 +1,6 @@
-//! shaderdiff's command-line side: the inputs file ([`inputs`], [`value`]) and run output
-//! ([`output`]) formats of INTERFACE.md.
+//! shaderdiff's command-line side: program files ([`lang`]), the inputs file ([`inputs`],
+//! [`value`]) and run output ([`output`]) formats of INTERFACE.md.
 pub mod inputs;
+pub mod lang;
 pub mod output;
 pub mod value;

@@ -9,13 +9,17 @@
 //! * [`tgsi`]: TGSI text parser and tgsi_dump-compatible printer.
 //! * [`validate`]: semantic checks (declared registers, index ranges, structure).
 
+pub mod error;
 pub mod infer;
 pub mod names;
 pub mod opcode;
 pub mod program;
 pub mod structure;
+pub mod tgsi;
 pub mod types;
+pub mod validate;
 
+pub use error::ParseError;
 pub use infer::{infer_types, TypeMap};
 pub use names::*;
 pub use opcode::{OpInfo, Opcode, OutputMode, ALL_OPCODES};

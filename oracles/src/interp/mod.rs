@@ -1,3 +1,168 @@
-//! The reference interpreter.
-pub mod lanes;
+//! The reference interpreter: the oracle every other engine is compared against.
+//!
+//! [`run`] executes a [`Program`] for `inputs.invocations` invocations and returns the
+//! final output registers, which channels the specification leaves undefined, and (for
+//! fragment programs) which invocations were discarded.
+//!
+//! # Execution model
+//!
+//! Invocations run in chunks of [`lanes::LANES`] as structure-of-arrays: every register
+//! channel is a plane of one 32-bit word per lane, and control flow is tracked with
+//! per-lane execution masks (tgsi.rst "GLSL ISA": IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP with
+//! BRK/CONT, SWITCH/CASE/DEFAULT/ENDSWITCH with C fall-through and DEFAULT in any
+//! position, CAL/RET/BGNSUB/ENDSUB, END). Every invocation behaves exactly as if it ran
+//! alone, except for derivatives, which read the other invocations of its fragment quad
+//! (INTERFACE.md "Fragment quads": invocations `4q..4q+3`).
+//!
+//! # Decisions where tgsi.rst is silent (see also EXEC-NOTES.md §12; no tgsi_exec bug is copied)
+//!
+//! * **Undefinedness.** Every register channel of every lane carries an "undefined" bit.
+//!   A result is undefined when a source channel it reads is undefined or the ALU reports
+//!   the value as undefined (IDIV by zero ...). When a *decision* depends on an undefined
+//!   value in a lane (IF/UIF condition, SWITCH selector or CASE value, KILL_IF operand,
+//!   indirect address), or the lane writes through an out-of-bounds indirect index, the
+//!   lane is *unconstrained*: all its outputs are reported undefined.
+//! * **Indirect addressing** is per invocation for sources and destinations (each lane
+//!   uses its own address register value). The effective index is `offset + ADDR`
+//!   (zero-based, tgsi.rst "Array Declaration"). It is in bounds when a `DCL` of the file
+//!   covers it, restricted to the `ARRAY(n)` declaration when the operand names one.
+//!   Out-of-bounds reads give 0 and mark the channel undefined; out-of-bounds writes are
+//!   dropped and make the lane unconstrained (undefined behaviour may clobber any of the
+//!   invocation's registers).
+//! * **Derivatives** (fragment programs only; other stages give
+//!   [`ExecError::Unsupported`]): fine `DDX` = `f(x+1,y) - f(x,y)` of the invocation's own
+//!   row, fine `DDY` = `f(x,y+1) - f(x,y)` of its own column. Coarse `DDX`/`DDY` are one
+//!   value for the whole quad, taken from the top row / left column; since tgsi.rst allows
+//!   either row (column), the channel is marked undefined when the other row (column)
+//!   gives a different value. A derivative is undefined when not all four invocations of
+//!   the quad are executing it (non-uniform control flow, killed or finished invocations).
+//! * **KILL / KILL_IF** terminate the invocation (it executes nothing further);
+//!   KILL_IF kills when any of the four swizzled components is `< 0.0` (NaN and -0.0 do
+//!   not kill). **DEMOTE** turns the invocation into a helper: it keeps executing (so
+//!   quad derivatives stay defined) but its outputs are discarded, so it is reported in
+//!   `Outputs::killed` like a killed invocation.
+//! * **SWITCH**: CASE values are compared bit-exactly with the selector and are evaluated
+//!   when SWITCH executes; DEFAULT takes the lanes that match no CASE of the whole
+//!   switch, wherever it stands. Lanes that match nothing and have no DEFAULT skip the
+//!   switch.
+//! * **END** terminates the invocations that execute it. Reaching a BGNSUB by falling
+//!   through from the main program ends the main program.
+//! * **Saturate** `_SAT` clamps the stored 32-bit word as a float to [0, 1] for every
+//!   opcode (tgsi.rst "Other Modifiers"); NaN gives 0.0 (EXEC-NOTES §2) and -0.0 gives
+//!   +0.0. NV `.SSAT` clamps to [-1, 1]; a NaN gives 0.0 marked undefined.
+//! * **Step budget**: each instruction executed by an invocation costs it one step;
+//!   exceeding [`InterpConfig::step_limit`] stops the run with [`ExecError::StepLimit`].
+//!   Call nesting deeper than [`MAX_CALL_DEPTH`] gives [`ExecError::CallDepth`].
+
 pub mod alu;
+pub mod lanes;
+
+mod control;
+mod decode;
+mod exec;
+mod fetch;
+mod layout;
+mod state;
+
+use shaderdiff_ir::{Opcode, Pos, Program};
+use thiserror::Error;
+
+use crate::io::{Inputs, Outputs};
+
+/// Maximum nesting of CAL (main program = depth 0).
+pub const MAX_CALL_DEPTH: usize = 64;
+
+/// Interpreter settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InterpConfig {
+    /// Maximum number of instructions one invocation may execute (default 1 000 000).
+    pub step_limit: u64,
+}
+
+impl Default for InterpConfig {
+    fn default() -> Self {
+        InterpConfig {
+            step_limit: 1_000_000,
+        }
+    }
+}
+
+/// Why a run produced no outputs.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ExecError {
+    /// The program is valid but uses something the interpreter does not implement
+    /// (64-bit, memory, texture, EMIT/ENDPRIM, votes, INTERP_*, NV condition codes ...).
+    /// Detected before anything runs. CLI exit status 3.
+    #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
+    Unsupported {
+        /// The offending opcode.
+        opcode: Opcode,
+        /// Where it is in the source, when known.
+        pos: Option<Pos>,
+        /// What is not supported.
+        reason: String,
+    },
+    /// The program uses a feature the interpreter does not implement outside of any one
+    /// opcode (a register file too large to hold, an operand in a file it cannot read).
+    /// CLI exit status 3.
+    #[error("{}unsupported: {reason}", pos_prefix(.pos))]
+    UnsupportedFeature {
+        /// Where, when known.
+        pos: Option<Pos>,
+        /// What is not supported.
+        reason: String,
+    },
+    /// The program is malformed in a way the interpreter detects (unbalanced control
+    /// flow, KILL outside a fragment program, immediate index out of range ...).
+    /// CLI exit status 2.
+    #[error("{}invalid program: {message}", pos_prefix(.pos))]
+    InvalidProgram {
+        /// Where, when known.
+        pos: Option<Pos>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The inputs do not fit the program: invocation count not a multiple of 4 for a
+    /// fragment program, a register the program does not declare, a per-invocation list
+    /// whose length is neither 1 nor the invocation count. CLI exit status 2.
+    #[error("invalid inputs: {0}")]
+    InvalidInputs(String),
+    /// An invocation executed more than `limit` instructions.
+    #[error("step limit exceeded ({limit} steps) in invocation {invocation}")]
+    StepLimit {
+        /// The configured limit.
+        limit: u64,
+        /// The first invocation found over the limit.
+        invocation: usize,
+    },
+    /// Subroutine calls nested deeper than `limit` (e.g. unbounded recursion).
+    #[error("call depth exceeded ({limit} nested CAL) in invocation {invocation}")]
+    CallDepth {
+        /// [`MAX_CALL_DEPTH`].
+        limit: usize,
+        /// The first executing invocation of the chunk that made the call.
+        invocation: usize,
+    },
+}
+
+fn pos_prefix(pos: &Option<Pos>) -> String {
+    match pos {
+        Some(p) => format!("{p}: "),
+        None => String::new(),
+    }
+}
+
+/// Runs `program` on `inputs` (INTERFACE.md "The inputs file"; anything unset starts at
+/// zero) and returns every output register the program declares or writes, one vec4 per
+/// invocation, with undefined channels and, for fragment programs, killed invocations.
+///
+/// The whole program is checked before anything runs: unsupported opcodes give
+/// [`ExecError::Unsupported`], never a wrong value. Errors: see [`ExecError`].
+pub fn run(
+    program: &Program,
+    inputs: &Inputs,
+    config: &InterpConfig,
+) -> Result<Outputs, ExecError> {
+    let decoded = decode::decode(program)?;
+    exec::run_decoded(&decoded, inputs, config)
+}

@@ -124,7 +124,11 @@ pub fn lit(s: [f32; 4], c: usize) -> Checked<f32> {
         2 => {
             if s[0] > 0.0 {
                 let w = s[3];
-                let e = if w.is_nan() { w } else { w.clamp(-128.0, 128.0) };
+                let e = if w.is_nan() {
+                    w
+                } else {
+                    w.clamp(-128.0, 128.0)
+                };
                 Checked::new(pow(max(s[1], 0.0), e), w.is_nan())
             } else {
                 Checked::ok(0.0)

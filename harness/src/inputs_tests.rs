@@ -334,3 +334,33 @@ fn geometry_inputs_use_the_vertex_dimension() {
         "unknown register IN[3][0]: the program declares IN[][0]"
     );
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // "Bad input never panics": any text gives Ok or a located one-line error.
+        #[test]
+        fn arbitrary_text(text in "\\PC{0,200}") {
+            if let Err(e) = load(&text, "x.json", &frag(), None) {
+                prop_assert!(!e.to_string().contains('\n'));
+            }
+        }
+
+        // Near-valid documents: JSON-ish fragments with register names and values.
+        #[test]
+        fn json_like_text(parts in proptest::collection::vec(prop_oneof![
+            Just("{"), Just("}"), Just("["), Just("]"), Just(","), Just(":"), Just("\"IN[0]\""),
+            Just("\"registers\""), Just("\"constants\""), Just("\"CONST[0]\""), Just("\"invocations\""),
+            Just("\"i:-3\""), Just("1.5"), Just("-0"), Just("1e999"), Just("true"), Just("null"),
+            Just("\"0x\""), Just("\"\u{e9}\""), Just(" "), Just("\n"), Just("\"buffers\""), Just("\"BUFFER[0]\""),
+            Just("\"00ff\""), Just("\"global\""), Just("\"0x10\""), Just("4"),
+        ], 0..40)) {
+            let text: String = parts.concat();
+            if let Err(e) = load(&text, "x.json", &frag(), None) {
+                prop_assert!(!e.to_string().contains('\n'));
+            }
+        }
+    }
+}

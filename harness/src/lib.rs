@@ -1,5 +1,7 @@
-//! shaderdiff's command-line side: program files ([`lang`]), the inputs file ([`inputs`],
-//! [`value`]) and run output ([`output`]) formats of INTERFACE.md.
+//! shaderdiff's command-line side: the `shaderdiff` command line ([`cli`]), program files
+//! ([`lang`]), the inputs file ([`inputs`], [`value`]) and run output ([`output`]) formats
+//! of INTERFACE.md.
+pub mod cli;
 pub mod inputs;
 pub mod lang;
 pub mod output;

@@ -187,16 +187,23 @@ pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
     if outputs.registers.is_empty() {
         let _ = writeln!(s, "\n(the program has no output registers)");
     }
-    let width = n.saturating_sub(1).to_string().len().max(3);
+    let digits = n.saturating_sub(1).to_string().len();
+    let label = outputs
+        .registers
+        .keys()
+        .map(|k| k.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(digits + 2);
     for (key, vals) in &outputs.registers {
-        let _ = write!(s, "\n{:<w$}", key.to_string(), w = width + 3);
+        let _ = write!(s, "\n{:<label$}  ", key.to_string());
         for c in ['x', 'y', 'z', 'w'] {
             let _ = write!(s, "{c:<CELL$}");
         }
         s.truncate(s.trim_end().len());
         s.push('\n');
         for (i, v) in vals.iter().enumerate() {
-            let _ = write!(s, "  {i:>width$} ");
+            let _ = write!(s, "{i:>label$}  ");
             if killed.get(i) == Some(&true) {
                 s.push_str("killed\n");
                 continue;
@@ -349,9 +356,10 @@ mod tests {
             t.starts_with("p.tgsi: 4 invocations (1 quad) on interp\nkilled: invocation 3\n"),
             "{t}"
         );
-        assert!(t.contains("    1 0x3f800000 1"), "{t}");
+        assert!(t.contains("\nOUT[2]   x  "), "{t}");
+        assert!(t.contains("\n      1  0x3f800000 1 "), "{t}");
         assert!(t.contains("undef"), "{t}");
-        assert!(t.contains("    3 killed"), "{t}");
+        assert!(t.contains("\n      3  killed\n"), "{t}");
         assert!(t.find("OUT[2]").unwrap() < t.find("OUT[10]").unwrap());
     }
 }

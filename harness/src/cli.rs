@@ -1,0 +1,270 @@
+//! The `shaderdiff` command line (INTERFACE.md "Commands"): `check` and `run`.
+//!
+//! Exit status (INTERFACE.md): 0 success; 1 the run failed (step limit, call depth);
+//! 2 bad usage or bad input (unparsable program, malformed inputs file, unknown register),
+//! with a one-line message on stderr naming the file and, for programs, `line:col`;
+//! 3 the program is valid but the chosen engine does not support something it uses.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use shaderdiff_ir::tgsi::{self, PrintOptions};
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
+
+use crate::inputs::{self, MAX_INVOCATIONS};
+use crate::lang::{self, Lang};
+use crate::output;
+
+/// `shaderdiff`: a differential conformance harness for shader compilers.
+#[derive(Debug, Parser)]
+#[command(name = "shaderdiff", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse and validate programs; --print writes them in canonical form.
+    Check(CheckArgs),
+    /// Run a program on one engine and print its output registers.
+    Run(RunArgs),
+}
+
+/// `shaderdiff check PROGRAM... [--print] [--lossless]`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Program files (TGSI text).
+    #[arg(required = true, value_name = "PROGRAM")]
+    pub programs: Vec<PathBuf>,
+    /// Write each program in canonical form (TGSI as Mesa's tgsi_dump prints it) to stdout.
+    #[arg(long)]
+    pub print: bool,
+    /// With --print: write float immediates with enough digits to keep their exact bits
+    /// (tgsi_dump's `%10.4f` loses them).
+    #[arg(long, requires = "print")]
+    pub lossless: bool,
+}
+
+/// `shaderdiff run PROGRAM [--backend ..] [--inputs ..] [--invocations N] [--format ..]`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Program file (TGSI text).
+    #[arg(value_name = "PROGRAM")]
+    pub program: PathBuf,
+    /// Engine to run on.
+    #[arg(long, value_enum, default_value_t = Engine::Interp)]
+    pub backend: Engine,
+    /// Inputs file (JSON, INTERFACE.md "The inputs file"); without it every input is zero.
+    #[arg(long, value_name = "FILE.json")]
+    pub inputs: Option<PathBuf>,
+    /// Number of invocations [default: the inputs file's count, else 4]; a multiple of 4
+    /// for fragment programs.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_INVOCATIONS as u64))]
+    pub invocations: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Most instructions one invocation may execute before the run fails (exit 1).
+    #[arg(long, value_name = "N", default_value_t = InterpConfig::default().step_limit,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub step_limit: u64,
+}
+
+/// Engine names (INTERFACE.md "Binary and engines").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// The reference interpreter.
+    Interp,
+    /// The Cranelift JIT backend.
+    Jit,
+    /// The Valhall backend.
+    Valhall,
+}
+
+impl Engine {
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interp => "interp",
+            Engine::Jit => "jit",
+            Engine::Valhall => "valhall",
+        }
+    }
+}
+
+/// Output formats of `run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Text,
+    /// INTERFACE.md "`run --format json` output".
+    Json,
+}
+
+/// Why a command did not succeed: the exit status and a one-line message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Exit 1: the run failed (step limit, call depth) or an output could not be written.
+    Failed(String),
+    /// Exit 2: bad usage or bad input.
+    BadInput(String),
+    /// Exit 3: valid, but the engine does not support it.
+    Unsupported(String),
+}
+
+impl Failure {
+    /// The process exit status.
+    pub fn code(&self) -> u8 {
+        match self {
+            Failure::Failed(_) => 1,
+            Failure::BadInput(_) => 2,
+            Failure::Unsupported(_) => 3,
+        }
+    }
+    /// The one-line message.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Failed(m) | Failure::BadInput(m) | Failure::Unsupported(m) => m,
+        }
+    }
+}
+
+/// Reads, detects and parses (with validation) one program file.
+///
+/// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
+/// (`file:line:col: message`); NV assembly → [`Failure::Unsupported`].
+pub fn load_program(path: &Path) -> Result<Program, Failure> {
+    let text = lang::read_text(path).map_err(Failure::BadInput)?;
+    match lang::detect(&text) {
+        Lang::Nv => Err(Failure::Unsupported(format!(
+            "{}: NV assembly ({}) is not supported yet",
+            path.display(),
+            lang::header(&text)
+        ))),
+        Lang::Tgsi => tgsi::parse(&text, &path.display().to_string())
+            .map_err(|e| Failure::BadInput(e.to_string())),
+    }
+}
+
+/// Runs a parsed command line; returns the exit status. Messages go to stderr, results
+/// to stdout.
+pub fn execute(cli: Cli) -> u8 {
+    match cli.command {
+        Command::Check(a) => check(&a),
+        Command::Run(a) => match run(&a) {
+            Ok(()) => 0,
+            Err(f) => {
+                eprintln!("{}", f.message());
+                f.code()
+            }
+        },
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Failed(format!("cannot write to stdout: {e}"))),
+    }
+}
+
+/// `check`: every file is checked; the exit status is 2 if any file is bad input, else 3
+/// if any is unsupported, else 0 (1 if stdout cannot be written).
+fn check(args: &CheckArgs) -> u8 {
+    let mut status = 0u8;
+    let rank = |c: u8| match c {
+        2 => 3,
+        3 => 2,
+        c => c,
+    };
+    for path in &args.programs {
+        let result = load_program(path).and_then(|p| {
+            if args.print {
+                let opts = PrintOptions {
+                    lossless: args.lossless,
+                };
+                emit(&tgsi::print_with(&p, &opts))
+            } else {
+                emit(&format!(
+                    "{}: ok ({}, {} instructions)\n",
+                    path.display(),
+                    p.stage,
+                    p.instructions.len()
+                ))
+            }
+        });
+        if let Err(f) = result {
+            eprintln!("{}", f.message());
+            if rank(f.code()) > rank(status) {
+                status = f.code();
+            }
+        }
+    }
+    status
+}
+
+/// `run`: parse, pick the engine, read the inputs, run, print.
+fn run(args: &RunArgs) -> Result<(), Failure> {
+    let program = load_program(&args.program)?;
+    let name = args.program.display().to_string();
+    if args.backend != Engine::Interp {
+        return Err(Failure::Unsupported(format!(
+            "{name}: engine `{}` is not available in this build",
+            args.backend.name()
+        )));
+    }
+    let count = args.invocations.map(|n| n as usize);
+    let inputs = match &args.inputs {
+        Some(file) => {
+            let text = lang::read_text(file).map_err(Failure::BadInput)?;
+            inputs::load(&text, &file.display().to_string(), &program, count)
+        }
+        None => inputs::defaults(&program, count),
+    }
+    .map_err(|e| Failure::BadInput(e.to_string()))?;
+    let config = InterpConfig {
+        step_limit: args.step_limit,
+    };
+    let outputs = interp::run(&program, &inputs, &config).map_err(|e| exec_failure(&name, e))?;
+    let backend = args.backend.name();
+    emit(&match args.format {
+        Format::Json => output::to_json(backend, &name, &outputs),
+        Format::Text => output::to_text(backend, &name, &outputs),
+    })
+}
+
+/// Maps an interpreter error to its exit status (INTERFACE.md): unsupported → 3, invalid
+/// program or inputs → 2, a failed run (step limit, call depth) → 1.
+fn exec_failure(program: &str, e: ExecError) -> Failure {
+    // Errors with a source position display as `line:col: ...`.
+    let located = matches!(
+        &e,
+        ExecError::Unsupported { pos: Some(_), .. }
+            | ExecError::UnsupportedFeature { pos: Some(_), .. }
+            | ExecError::InvalidProgram { pos: Some(_), .. }
+    );
+    let msg = if located {
+        format!("{program}:{e}")
+    } else {
+        format!("{program}: {e}")
+    };
+    match e {
+        ExecError::Unsupported { .. } | ExecError::UnsupportedFeature { .. } => {
+            Failure::Unsupported(msg)
+        }
+        ExecError::InvalidProgram { .. } | ExecError::InvalidInputs(_) => Failure::BadInput(msg),
+        ExecError::StepLimit { .. } => {
+            Failure::Failed(format!("{msg}; raise it with --step-limit"))
+        }
+        _ => Failure::Failed(msg),
+    }
+}

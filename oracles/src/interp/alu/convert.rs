@@ -1,6 +1,7 @@
 //! Conversions (I2F U2F F2I F2U), address loads (ARL ARR UARL) and the pack/unpack opcodes
 //! (PK2H UP2H PK2US PK4B PK4UB). Section names refer to ../shared/spec/tgsi/tgsi.rst.
 
+use super::float::flr;
 use super::kernel::Checked;
 
 /// I2F — Integer ISA `(float) src`: "Rounding is unspecified (round to nearest even
@@ -18,10 +19,11 @@ pub fn u2f(a: u32) -> f32 {
 }
 
 /// Truncation of `a` to a signed integer; undefined (0x80000000 stored, the x86 value) when the
-/// truncated value is outside `[-2^31, 2^31 - 1]` or `a` is NaN.
+/// truncated value is outside `[-2^31, 2^31 - 1]` or `a` is NaN. No binary32 value lies
+/// strictly between -2^31 - 1 and -2^31, so the range test is `-2^31 <= a < 2^31`.
 #[inline(always)]
-fn to_i32(a: f64) -> Checked<i32> {
-    if a > -2_147_483_649.0 && a < 2_147_483_648.0 {
+fn to_i32(a: f32) -> Checked<i32> {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&a) {
         Checked::ok(a as i32)
     } else {
         Checked::new(i32::MIN, true)
@@ -33,7 +35,7 @@ fn to_i32(a: f64) -> Checked<i32> {
 /// is outside `[-2^31, 2^31 - 1]` are undefined (0x80000000 stored).
 #[inline(always)]
 pub fn f2i(a: f32) -> Checked<i32> {
-    to_i32(a as f64)
+    to_i32(a)
 }
 
 /// F2U — Integer ISA `(unsigned) src`, truncating. "Values outside unsigned range (including
@@ -52,17 +54,20 @@ pub fn f2u(a: f32) -> Checked<u32> {
 /// (0x80000000 stored).
 #[inline(always)]
 pub fn arl(a: f32) -> Checked<i32> {
-    to_i32(a.floor() as f64)
+    to_i32(flr(a))
 }
 
 /// ARR — Core ISA `(int) round(src)`. The doc does not say how ties round; like tgsi_exec
 /// (EXEC-NOTES.md §3) ties round up, `floor(src + 0.5)` (ARR(2.5) = 3, ARR(-2.5) = -2,
-/// ARR(-0.5) = 0). The sum is exact here (binary64), so ARR(0.49999997) = 0, where
-/// tgsi_exec's single-precision `src + 0.5f` rounds to 1.0 and gives 1. Out-of-range results
-/// and NaN are undefined (0x80000000 stored).
+/// ARR(-0.5) = 0). The sum is not rounded here (the fraction `src - floor(src)` is exact and
+/// compared with 0.5), so ARR(0.49999997) = 0, where tgsi_exec's single-precision
+/// `src + 0.5f` rounds to 1.0 and gives 1. Out-of-range results and NaN are undefined
+/// (0x80000000 stored).
 #[inline(always)]
 pub fn arr(a: f32) -> Checked<i32> {
-    to_i32((a as f64 + 0.5).floor())
+    let f = flr(a);
+    let r = if a - f >= 0.5 { f + 1.0 } else { f };
+    to_i32(r)
 }
 
 /// UARL — Compute ISA: "Moves the contents of the source register, assumed to be an integer,

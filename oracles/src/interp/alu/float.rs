@@ -225,36 +225,66 @@ pub fn sqrt(a: f32) -> Checked<f32> {
     Checked::new(a.sqrt(), a < 0.0)
 }
 
-/// FLR — Core ISA: `floor(src)` (exact; keeps -0).
+/// Binary32 values with |x| ≥ 2^23 are integers (no fraction bits left).
+const INTEGRAL_FROM: f32 = 8_388_608.0;
+
+/// `a` rounded to the nearest integer, ties to even, for |a| < 2^23 (sign of a zero result
+/// not fixed): adding and subtracting 2^23 (with the sign of `a`) makes the IEEE addition
+/// round the fraction away. Only float additions, so lane loops vectorize: `f32::floor` and
+/// friends are libm calls on baseline x86-64 (no rounding instruction before SSE4.1).
+#[inline(always)]
+fn nearest_small(a: f32) -> f32 {
+    let c = INTEGRAL_FROM.copysign(a);
+    (a + c) - c
+}
+
+/// Applies an exact rounding `r` computed for |a| < 2^23 and passes larger values, ±inf and
+/// NaN through (they are already integral or have no integer). A zero result takes the sign
+/// of `a`, which floor, ceil, trunc and round all preserve (FLR(-0) = -0, CEIL(-0.5) = -0).
+#[inline(always)]
+fn integral(a: f32, r: f32) -> f32 {
+    if a.abs() < INTEGRAL_FROM {
+        r.copysign(a)
+    } else {
+        a
+    }
+}
+
+/// FLR — Core ISA: `floor(src)`, exact; keeps -0 (FLR(-0.5) = -1, FLR(-0) = -0).
 #[inline(always)]
 pub fn flr(a: f32) -> f32 {
-    a.floor()
+    let r = nearest_small(a);
+    integral(a, if r > a { r - 1.0 } else { r })
 }
 
-/// CEIL — Compute ISA: `ceil(src)` (exact; CEIL(-0.5) = -0).
+/// CEIL — Compute ISA: `ceil(src)`, exact; keeps the sign of zero (CEIL(-0.5) = -0).
 #[inline(always)]
 pub fn ceil(a: f32) -> f32 {
-    a.ceil()
+    let r = nearest_small(a);
+    integral(a, if r < a { r + 1.0 } else { r })
 }
 
-/// TRUNC — Compute ISA: `trunc(src)` (exact; keeps the sign of zero).
+/// TRUNC — Compute ISA: `trunc(src)`, exact; keeps the sign of zero: `floor(|src|)` with the
+/// sign of src.
 #[inline(always)]
 pub fn trunc(a: f32) -> f32 {
-    a.trunc()
+    let m = a.abs();
+    let r = nearest_small(m);
+    integral(a, if r > m { r - 1.0 } else { r })
 }
 
 /// ROUND — Core ISA: `round(src)`. The doc does not say how ties round; the reference rounds
 /// half to even like tgsi_exec (EXEC-NOTES.md §3 [run]: ROUND(2.5) = 2, ROUND(-0.5) = -0).
 #[inline(always)]
 pub fn round(a: f32) -> f32 {
-    a.round_ties_even()
+    integral(a, nearest_small(a))
 }
 
 /// FRC — Core ISA: `src - floor(src)`, the doc formula with one rounding: it can return exactly
 /// 1.0 (FRC(-1e-10) = 1.0), FRC(-0) = +0, FRC(±inf) = NaN (EXEC-NOTES.md §3 [run]).
 #[inline(always)]
 pub fn frc(a: f32) -> f32 {
-    a - a.floor()
+    a - flr(a)
 }
 
 /// `a * 2^n`, exact before a single rounding (denormal results rounded once, overflow → ±inf).

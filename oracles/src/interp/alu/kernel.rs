@@ -83,11 +83,15 @@ impl<T> Checked<T> {
 
 /// What a scalar opcode function returns: a plain value (always defined) or a [`Checked`] one.
 pub trait Outcome {
+    /// Whether the result can be undefined at all (false for plain values: the lane loops
+    /// then skip building undefined masks).
+    const CHECKED: bool;
     /// The channel bits and the undefined flag.
     fn split(self) -> (u32, bool);
 }
 
 impl<T: Word> Outcome for T {
+    const CHECKED: bool = false;
     #[inline(always)]
     fn split(self) -> (u32, bool) {
         (self.to_word(), false)
@@ -95,6 +99,7 @@ impl<T: Word> Outcome for T {
 }
 
 impl<T: Word> Outcome for Checked<T> {
+    const CHECKED: bool = true;
     #[inline(always)]
     fn split(self) -> (u32, bool) {
         (self.value.to_word(), self.undefined)
@@ -118,6 +123,25 @@ fn lane_vec<A: Word>(v: &Vals, l: usize) -> [A; 4] {
     ]
 }
 
+/// Per-lane undefined flags (0 or 1), gathered in a byte array so that the value loop stays
+/// vectorizable; [`to_mask`] packs them.
+type Flags = [u8; LANES];
+
+/// Packs per-lane 0/1 flags into a [`Mask`] (bit l = lane l), eight lanes per step:
+/// multiplying eight 0/1 bytes by 0x0102040810204080 sums byte i into bit 56 + i without
+/// carries.
+#[inline(always)]
+fn to_mask(flags: &Flags) -> Mask {
+    let mut m: Mask = 0;
+    for (g, chunk) in flags.chunks_exact(8).enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(b);
+        m |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * g);
+    }
+    m
+}
+
 /// Writes one computed plane (and its undefined lanes) to every channel enabled in `wm`.
 #[inline(always)]
 fn store_replicated(t: &Plane, m: Mask, wm: u8, out: &mut Vals, undef: &mut [Mask; 4]) {
@@ -138,13 +162,15 @@ pub fn map1<A: Word, O: Outcome>(
 ) {
     for c in channels(wm) {
         let (a, o) = (&s[0][c], &mut out[c]);
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(A::from_word(a[l])).split();
             o[l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[c] |= m;
+        if O::CHECKED {
+            undef[c] |= to_mask(&fl);
+        }
     }
 }
 
@@ -159,13 +185,15 @@ pub fn map2<A: Word, B: Word, O: Outcome>(
 ) {
     for c in channels(wm) {
         let (a, b, o) = (&s[0][c], &s[1][c], &mut out[c]);
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(A::from_word(a[l]), B::from_word(b[l])).split();
             o[l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[c] |= m;
+        if O::CHECKED {
+            undef[c] |= to_mask(&fl);
+        }
     }
 }
 
@@ -180,13 +208,15 @@ pub fn map3<A: Word, B: Word, C: Word, O: Outcome>(
 ) {
     for ch in channels(wm) {
         let (a, b, c, o) = (&s[0][ch], &s[1][ch], &s[2][ch], &mut out[ch]);
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(A::from_word(a[l]), B::from_word(b[l]), C::from_word(c[l])).split();
             o[l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[ch] |= m;
+        if O::CHECKED {
+            undef[ch] |= to_mask(&fl);
+        }
     }
 }
 
@@ -202,13 +232,15 @@ pub fn map4<O: Outcome>(
     for ch in channels(wm) {
         let (a, b, c, d) = (&s[0][ch], &s[1][ch], &s[2][ch], &s[3][ch]);
         let o = &mut out[ch];
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(a[l], b[l], c[l], d[l]).split();
             o[l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[ch] |= m;
+        if O::CHECKED {
+            undef[ch] |= to_mask(&fl);
+        }
     }
 }
 
@@ -226,12 +258,13 @@ pub fn rep1<A: Word, O: Outcome>(
     }
     let a = &s[0][0];
     let mut t: Plane = [0; LANES];
-    let mut m: Mask = 0;
+    let mut fl: Flags = [0; LANES];
     for l in 0..LANES {
         let (v, u) = f(A::from_word(a[l])).split();
         t[l] = v;
-        m |= (u as Mask) << l;
+        fl[l] = u as u8;
     }
+    let m = if O::CHECKED { to_mask(&fl) } else { 0 };
     store_replicated(&t, m, wm, out, undef);
 }
 
@@ -249,12 +282,13 @@ pub fn rep2<A: Word, B: Word, O: Outcome>(
     }
     let (a, b) = (&s[0][0], &s[1][0]);
     let mut t: Plane = [0; LANES];
-    let mut m: Mask = 0;
+    let mut fl: Flags = [0; LANES];
     for l in 0..LANES {
         let (v, u) = f(A::from_word(a[l]), B::from_word(b[l])).split();
         t[l] = v;
-        m |= (u as Mask) << l;
+        fl[l] = u as u8;
     }
+    let m = if O::CHECKED { to_mask(&fl) } else { 0 };
     store_replicated(&t, m, wm, out, undef);
 }
 
@@ -271,12 +305,13 @@ pub fn rep_vec1<A: Word, O: Outcome>(
         return;
     }
     let mut t: Plane = [0; LANES];
-    let mut m: Mask = 0;
+    let mut fl: Flags = [0; LANES];
     for l in 0..LANES {
         let (v, u) = f(lane_vec(&s[0], l)).split();
         t[l] = v;
-        m |= (u as Mask) << l;
+        fl[l] = u as u8;
     }
+    let m = if O::CHECKED { to_mask(&fl) } else { 0 };
     store_replicated(&t, m, wm, out, undef);
 }
 
@@ -294,12 +329,13 @@ pub fn rep_vec2<A: Word, O: Outcome>(
         return;
     }
     let mut t: Plane = [0; LANES];
-    let mut m: Mask = 0;
+    let mut fl: Flags = [0; LANES];
     for l in 0..LANES {
         let (v, u) = f(lane_vec(&s[0], l), lane_vec(&s[1], l)).split();
         t[l] = v;
-        m |= (u as Mask) << l;
+        fl[l] = u as u8;
     }
+    let m = if O::CHECKED { to_mask(&fl) } else { 0 };
     store_replicated(&t, m, wm, out, undef);
 }
 
@@ -314,13 +350,15 @@ pub fn chan1<A: Word, O: Outcome>(
     f: impl Fn([A; 4], usize) -> O,
 ) {
     for c in channels(wm) {
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(lane_vec(&s[0], l), c).split();
             out[c][l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[c] |= m;
+        if O::CHECKED {
+            undef[c] |= to_mask(&fl);
+        }
     }
 }
 
@@ -334,12 +372,14 @@ pub fn chan2<A: Word, O: Outcome>(
     f: impl Fn([A; 4], [A; 4], usize) -> O,
 ) {
     for c in channels(wm) {
-        let mut m: Mask = 0;
+        let mut fl: Flags = [0; LANES];
         for l in 0..LANES {
             let (v, u) = f(lane_vec(&s[0], l), lane_vec(&s[1], l), c).split();
             out[c][l] = v;
-            m |= (u as Mask) << l;
+            fl[l] = u as u8;
         }
-        undef[c] |= m;
+        if O::CHECKED {
+            undef[c] |= to_mask(&fl);
+        }
     }
 }

@@ -12,7 +12,7 @@
 //! `logf(x) * 1.442695f` (EXEC-NOTES.md §3), which is 1–2 ulp off for ≈31 % of inputs; the
 //! reference does not copy that.
 
-use super::float::{max, scale2};
+use super::float::{flr, max, scale2};
 use super::kernel::Checked;
 
 /// EX2 — Core ISA: `dst = 2^src.x`, replicated. EX2(-inf) = 0, EX2(+inf) = +inf, overflow → +inf,
@@ -90,8 +90,8 @@ fn floor_log2(a: f32) -> f32 {
 pub fn exp(s: [f32; 4], c: usize) -> f32 {
     let x = s[0];
     match c {
-        0 => pow2_integral(x.floor()),
-        1 => x - x.floor(),
+        0 => pow2_integral(flr(x)),
+        1 => x - flr(x),
         2 => ex2(x),
         _ => 1.0,
     }

@@ -355,12 +355,15 @@ mod rounding_vs_std {
     use shaderdiff_oracles::interp::alu::eval;
     use shaderdiff_oracles::interp::lanes::{LANES, ZERO_VALS};
 
+    /// A std rounding function used as the reference.
+    type StdRounding = fn(f32) -> f32;
+
     fn check(words: &[u32]) {
         let mut src = ZERO_VALS;
         for (l, &w) in words.iter().enumerate().take(LANES) {
             src[0][l] = w;
         }
-        let std_ops: [(Opcode, fn(f32) -> f32); 4] = [
+        let std_ops: [(Opcode, StdRounding); 4] = [
             (FLR, f32::floor),
             (CEIL, f32::ceil),
             (TRUNC, f32::trunc),

@@ -424,6 +424,14 @@ impl<'a> Validator<'a> {
     }
 
     fn register(&self, r: &Register, pos: Pos) -> Result<(), ParseError> {
+        for ix in std::iter::once(&r.index).chain(r.dimension.as_ref()) {
+            if ix.indirect.is_none() && ix.array_id != 0 {
+                return self.err(
+                    pos,
+                    "an array id is only kept on indirect indices (store 0)",
+                );
+            }
+        }
         if let Some(ind) = &r.index.indirect {
             self.indirect(ind, pos)?;
         }
@@ -447,12 +455,17 @@ impl<'a> Validator<'a> {
                 }
                 let i = r.index.value;
                 if i < 0 || i as usize >= n {
-                    let have = if n == 0 {
-                        "no immediates".to_string()
-                    } else {
-                        format!("{n} immediates (IMM[0]..IMM[{}])", n - 1)
+                    let have = match n {
+                        0 => "the program has no immediates".to_string(),
+                        1 => "the program has 1 immediate".to_string(),
+                        _ => format!("the program has {n} immediates"),
                     };
-                    return self.err(pos, format!("{text} is not defined: expected an immediate index below {n}, the program has {have}"));
+                    return self.err(
+                        pos,
+                        format!(
+                            "{text} is not defined: expected an immediate index below {n} ({have})"
+                        ),
+                    );
                 }
                 Ok(())
             }

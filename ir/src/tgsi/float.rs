@@ -338,6 +338,17 @@ pub fn fmt_fixed(x: f64, width: usize, prec: usize) -> String {
     format!("{body:>width$}")
 }
 
+/// `printf("%{width}.{prec}f", f)` for the f32 with these bits (C promotes it to double);
+/// NaNs keep their sign (`-nan`).
+pub fn fmt_f32_fixed(bits: u32, width: usize, prec: usize) -> String {
+    let f = f32::from_bits(bits);
+    if f.is_nan() {
+        let body = if bits >> 31 != 0 { "-nan" } else { "nan" };
+        return format!("{body:>width$}");
+    }
+    fmt_fixed(f as f64, width, prec)
+}
+
 /// Shortest `strtof`-readable text for the f32 with these bits (`0.5`, `1e-5`, `-0.0`,
 /// `inf`, `nan`, `-nan(0x1)`); [`strtof`] reads it back to exactly `bits`.
 pub fn fmt_f32_lossless(bits: u32) -> String {

@@ -91,7 +91,7 @@ impl<'a> Cursor<'a> {
         }
         match rest.chars().next() {
             None => "end of input".to_string(),
-            Some('\n') => "end of line".to_string(),
+            Some('\n' | '\r') => "end of line".to_string(),
             Some(c) if c.is_control() => format!("character U+{:04X}", c as u32),
             Some(c) => format!("`{c}`"),
         }

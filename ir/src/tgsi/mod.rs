@@ -18,7 +18,9 @@ mod parse_decl;
 mod parse_insn;
 mod print;
 
-pub use float::{fmt_f32_lossless, fmt_f64_lossless, fmt_fixed, strtod, strtof, strtoll, strtoull};
+pub use float::{
+    fmt_f32_fixed, fmt_f32_lossless, fmt_f64_lossless, fmt_fixed, strtod, strtof, strtoll, strtoull,
+};
 
 pub(crate) use parse_decl::{implied_context, prints_implied};
 pub(crate) use print::register_text;

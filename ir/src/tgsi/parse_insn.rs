@@ -100,6 +100,30 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether an `IMM[n] TYPE {...}` statement starts here (so that a legacy operand-less
+    /// `EMIT` followed by an immediate does not take `IMM[n]` as its operand).
+    fn imm_statement_ahead(&self) -> bool {
+        let rest = self.c.rest();
+        let w = self.c.peek_word();
+        if !w.eq_ignore_ascii_case("IMM") {
+            return false;
+        }
+        let Some(close) = rest.iter().position(|&c| c == b']') else {
+            return false;
+        };
+        let after = &rest[close + 1..];
+        let start = after
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(after.len());
+        let word: Vec<u8> = after[start..]
+            .iter()
+            .copied()
+            .take_while(|&c| is_word_char(c))
+            .collect();
+        std::str::from_utf8(&word).is_ok_and(|w| ImmType::from_name(w).is_some())
+    }
+
     /// `FILE[index]` or `FILE[dim][index]` (§7.4).
     fn register(&mut self) -> PResult<Register> {
         let Some(file) = File::from_name(self.c.peek_word()) else {
@@ -311,6 +335,8 @@ impl<'a> Parser<'a> {
                 " (`_SAT` must come before `_PRECISE`)"
             } else if w.len() <= 4 && w.bytes().all(|c| component(c).is_some()) {
                 " (swizzle and writemask letters must not be separated by spaces)"
+            } else if File::from_name(w).is_some() {
+                " (is a `,` missing between operands?)"
             } else {
                 ""
             };
@@ -323,7 +349,7 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         if nops > 0 {
             let had_ws = self.c.skip_ws();
-            if !optional || self.looks_like_operand() {
+            if !optional || (self.looks_like_operand() && !self.imm_statement_ahead()) {
                 if !had_ws {
                     return self
                         .c
@@ -351,6 +377,7 @@ impl<'a> Parser<'a> {
             let k = items.len();
             items.push(self.operand(info, k)?);
         }
+        let items_end = self.c.off;
         let mut insn = Instruction::new(opcode, Vec::new(), Vec::new());
         insn.saturate = if sat { Saturate::Zero } else { Saturate::None };
         insn.precise = precise;
@@ -371,7 +398,13 @@ impl<'a> Parser<'a> {
             }
         }
         if given < nops && !(optional && given == 0) {
-            return self.c.err_at(op_off, count_error(info, given));
+            return self.c.err_at(
+                items_end,
+                format!(
+                    "expected `,` and another operand: {}",
+                    count_error(info, given)
+                ),
+            );
         }
         if info.has_texture_target {
             match it.next() {
@@ -399,9 +432,9 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     return self.c.err_at(
-                        op_off,
+                        items_end,
                         format!(
-                            "expected a texture target after the sources of {} (e.g. `, 2D`)",
+                            "expected `,` and a texture target after the sources of {} (e.g. `, 2D`)",
                             info.name
                         ),
                     );

@@ -4,7 +4,7 @@
 //! Legacy constructs print in their own syntax (`TEMPX`, `RES`, `DCL IMMX[..] {{..}}`,
 //! operand-less `EMIT`). IF/UIF/ELSE labels are always the computed ones.
 
-use super::float::{fmt_f32_lossless, fmt_f64_lossless, fmt_fixed};
+use super::float::{fmt_f32_fixed, fmt_f32_lossless, fmt_f64_lossless, fmt_fixed};
 use super::parse::property_value_names;
 use super::parse_decl::prints_implied;
 use super::PrintOptions;
@@ -91,7 +91,7 @@ fn f32_text(bits: u32, opts: &PrintOptions) -> String {
     if opts.lossless {
         fmt_f32_lossless(bits)
     } else {
-        fmt_fixed(f32::from_bits(bits) as f64, 10, 4)
+        fmt_f32_fixed(bits, 10, 4)
     }
 }
 
@@ -184,15 +184,11 @@ fn declaration_text(p: &Program, d: &Declaration, opts: &PrintOptions) -> String
                 }
             }
         }
-        Some(Resource::Buffer { atomic }) => {
-            if *atomic {
-                s += ", ATOMIC";
-            }
-        }
+        Some(Resource::Buffer { atomic: true }) => s += ", ATOMIC",
         Some(Resource::Memory(kind)) => {
             let _ = write!(s, ", {}", kind.name());
         }
-        None => {}
+        Some(Resource::Buffer { atomic: false }) | None => {}
     }
     if let Some(interp) = d.interpolation {
         if p.stage == Stage::Fragment && d.file == File::Input {
@@ -227,33 +223,39 @@ fn instruction_text(p: &Program, structure: Option<&Structure>, i: usize, level:
     }
     let mut ops: Vec<String> = insn.dst.iter().map(dst_text).collect();
     ops.extend(insn.src.iter().map(src_text));
+    if !ops.is_empty() {
+        s.push(' ');
+        s += &ops.join(", ");
+    }
+    // Texture target, offsets and memory extras always follow a ", " (tgsi_dump).
+    let mut extras: Vec<String> = Vec::new();
     if let Some(t) = insn.texture.filter(|_| info.has_texture_target) {
-        ops.push(t.name().to_string());
+        extras.push(t.name().to_string());
     }
     for o in &insn.tex_offsets {
         let sw: String = o.swizzle.iter().map(|&c| comp_name(c)).collect();
-        ops.push(format!("{}[{}].{sw}", o.reg.file.name(), o.reg.index.value));
+        extras.push(format!("{}[{}].{sw}", o.reg.file.name(), o.reg.index.value));
     }
     if let Some(mem) = &insn.mem {
         for q in MemQualifier::ALL {
             if mem.qualifiers & (1 << q.token()) != 0 {
-                ops.push(q.name().to_string());
+                extras.push(q.name().to_string());
             }
         }
         if let Some(t) = mem.target.filter(|&t| t != TexTarget::Buffer) {
-            ops.push(t.name().to_string());
+            extras.push(t.name().to_string());
         }
         if let Some(f) = mem
             .format
             .as_ref()
             .filter(|f| f.as_str() != "PIPE_FORMAT_NONE")
         {
-            ops.push(f.clone());
+            extras.push(f.clone());
         }
     }
-    if !ops.is_empty() {
-        s.push(' ');
-        s += &ops.join(", ");
+    for e in extras {
+        s += ", ";
+        s += &e;
     }
     let label = match insn.opcode {
         Opcode::IF | Opcode::UIF | Opcode::ELSE => structure

@@ -239,3 +239,109 @@ END
     assert_eq!(reg(&o, out(2)), [[0; 4]; 3]);
     assert_eq!(o.killed, None);
 }
+
+/// TEXT-FORMAT.md ex07 (copied from spec/tgsi/examples/ex07.tgsi): indirect TEMP array
+/// writes and reads and indirect 2-D constants, with per-invocation addresses.
+const EX07: &str = "VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL CONST[0][0..3]
+DCL CONST[1][0..15]
+DCL TEMP[0..3], ARRAY(1)
+DCL TEMP[4]
+DCL ADDR[0]
+  0: UARL ADDR[0].x, IN[1].xxxx
+  1: MOV TEMP[ADDR[0].x](1), CONST[1][ADDR[0].x+2]
+  2: ARL ADDR[0].y, IN[1].yyyy
+  3: MOV TEMP[4], TEMP[ADDR[0].y+1](1).wzyx
+  4: MUL TEMP[4], TEMP[4], CONST[0][0]
+  5: MAD OUT[0], IN[0].xxxx, CONST[0][1], TEMP[4]
+  6: END
+";
+
+/// ex07 worked with CONST[1][i] = (i, 10+i, 20+i, 30+i), CONST[0][0] = 1, CONST[0][1] = 2,
+/// IN[0].x = 1, IN[1] = (a as int, b as float); OUT = 2 + TEMP[floor(b)+1].wzyx where
+/// TEMP[a] = CONST[1][a+2]:
+/// (1, -0.5): TEMP[0] never written → OUT = 2.
+/// (2, 1.7): TEMP[2] = (4,14,24,34) → (36, 26, 16, 6).
+/// (0, -1.0): TEMP[0] = (2,12,22,32) → (34, 24, 14, 4).
+/// (3, 3.0): TEMP[4] is outside ARRAY(1) → undefined.
+#[test]
+fn example_ex07() {
+    let mut ins = inputs(
+        4,
+        &[
+            (input(0), vec![fv([1.0, 0.0, 0.0, 0.0])]),
+            (
+                input(1),
+                vec![
+                    [1, f(-0.5), 0, 0],
+                    [2, f(1.7), 0, 0],
+                    [0, f(-1.0), 0, 0],
+                    [3, f(3.0), 0, 0],
+                ],
+            ),
+        ],
+    );
+    let c = |b: u32, i: u32| RegKey {
+        file: File::Const,
+        dimension: Some(b),
+        index: i,
+    };
+    for i in 0..16u32 {
+        let x = i as f32;
+        ins.constants
+            .insert(c(1, i), fv([x, 10.0 + x, 20.0 + x, 30.0 + x]));
+    }
+    ins.constants.insert(c(0, 0), fv([1.0; 4]));
+    ins.constants.insert(c(0, 1), fv([2.0; 4]));
+    let o = run_text(EX07, &ins);
+    let o0 = reg(&o, out(0));
+    assert_eq!(o0[0], fv([2.0; 4]));
+    assert_eq!(o0[1], fv([36.0, 26.0, 16.0, 6.0]));
+    assert_eq!(o0[2], fv([34.0, 24.0, 14.0, 4.0]));
+    assert_eq!(undef(&o, out(0)), [0, 0, 0, 0xF]);
+}
+
+/// TEXT-FORMAT.md ex13 (tessellation control, copied from spec/tgsi/examples/ex13.tgsi):
+/// 2-D outputs `OUT[v][i]` are reported keyed with their vertex; invocation l copies
+/// input vertex l to output vertex l; OUT[1], OUT[2] (patch outputs) = 4.0.
+#[test]
+fn example_ex13_tess_ctrl_2d_outputs() {
+    let text = "TESS_CTRL
+PROPERTY TCS_VERTICES_OUT 3
+DCL IN[][0], POSITION
+DCL SV[0], INVOCATIONID
+DCL OUT[][0], POSITION
+DCL OUT[1], TESSOUTER
+DCL OUT[2], TESSINNER
+DCL ADDR[0]
+IMM[0] FLT32 {    1.0000,     4.0000,     0.0000,     0.0000}
+  0: UARL ADDR[0].x, SV[0].xxxx
+  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]
+  2: MOV OUT[1], IMM[0].yyyy
+  3: MOV OUT[2], IMM[0].yyyy
+  4: END
+";
+    let key = |file: File, v: u32| RegKey {
+        file,
+        dimension: Some(v),
+        index: 0,
+    };
+    let mut regs: Vec<(RegKey, Vec<[u32; 4]>)> = (0..3u32)
+        .map(|v| (key(File::Input, v), vec![fv([v as f32 + 0.5; 4])]))
+        .collect();
+    regs.push((sv(0), (0..3u32).map(|i| [i, 0, 0, 0]).collect()));
+    let o = run_text(text, &inputs(3, &regs));
+    for l in 0..3u32 {
+        assert_eq!(
+            reg(&o, key(File::Output, l))[l as usize],
+            fv([l as f32 + 0.5; 4])
+        );
+    }
+    assert_eq!(reg(&o, out(1)), [fv([4.0; 4]); 3]);
+    assert_eq!(reg(&o, out(2)), [fv([4.0; 4]); 3]);
+    assert_eq!(o.registers.len(), 5);
+    assert!(o.undefined.is_empty());
+}

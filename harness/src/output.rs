@@ -169,20 +169,7 @@ pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
     let _ = writeln!(s, " on {backend}");
     let killed = outputs.killed.as_deref().unwrap_or(&[]);
     if outputs.killed.is_some() {
-        let list: Vec<String> = (0..n)
-            .filter(|&i| killed.get(i) == Some(&true))
-            .map(|i| i.to_string())
-            .collect();
-        if list.is_empty() {
-            let _ = writeln!(s, "killed: none");
-        } else {
-            let _ = writeln!(
-                s,
-                "killed: invocation{} {}",
-                if list.len() == 1 { "" } else { "s" },
-                list.join(", ")
-            );
-        }
+        let _ = writeln!(s, "killed: {}", ranges(killed));
     }
     if outputs.registers.is_empty() {
         let _ = writeln!(s, "\n(the program has no output registers)");
@@ -230,6 +217,42 @@ pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
         dump(&mut s, bytes);
     }
     s
+}
+
+/// Killed invocations as ranges, `none`, or `invocations 0-3, 8 (5 of 8)`; at most 16
+/// ranges are listed.
+fn ranges(killed: &[bool]) -> String {
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (i, _) in killed.iter().enumerate().filter(|(_, &k)| k) {
+        match spans.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => spans.push((i, i)),
+        }
+    }
+    let count = killed.iter().filter(|&&k| k).count();
+    if count == 0 {
+        return "none".to_string();
+    }
+    let mut parts: Vec<String> = spans
+        .iter()
+        .take(16)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if spans.len() > 16 {
+        parts.push("...".to_string());
+    }
+    let noun = if count == 1 {
+        "invocation"
+    } else {
+        "invocations"
+    };
+    format!("{noun} {} ({count} of {})", parts.join(", "), killed.len())
 }
 
 fn undefined_mask(outputs: &Outputs, key: &RegKey, i: usize) -> u8 {
@@ -350,10 +373,27 @@ mod tests {
     }
 
     #[test]
+    fn killed_ranges() {
+        assert_eq!(ranges(&[false; 4]), "none");
+        assert_eq!(
+            ranges(&[true, true, true, false, true, false, true, true]),
+            "invocations 0-2, 4, 6-7 (6 of 8)"
+        );
+        let many: Vec<bool> = (0..100).map(|i| i % 2 == 0).collect();
+        assert!(
+            ranges(&many).ends_with("28, 30, ... (50 of 100)"),
+            "{}",
+            ranges(&many)
+        );
+    }
+
+    #[test]
     fn text_marks_undefined_and_killed() {
         let t = to_text("interp", "p.tgsi", &sample(true));
         assert!(
-            t.starts_with("p.tgsi: 4 invocations (1 quad) on interp\nkilled: invocation 3\n"),
+            t.starts_with(
+                "p.tgsi: 4 invocations (1 quad) on interp\nkilled: invocation 3 (1 of 4)\n"
+            ),
             "{t}"
         );
         assert!(t.contains("\nOUT[2]   x  "), "{t}");

@@ -438,17 +438,17 @@ impl<'a> Validator<'a> {
         if let Some(ind) = r.dimension.as_ref().and_then(|d| d.indirect.as_ref()) {
             self.indirect(ind, pos)?;
         }
-        let text = register_text(r);
+        let text = || register_text(r);
         match r.file {
             File::Null => Ok(()),
             File::Immediate => {
                 let n = self.p.immediates.len();
                 if r.dimension.is_some() {
-                    return self.err(pos, format!("{text}: immediates are 1-D"));
+                    return self.err(pos, format!("{}: immediates are 1-D", text()));
                 }
                 if r.index.indirect.is_some() {
                     return if n == 0 {
-                        self.err(pos, format!("{text}: the program has no immediates"))
+                        self.err(pos, format!("{}: the program has no immediates", text()))
                     } else {
                         Ok(())
                     };
@@ -463,7 +463,8 @@ impl<'a> Validator<'a> {
                     return self.err(
                         pos,
                         format!(
-                            "{text} is not defined: expected an immediate index below {n} ({have})"
+                            "{} is not defined: expected an immediate index below {n} ({have})",
+                            text()
                         ),
                     );
                 }
@@ -474,7 +475,7 @@ impl<'a> Validator<'a> {
                 if decls.is_empty() {
                     return self.err(
                         pos,
-                        format!("{text} is not declared (expected a `DCL {file}[...]`)"),
+                        format!("{} is not declared (expected a `DCL {file}[...]`)", text()),
                     );
                 }
                 let compatible: Vec<&&Declaration> = decls
@@ -498,13 +499,17 @@ impl<'a> Validator<'a> {
                     .collect();
                 let what = if r.index.indirect.is_some() && r.index.array_id != 0 {
                     format!(
-                        "{text}: no matching declaration with ARRAY({})",
+                        "{}: no matching declaration with ARRAY({})",
+                        text(),
                         r.index.array_id
                     )
                 } else if compatible.is_empty() {
-                    format!("{text} does not match the dimensions of any declaration")
+                    format!(
+                        "{} does not match the dimensions of any declaration",
+                        text()
+                    )
                 } else {
-                    format!("{text} is outside the declared range")
+                    format!("{} is outside the declared range", text())
                 };
                 self.err(pos, format!("{what} (declared: {})", declared.join(", ")))
             }

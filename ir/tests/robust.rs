@@ -63,6 +63,13 @@ fn deep_nesting_and_huge_numbers() {
     let p = parse(&text, "deep").unwrap();
     assert_eq!(p.instructions.len(), 2 * n);
     assert!(print(&p).lines().count() > 2 * n);
+    // A long program on a single line (§1: newlines are ordinary whitespace).
+    let one_line = "VERT DCL TEMP[0] ".to_string() + &"MOV TEMP[0], -TEMP[0].wzyx ".repeat(20000);
+    let p = parse(&one_line, "line").unwrap();
+    assert_eq!(
+        p.source_map.operand(19999, 1).map(|q| (q.line, q.col)),
+        Some((1, 18 + 27 * 19999 + 13))
+    );
     let unclosed = "FRAG\nDCL TEMP[0]\n".to_string() + &"BGNLOOP\n".repeat(n);
     assert!(parse(&unclosed, "deep").is_err());
     for bad in [

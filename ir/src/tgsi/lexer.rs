@@ -14,9 +14,16 @@ pub(crate) struct Cursor<'a> {
     pub off: usize,
     file: &'a str,
     line_starts: Vec<usize>,
+    /// Byte offset of the first non-ASCII character (columns before it are byte counts).
+    first_non_ascii: usize,
 }
 
 pub(crate) type PResult<T> = Result<T, ParseError>;
+
+/// A word shortened to at most 40 characters for messages (words are ASCII).
+pub(crate) fn clip(w: &str) -> &str {
+    w.get(..40).unwrap_or(w)
+}
 
 /// Whether `c` may continue a word (`[A-Za-z0-9_]`).
 pub(crate) fn is_word_char(c: u8) -> bool {
@@ -39,6 +46,10 @@ impl<'a> Cursor<'a> {
             off: 0,
             file,
             line_starts,
+            first_non_ascii: text
+                .bytes()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(text.len()),
         }
     }
 
@@ -47,10 +58,15 @@ impl<'a> Cursor<'a> {
         let off = off.min(self.bytes.len());
         let line = self.line_starts.partition_point(|&s| s <= off);
         let start = self.line_starts[line - 1];
-        let col = self
-            .text
-            .get(start..off)
-            .map_or(off - start, |s| s.chars().count());
+        // Only ASCII is ever consumed, so before the first non-ASCII character a column is
+        // a byte count (keeps positions O(1) for programs written on one line).
+        let col = if off <= self.first_non_ascii {
+            off - start
+        } else {
+            self.text
+                .get(start..off)
+                .map_or(off - start, |s| s.chars().count())
+        };
         Pos {
             line: line as u32,
             col: col as u32 + 1,

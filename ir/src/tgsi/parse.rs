@@ -3,7 +3,7 @@
 //! instructions in `parse_insn.rs`.
 
 use super::float::{strtod, strtof, strtoll, strtoull};
-use super::lexer::{Cursor, PResult};
+use super::lexer::{clip, Cursor, PResult};
 use crate::names::*;
 use crate::program::{Immediate, Item, Program, Property};
 
@@ -102,7 +102,8 @@ impl<'a> Parser<'a> {
                 .any(|k| k.eq_ignore_ascii_case(w))
             {
                 return self.c.err(format!(
-                    "expected an opcode after the label `N:`, found `{w}`"
+                    "expected an opcode after the label `N:`, found `{}`",
+                    clip(w)
                 ));
             }
             return self.instruction();
@@ -135,7 +136,9 @@ impl<'a> Parser<'a> {
                 .expected("a property name (e.g. `GS_INPUT_PRIMITIVE`)");
         }
         let Some(name) = PropertyName::from_name(w) else {
-            return self.c.err_at(off, format!("unknown property `{w}`"));
+            return self
+                .c
+                .err_at(off, format!("unknown property `{}`", clip(w)));
         };
         self.c.skip_ws();
         let voff = self.c.off;

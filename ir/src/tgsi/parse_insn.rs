@@ -6,7 +6,7 @@
 //! legacy operand-less `EMIT` / `ENDPRIM` (stream 0, stored with no source).
 //! IF/UIF/ELSE labels are read and dropped: they are recomputed from the structure (§7.7).
 
-use super::lexer::{is_word_char, PResult};
+use super::lexer::{clip, is_word_char, PResult};
 use super::parse::Parser;
 use super::parse_decl::{component, is_format_name, texture_list, MAX_ARRAY_ID, MAX_INDEX};
 use crate::names::*;
@@ -340,7 +340,7 @@ impl<'a> Parser<'a> {
             } else {
                 ""
             };
-            return self.c.err(format!("unknown opcode `{w}`{hint}"));
+            return self.c.err(format!("unknown opcode `{}`{hint}", clip(w)));
         };
         self.c.word();
         let info = opcode.info();
@@ -414,8 +414,9 @@ impl<'a> Parser<'a> {
                         return self.c.err_at(
                             off,
                             format!(
-                                "expected a texture target ({}), found `{w}`",
-                                texture_list()
+                                "expected a texture target ({}), found `{}`",
+                                texture_list(),
+                                clip(w)
                             ),
                         );
                     }
@@ -469,7 +470,8 @@ impl<'a> Parser<'a> {
                         off,
                         format!(
                             "expected a memory qualifier (`COHERENT`, `RESTRICT`, `VOLATILE`, \
-                             `STREAM_CACHE_POLICY`), a texture target or a `PIPE_FORMAT_*` name, found `{w}`"
+                             `STREAM_CACHE_POLICY`), a texture target or a `PIPE_FORMAT_*` name, found `{}`",
+                            clip(w)
                         ),
                     );
                 }
@@ -485,7 +487,8 @@ impl<'a> Parser<'a> {
                 Operand::Word(w, off) => self.c.err_at(
                     off,
                     format!(
-                        "unexpected `{w}`: {} takes {} and no texture target or qualifier",
+                        "unexpected `{}`: {} takes {} and no texture target or qualifier",
+                        clip(w),
                         info.name,
                         operand_desc(info)
                     ),

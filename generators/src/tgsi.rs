@@ -121,9 +121,11 @@ impl Builder<'_, '_> {
         (self.c.below(15) + 1) as u8
     }
 
+    /// `[ADDR[0].x + array_base]`: ADDR[0].x is only ever set from IMM[0] (0..=3), so
+    /// indirect accesses stay inside the 4-register ARRAY(1).
     fn addr_index(&mut self) -> Index {
         Index {
-            value: self.c.below(4) as i32,
+            value: self.l.array_base as i32,
             indirect: Some(Indirect {
                 file: File::Address,
                 index: 0,
@@ -141,7 +143,6 @@ impl Builder<'_, '_> {
             4 if self.c.chance(50) => Register {
                 file: File::Temp,
                 index: Index {
-                    value: self.l.array_base as i32 + self.addr_index().value,
                     ..self.addr_index()
                 },
                 dimension: None,
@@ -163,17 +164,11 @@ impl Builder<'_, '_> {
     fn dst(&mut self) -> Dst {
         let reg = match self.c.below(6) {
             0 => Register::new(File::Output, self.c.below(self.l.outputs as usize) as i32),
-            1 if self.c.chance(40) => {
-                let ix = self.addr_index();
-                Register {
-                    file: File::Temp,
-                    index: Index {
-                        value: self.l.array_base as i32 + ix.value,
-                        ..ix
-                    },
-                    dimension: None,
-                }
-            }
+            1 if self.c.chance(40) => Register {
+                file: File::Temp,
+                index: self.addr_index(),
+                dimension: None,
+            },
             _ => Register::new(File::Temp, self.c.below(self.l.temps as usize) as i32),
         };
         Dst {
@@ -479,7 +474,10 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
         calls: Vec::new(),
         c: choices,
     };
-    b.block(0, false, false);
+    // The main body: top-level statements until the budget (or the stream) runs out.
+    while b.budget_left() && b.insns.len() < cfg.max_instructions / 2 {
+        b.block(0, false, false);
+    }
     // Every output gets written at least once, so runs always produce values.
     for o in 0..b.l.outputs {
         let s = b.src();

@@ -1,0 +1,198 @@
+//! The `Engine` trait: one implementation per execution engine.
+//!
+//! An engine states its [`Capabilities`] so "unsupported" is decided before anything runs,
+//! compiles a [`Program`] once with [`Engine::prepare`], and runs the result on
+//! [`Inputs`] as many times as needed with [`Engine::run`]. Every engine returns the same
+//! [`Outputs`] shape (INTERFACE.md "`run --format json` output"), so comparators treat
+//! engines alike. Errors are typed ([`EngineError`]) and map onto CLI exit statuses.
+
+use std::any::Any;
+use std::collections::BTreeSet;
+
+use shaderdiff_ir::{Opcode, Pos, Program, Stage};
+pub use shaderdiff_oracles::{Inputs, Outputs};
+use thiserror::Error;
+
+/// Settings shared by every engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Maximum number of instructions one invocation may execute before the run stops
+    /// with [`EngineError::StepLimit`] (default 1 000 000, the oracle's budget).
+    pub step_limit: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            step_limit: 1_000_000,
+        }
+    }
+}
+
+/// What an engine can run. Checked against a program before it is prepared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Opcodes the engine implements.
+    pub opcodes: BTreeSet<Opcode>,
+    /// Shader stages it runs.
+    pub stages: BTreeSet<Stage>,
+    /// 64-bit value types (f64, i64, u64) are supported.
+    pub types_64bit: bool,
+    /// Buffers, shared and global memory are supported.
+    pub memory: bool,
+}
+
+impl Capabilities {
+    /// The first thing in `program` outside these capabilities, as an
+    /// [`EngineError::Unsupported`] naming the engine and the source position.
+    pub fn check(&self, engine: &str, program: &Program) -> Result<(), EngineError> {
+        if !self.stages.contains(&program.stage) {
+            return Err(EngineError::Unsupported {
+                engine: engine.to_string(),
+                opcode: None,
+                pos: None,
+                reason: format!("{} programs", program.stage),
+            });
+        }
+        for (i, insn) in program.instructions.iter().enumerate() {
+            if !self.opcodes.contains(&insn.opcode) {
+                return Err(EngineError::Unsupported {
+                    engine: engine.to_string(),
+                    opcode: Some(insn.opcode),
+                    pos: program.source_map.instruction(i),
+                    reason: format!("opcode {}", insn.opcode),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A prepared program: whatever the engine keeps between `prepare` and `run`.
+pub trait Compiled: Any + Send + Sync {
+    /// Human-readable form of the compiled code (CLIF, Valhall assembly ...), when the
+    /// engine has one (`shaderdiff compile --emit`).
+    fn listing(&self) -> Option<String> {
+        None
+    }
+    /// Downcasting support for the engine that made it.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Why an engine could not produce outputs.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The program is valid but uses something this engine does not implement.
+    /// Decided before running. CLI exit status 3; `diff`/`fuzz` report `unsupported`.
+    #[error("{}unsupported by {engine}: {reason}", pos_prefix(.pos))]
+    Unsupported {
+        /// Engine name.
+        engine: String,
+        /// The opcode at fault, when one is.
+        opcode: Option<Opcode>,
+        /// Source position, when known.
+        pos: Option<Pos>,
+        /// What is unsupported.
+        reason: String,
+    },
+    /// The program is malformed in a way the engine detects. CLI exit status 2.
+    #[error("{}invalid program: {message}", pos_prefix(.pos))]
+    InvalidProgram {
+        /// Source position, when known.
+        pos: Option<Pos>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The inputs do not fit the program. CLI exit status 2.
+    #[error("invalid inputs: {0}")]
+    InvalidInputs(String),
+    /// The engine failed to compile a program it claims to support (an engine bug).
+    /// CLI exit status 2 (`run`); a finding for `diff`/`fuzz`.
+    #[error("compile error in {engine}: {message}")]
+    Compile {
+        /// Engine name.
+        engine: String,
+        /// Compiler message.
+        message: String,
+    },
+    /// The compiled code faulted while running (an engine bug). CLI exit status 1.
+    #[error("trap in {engine}: {message}")]
+    Trap {
+        /// Engine name.
+        engine: String,
+        /// What happened.
+        message: String,
+    },
+    /// An invocation executed more than `limit` instructions. CLI exit status 1.
+    #[error("step limit exceeded ({limit} steps) in invocation {invocation}")]
+    StepLimit {
+        /// The configured limit.
+        limit: u64,
+        /// The first invocation found over the limit.
+        invocation: usize,
+    },
+    /// Subroutine calls nested deeper than the engine allows. CLI exit status 1.
+    #[error("call depth exceeded ({limit} nested CAL) in invocation {invocation}")]
+    CallDepth {
+        /// Maximum depth.
+        limit: usize,
+        /// The first invocation found over it.
+        invocation: usize,
+    },
+}
+
+impl EngineError {
+    /// INTERFACE.md exit status for a command that failed with this error:
+    /// 3 unsupported, 2 bad input or a program the engine cannot lower, 1 a failed run.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            EngineError::Unsupported { .. } => 3,
+            EngineError::InvalidProgram { .. }
+            | EngineError::InvalidInputs(_)
+            | EngineError::Compile { .. } => 2,
+            EngineError::Trap { .. }
+            | EngineError::StepLimit { .. }
+            | EngineError::CallDepth { .. } => 1,
+        }
+    }
+
+    /// Whether this is [`EngineError::Unsupported`].
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, EngineError::Unsupported { .. })
+    }
+}
+
+fn pos_prefix(pos: &Option<Pos>) -> String {
+    match pos {
+        Some(p) => format!("{p}: "),
+        None => String::new(),
+    }
+}
+
+/// An execution engine.
+pub trait Engine: Send + Sync {
+    /// The `--backend` name (`interp`, `jit`, `valhall`).
+    fn name(&self) -> &'static str;
+
+    /// What the engine supports.
+    fn capabilities(&self) -> &Capabilities;
+
+    /// Decide support before preparing: the default checks [`Engine::capabilities`].
+    /// Engines with finer restrictions override it.
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        self.capabilities().check(self.name(), program)
+    }
+
+    /// Compile (or pre-decode) `program` once. Errors: unsupported, invalid program, compile.
+    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError>;
+
+    /// Run prepared code on `inputs`. Errors: invalid inputs, step limit, trap.
+    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError>;
+
+    /// `check`, `prepare` and `run` in one call.
+    fn execute(&self, program: &Program, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        self.check(program)?;
+        let compiled = self.prepare(program)?;
+        self.run(compiled.as_ref(), inputs)
+    }
+}

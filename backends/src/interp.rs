@@ -1,0 +1,116 @@
+//! The reference interpreter behind the [`Engine`] trait (engine name `interp`).
+
+use std::any::Any;
+use std::collections::BTreeSet;
+
+use shaderdiff_engine::{
+    Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
+};
+use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_oracles::interp::{self, alu, ExecError, InterpConfig};
+
+/// The oracle as an engine.
+pub struct InterpEngine {
+    config: InterpConfig,
+    caps: Capabilities,
+}
+
+/// A program the interpreter has accepted (it decodes again on each run, which is cheap).
+struct Checked(Program);
+
+impl Compiled for Checked {
+    fn listing(&self) -> Option<String> {
+        Some(shaderdiff_ir::tgsi::print(&self.0))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Opcodes the interpreter executes: the ALU plus control flow, kill and derivatives
+/// (see `shaderdiff_oracles::interp` for the semantics of each).
+fn interp_opcodes() -> BTreeSet<Opcode> {
+    use Opcode::*;
+    const NON_ALU: &[Opcode] = &[
+        IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
+        RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
+        DDY_FINE,
+    ];
+    ALL_OPCODES
+        .iter()
+        .copied()
+        .filter(|&op| alu::is_alu(op) || NON_ALU.contains(&op))
+        .collect()
+}
+
+impl InterpEngine {
+    /// An interpreter with the given step budget.
+    pub fn new(config: &EngineConfig) -> InterpEngine {
+        InterpEngine {
+            config: InterpConfig {
+                step_limit: config.step_limit,
+            },
+            caps: Capabilities {
+                opcodes: interp_opcodes(),
+                stages: Stage::ALL.iter().copied().collect(),
+                types_64bit: false,
+                memory: false,
+            },
+        }
+    }
+}
+
+/// Maps the interpreter's own error onto the engine-neutral one.
+pub fn from_exec_error(e: ExecError) -> EngineError {
+    let engine = "interp".to_string();
+    match e {
+        ExecError::Unsupported {
+            opcode,
+            pos,
+            reason,
+        } => EngineError::Unsupported {
+            engine,
+            opcode: Some(opcode),
+            pos,
+            reason: format!("{opcode}: {reason}"),
+        },
+        ExecError::UnsupportedFeature { pos, reason } => EngineError::Unsupported {
+            engine,
+            opcode: None,
+            pos,
+            reason,
+        },
+        ExecError::InvalidProgram { pos, message } => EngineError::InvalidProgram { pos, message },
+        ExecError::InvalidInputs(m) => EngineError::InvalidInputs(m),
+        ExecError::StepLimit { limit, invocation } => EngineError::StepLimit { limit, invocation },
+        ExecError::CallDepth { limit, invocation } => EngineError::CallDepth { limit, invocation },
+    }
+}
+
+impl Engine for InterpEngine {
+    fn name(&self) -> &'static str {
+        "interp"
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        self.caps.check(self.name(), program)
+    }
+
+    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
+        Ok(Box::new(Checked(program.clone())))
+    }
+
+    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        let Some(Checked(program)) = compiled.as_any().downcast_ref::<Checked>() else {
+            return Err(EngineError::InvalidProgram {
+                pos: None,
+                message: "interp was given code prepared by another engine".into(),
+            });
+        };
+        interp::run(program, inputs, &self.config).map_err(from_exec_error)
+    }
+}

@@ -1,0 +1,129 @@
+//! Rust functions that generated ALU code may call, and the table the compile pipeline uses
+//! to declare and link them.
+//!
+//! Two kinds of entries:
+//! * **Transcendentals** (`shaderdiff_ex2`, `_lg2`, `_sin`, `_cos`, `_pow`), called explicitly by
+//!   [`super::lower`] once per lane. Each evaluates the same pure-Rust `libm` function as the
+//!   reference interpreter (tgsi.rst "Core ISA" EX2/LG2/POW/SIN/COS), in binary64 on the
+//!   binary32 argument, and rounds the result once to binary32. Error bound: `libm`'s binary64
+//!   functions are within 1 binary64 ulp, so the result is within 0.5 ulp + 2⁻²⁹ ulp of the
+//!   exact value (never more than 1 binary32 ulp), and it is **bit-identical** to the
+//!   interpreter's (same function, same inputs, same rounding; NaN payloads aside).
+//! * **Cranelift's own libcalls** (`fmaf`, `ceilf`, `floorf`, `truncf`, `nearbyintf`), which
+//!   Cranelift emits by itself on hosts without FMA or SSE4.1 (for `fma`, `ceil`, `floor`,
+//!   `trunc` and `nearest`; names from `cranelift_module::default_libcall_names`). They must be
+//!   registered as JIT symbols or `finalize_definitions` panics. They map to `libm`'s exactly
+//!   rounded `fmaf`, `ceilf`, `floorf`, `truncf` and `rintf` (round half to even, which is what
+//!   `nearbyintf` means in the default rounding mode), so results do not depend on the host's C
+//!   library.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::types::F32;
+use cranelift_codegen::ir::{FuncRef, Type};
+
+/// One Rust function generated code may call.
+///
+/// `name` is the linker symbol (register it with `JITBuilder::symbol(name, ptr)` and declare
+/// it as an imported function with `params` → `returns` under the platform's default C calling
+/// convention); `ptr` is its address.
+#[derive(Debug, Clone, Copy)]
+pub struct LibcallDef {
+    /// Symbol name.
+    pub name: &'static str,
+    /// CLIF parameter types, in order.
+    pub params: &'static [Type],
+    /// CLIF return types.
+    pub returns: &'static [Type],
+    /// Address of the `extern "C"` function.
+    pub ptr: *const u8,
+}
+
+/// The [`FuncRef`]s of the [`libcall_defs`] entries declared in the function being built,
+/// keyed by [`LibcallDef::name`]. Entries that generated code never calls directly (Cranelift's
+/// own `fmaf` ...) may be absent; a missing transcendental makes [`super::lower`] return
+/// [`super::AluUnsupported`] for the opcode that needs it.
+#[derive(Debug, Clone, Default)]
+pub struct Libcalls {
+    /// Declared function references by symbol name.
+    pub refs: HashMap<&'static str, FuncRef>,
+}
+
+/// EX2 helper: `2^x` (libm `exp2` in binary64, rounded once).
+pub(super) const EX2: &str = "shaderdiff_ex2";
+/// LG2 helper: `log2(x)` (libm `log2` in binary64, rounded once).
+pub(super) const LG2: &str = "shaderdiff_lg2";
+/// SIN helper (libm `sin` in binary64, rounded once).
+pub(super) const SIN: &str = "shaderdiff_sin";
+/// COS helper (libm `cos` in binary64, rounded once).
+pub(super) const COS: &str = "shaderdiff_cos";
+/// POW helper: `x^y` with C99 special cases (libm `pow` in binary64, rounded once).
+pub(super) const POW: &str = "shaderdiff_pow";
+
+extern "C" fn shaderdiff_ex2(x: f32) -> f32 {
+    libm::exp2(f64::from(x)) as f32
+}
+
+extern "C" fn shaderdiff_lg2(x: f32) -> f32 {
+    libm::log2(f64::from(x)) as f32
+}
+
+extern "C" fn shaderdiff_sin(x: f32) -> f32 {
+    libm::sin(f64::from(x)) as f32
+}
+
+extern "C" fn shaderdiff_cos(x: f32) -> f32 {
+    libm::cos(f64::from(x)) as f32
+}
+
+extern "C" fn shaderdiff_pow(x: f32, y: f32) -> f32 {
+    libm::pow(f64::from(x), f64::from(y)) as f32
+}
+
+extern "C" fn fmaf(x: f32, y: f32, z: f32) -> f32 {
+    libm::fmaf(x, y, z)
+}
+
+extern "C" fn ceilf(x: f32) -> f32 {
+    libm::ceilf(x)
+}
+
+extern "C" fn floorf(x: f32) -> f32 {
+    libm::floorf(x)
+}
+
+extern "C" fn truncf(x: f32) -> f32 {
+    libm::truncf(x)
+}
+
+extern "C" fn nearbyintf(x: f32) -> f32 {
+    libm::rintf(x)
+}
+
+const F1: &[Type] = &[F32];
+const F2: &[Type] = &[F32, F32];
+const F3: &[Type] = &[F32, F32, F32];
+
+/// Every function generated ALU code may call (explicitly or through Cranelift's own
+/// libcalls), with its symbol, CLIF signature and address. See the module docs for what each
+/// computes and its error bound.
+pub fn libcall_defs() -> Vec<LibcallDef> {
+    let def = |name, params, ptr: *const u8| LibcallDef {
+        name,
+        params,
+        returns: F1,
+        ptr,
+    };
+    vec![
+        def(EX2, F1, shaderdiff_ex2 as extern "C" fn(f32) -> f32 as *const u8),
+        def(LG2, F1, shaderdiff_lg2 as extern "C" fn(f32) -> f32 as *const u8),
+        def(SIN, F1, shaderdiff_sin as extern "C" fn(f32) -> f32 as *const u8),
+        def(COS, F1, shaderdiff_cos as extern "C" fn(f32) -> f32 as *const u8),
+        def(POW, F2, shaderdiff_pow as extern "C" fn(f32, f32) -> f32 as *const u8),
+        def("fmaf", F3, fmaf as extern "C" fn(f32, f32, f32) -> f32 as *const u8),
+        def("ceilf", F1, ceilf as extern "C" fn(f32) -> f32 as *const u8),
+        def("floorf", F1, floorf as extern "C" fn(f32) -> f32 as *const u8),
+        def("truncf", F1, truncf as extern "C" fn(f32) -> f32 as *const u8),
+        def("nearbyintf", F1, nearbyintf as extern "C" fn(f32) -> f32 as *const u8),
+    ]
+}

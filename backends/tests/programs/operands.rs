@@ -3,10 +3,11 @@
 //! worked by hand from tgsi.rst ("Source Modifiers", "Other Modifiers", "Array
 //! Declaration", ARL/UARL) and EXEC-NOTES §1–2, as the comments show.
 
-mod interp_common;
-use interp_common::*;
 use shaderdiff_ir::File;
 use shaderdiff_oracles::RegKey;
+
+use crate::support::consts::{f, fv};
+use crate::support::programs::*;
 
 /// Each invocation reads and writes TEMP[ADDR[0].x] with its *own* address (tgsi_exec
 /// uses invocation 0's address for destinations, EXEC-NOTES §1 — not copied).
@@ -42,21 +43,22 @@ END
             vec![[3, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(1)),
-        [fv([40.0; 4]), fv([10.0; 4]), fv([30.0; 4]), fv([20.0; 4])]
-    );
-    assert_eq!(
-        reg(&o, out(0)),
-        [
-            fv([10.0, 20.0, 30.0, 99.0]),
-            fv([99.0, 20.0, 30.0, 40.0]),
-            fv([10.0, 20.0, 99.0, 40.0]),
-            fv([10.0, 99.0, 30.0, 40.0]),
-        ]
-    );
-    assert!(o.undefined.is_empty());
+    let want = Expect::new()
+        .vals(
+            out(1),
+            &[fv([40.0; 4]), fv([10.0; 4]), fv([30.0; 4]), fv([20.0; 4])],
+        )
+        .vals(
+            out(0),
+            &[
+                fv([10.0, 20.0, 30.0, 99.0]),
+                fv([99.0, 20.0, 30.0, 40.0]),
+                fv([10.0, 20.0, 99.0, 40.0]),
+                fv([10.0, 99.0, 30.0, 40.0]),
+            ],
+        )
+        .no_undefined();
+    check_program(text, &ins, &want);
 }
 
 /// ARL = floor (tgsi.rst ARL: `dst = (int) floor(src)`) into ADDR[0].y, then a 2-D
@@ -91,9 +93,12 @@ END
         };
         ins.constants.insert(key, [i, 10 * i, 100 * i, 1000 * i]);
     }
-    let o = run_text(text, &ins);
     let c = |i: u32| [i, 10 * i, 100 * i, 1000 * i];
-    assert_eq!(reg(&o, out(0)), [c(1), c(3), c(0), c(4)]);
+    check_program(
+        text,
+        &ins,
+        &Expect::new().vals(out(0), &[c(1), c(3), c(0), c(4)]),
+    );
 }
 
 /// `CONST[i]` is constant buffer 0: the inputs may name it `CONST[i]`.
@@ -118,9 +123,10 @@ END
     let mut ins = inputs(2, &[(input(0), vec![[0, 0, 0, 0], [2, 0, 0, 0]])]);
     ins.constants
         .insert(RegKey::new(File::Const, 2), fv([5.0, 6.0, 7.0, 8.0]));
-    let o = run_text(text, &ins);
-    assert_eq!(reg(&o, out(0)), [fv([5.0, 6.0, 7.0, 8.0]); 2]);
-    assert_eq!(reg(&o, out(1)), [fv([1.0; 4]), fv([3.0; 4])]);
+    let want = Expect::new()
+        .vals(out(0), &[fv([5.0, 6.0, 7.0, 8.0]); 2])
+        .vals(out(1), &[fv([1.0; 4]), fv([3.0; 4])]);
+    check_program(text, &ins, &want);
 }
 
 /// Geometry inputs are 2-D `IN[vertex][i]`, keyed `IN[v][i]` in the inputs. The vertex
@@ -154,12 +160,11 @@ END
         })
         .collect();
     regs.push((sv(0), (0..4u32).map(|i| [i, 0, 0, 0]).collect()));
-    let o = run_text(text, &inputs(4, &regs));
-    assert_eq!(reg(&o, out(0)), [fv([30.0; 4]); 4]);
-    let o1 = reg(&o, out(1));
-    assert_eq!(o1[..3], [fv([10.0; 4]), fv([20.0; 4]), fv([30.0; 4])]);
-    assert_eq!(undef(&o, out(1)), [0, 0, 0, 0xF]);
-    assert_eq!(undef(&o, out(0)), [0; 4]);
+    let want = Expect::new().vals(out(0), &[fv([30.0; 4]); 4]).reg(
+        out(1),
+        vec![v(fv([10.0; 4])), v(fv([20.0; 4])), v(fv([30.0; 4])), U4],
+    );
+    check_program(text, &inputs(4, &regs), &want);
 }
 
 /// tgsi.rst "Source Modifiers": swizzle, then absolute value, then negate; float modifiers
@@ -183,11 +188,12 @@ MOV OUT[2], TEMP[0]
 END
 ";
     let ins = inputs(1, &[(input(0), vec![fv([1.0, -2.0, 3.0, -0.0])])]);
-    let o = run_text(text, &ins);
     // wzyx = (-0.0, 3, -2, 1) → |.| = (0, 3, 2, 1) → - = (-0.0, -3, -2, -1).
-    assert_eq!(reg(&o, out(0))[0], fv([-0.0, -3.0, -2.0, -1.0]));
-    assert_eq!(reg(&o, out(1))[0][0], 2);
-    assert_eq!(reg(&o, out(2))[0], fv([-2.0, 1.0, 3.0, -0.0]));
+    let want = Expect::new()
+        .vals(out(0), &[fv([-0.0, -3.0, -2.0, -1.0])])
+        .xs(out(1), &[2])
+        .vals(out(2), &[fv([-2.0, 1.0, 3.0, -0.0])]);
+    check_program(text, &ins, &want);
 }
 
 /// tgsi.rst "Other Modifiers": `_SAT` clamps 32-bit stores to [0.0, 1.0] — as a float for
@@ -214,13 +220,11 @@ END
             ],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [[0, f(1.0), 1, f(0.5)], [0, f(1.0), 0, f(1.0)]]
-    );
-    assert_eq!(reg(&o, out(1))[0][0], f(1.0));
-    assert!(o.undefined.is_empty());
+    let want = Expect::new()
+        .vals(out(0), &[[0, f(1.0), 1, f(0.5)], [0, f(1.0), 0, f(1.0)]])
+        .xs(out(1), &[f(1.0); 2])
+        .no_undefined();
+    check_program(text, &ins, &want);
 }
 
 /// Every output register the program declares is reported, written or not (zeros).
@@ -232,12 +236,13 @@ IMM[0] FLT32 { 1.0, 0.0, 0.0, 0.0 }
 MOV OUT[1].x, IMM[0].xxxx
 END
 ";
-    let o = run_text(text, &inputs(3, &[]));
-    assert_eq!(o.registers.len(), 3);
-    assert_eq!(reg(&o, out(0)), [[0; 4]; 3]);
-    assert_eq!(reg(&o, out(1)), [[f(1.0), 0, 0, 0]; 3]);
-    assert_eq!(reg(&o, out(2)), [[0; 4]; 3]);
-    assert_eq!(o.killed, None);
+    let want = Expect::new()
+        .vals(out(0), &[[0; 4]; 3])
+        .vals(out(1), &[[f(1.0), 0, 0, 0]; 3])
+        .vals(out(2), &[[0; 4]; 3])
+        .exact_registers()
+        .killed(None);
+    check_program(text, &inputs(3, &[]), &want);
 }
 
 /// TEXT-FORMAT.md ex07 (copied from spec/tgsi/examples/ex07.tgsi): indirect TEMP array
@@ -296,12 +301,16 @@ fn example_ex07() {
     }
     ins.constants.insert(c(0, 0), fv([1.0; 4]));
     ins.constants.insert(c(0, 1), fv([2.0; 4]));
-    let o = run_text(EX07, &ins);
-    let o0 = reg(&o, out(0));
-    assert_eq!(o0[0], fv([2.0; 4]));
-    assert_eq!(o0[1], fv([36.0, 26.0, 16.0, 6.0]));
-    assert_eq!(o0[2], fv([34.0, 24.0, 14.0, 4.0]));
-    assert_eq!(undef(&o, out(0)), [0, 0, 0, 0xF]);
+    let want = Expect::new().reg(
+        out(0),
+        vec![
+            v(fv([2.0; 4])),
+            v(fv([36.0, 26.0, 16.0, 6.0])),
+            v(fv([34.0, 24.0, 14.0, 4.0])),
+            U4,
+        ],
+    );
+    check_program(EX07, &ins, &want);
 }
 
 /// TEXT-FORMAT.md ex13 (tessellation control, copied from spec/tgsi/examples/ex13.tgsi):
@@ -333,15 +342,18 @@ IMM[0] FLT32 {    1.0000,     4.0000,     0.0000,     0.0000}
         .map(|v| (key(File::Input, v), vec![fv([v as f32 + 0.5; 4])]))
         .collect();
     regs.push((sv(0), (0..3u32).map(|i| [i, 0, 0, 0]).collect()));
-    let o = run_text(text, &inputs(3, &regs));
-    for l in 0..3u32 {
-        assert_eq!(
-            reg(&o, key(File::Output, l))[l as usize],
-            fv([l as f32 + 0.5; 4])
-        );
+    // Output vertex l is written by invocation l only; the other invocations' entries for
+    // it are not checked.
+    let mut want = Expect::new();
+    for l in 0..3usize {
+        let mut per = vec![[Ch::X; 4]; 3];
+        per[l] = v(fv([l as f32 + 0.5; 4]));
+        want = want.reg(key(File::Output, l as u32), per);
     }
-    assert_eq!(reg(&o, out(1)), [fv([4.0; 4]); 3]);
-    assert_eq!(reg(&o, out(2)), [fv([4.0; 4]); 3]);
-    assert_eq!(o.registers.len(), 5);
-    assert!(o.undefined.is_empty());
+    let want = want
+        .vals(out(1), &[fv([4.0; 4]); 3])
+        .vals(out(2), &[fv([4.0; 4]); 3])
+        .exact_registers()
+        .no_undefined();
+    check_program(text, &inputs(3, &regs), &want);
 }

@@ -3,8 +3,8 @@
 //! DDY = f(y+1) - f(y)). Expected values worked by hand from tgsi.rst KILL_IF / KILL /
 //! DEMOTE / DDX / DDY and EXEC-NOTES §10–11.
 
-mod interp_common;
-use interp_common::*;
+use crate::support::consts::{f, fv};
+use crate::support::programs::*;
 
 /// TEXT-FORMAT.md ex03 (copied from spec/tgsi/examples/ex03.tgsi).
 const EX03: &str = "FRAG
@@ -30,6 +30,7 @@ IMM[0] FLT32 {    0.5000,     1.0000,     0.0000,    -1.0000}
 ///   invocation stops; tgsi_exec's "keeps writing" is not copied).
 /// (0.75, w=NaN) and (0.75, w=-0.0): NaN and -0.0 are not < 0 → alive, (0,1,0,1).
 /// (0.75, w=+inf): alive. (0.75, w=-inf): killed. (0.4, w=0): killed by the KILL.
+/// (Values of killed invocations are checked on the oracle only, INTERFACE.md.)
 #[test]
 fn example_ex03_kill_if_and_kill() {
     let ws = [
@@ -48,20 +49,25 @@ fn example_ex03_kill_if_and_kill() {
         .zip(ws)
         .map(|(&x, w)| fv([x, 0.0, 0.0, w]))
         .collect();
-    let o = run_text(EX03, &inputs(8, &[(input(0), vals)]));
-    assert_eq!(
-        o.killed,
-        Some(vec![true, false, true, false, false, false, true, true])
-    );
-    let o0 = reg(&o, out(0));
-    assert_eq!(o0[0], fv([1.0, 0.0, 0.0, 1.0]));
-    assert_eq!(o0[1], fv([0.0, 1.0, 0.0, 1.0]));
-    assert_eq!(o0[2], [0; 4]);
-    assert_eq!(o0[3], fv([0.0, 1.0, 0.0, 1.0]));
-    assert_eq!(o0[4], fv([0.0, 1.0, 0.0, 1.0]));
-    assert_eq!(o0[5], fv([0.0, 1.0, 0.0, 1.0]));
-    assert_eq!(o0[6], [0; 4]);
-    assert_eq!(o0[7], fv([1.0, 0.0, 0.0, 1.0]));
+    let alive = fv([0.0, 1.0, 0.0, 1.0]);
+    let want = Expect::new()
+        .killed(Some(vec![
+            true, false, true, false, false, false, true, true,
+        ]))
+        .vals(
+            out(0),
+            &[
+                fv([1.0, 0.0, 0.0, 1.0]),
+                alive,
+                [0; 4],
+                alive,
+                alive,
+                alive,
+                [0; 4],
+                fv([1.0, 0.0, 0.0, 1.0]),
+            ],
+        );
+    check_program(EX03, &inputs(8, &[(input(0), vals)]), &want);
 }
 
 /// tgsi.rst KILL_IF: discard if src.x < 0 || src.y < 0 || src.z < 0 || src.w < 0 (after
@@ -93,12 +99,13 @@ END
         .iter()
         .map(|&x| fv([x, 0.0, 0.0, 0.0]))
         .collect();
-    let o = run_text(text, &inputs(8, &[(input(0), in0), (input(1), in1)]));
     let killed = vec![false, true, false, true, true, false, false, true];
-    assert_eq!(o.killed, Some(killed.clone()));
-    for (v, k) in reg(&o, out(0)).iter().zip(killed) {
-        assert_eq!(*v, if k { [0; 4] } else { fv([1.0; 4]) });
-    }
+    let vals: Vec<_> = killed
+        .iter()
+        .map(|&k| if k { [0; 4] } else { fv([1.0; 4]) })
+        .collect();
+    let want = Expect::new().killed(Some(killed)).vals(out(0), &vals);
+    check_program(text, &inputs(8, &[(input(0), in0), (input(1), in1)]), &want);
 }
 
 fn lane_numbers(quads: usize) -> Vec<[u32; 4]> {
@@ -120,11 +127,10 @@ DDX_FINE OUT[0].z, IN[0].xxxx
 DDY_FINE OUT[0].w, IN[0].xxxx
 END
 ";
-    let o = run_text(text, &inputs(8, &[(input(0), lane_numbers(2))]));
-    for v in reg(&o, out(0)) {
-        assert_eq!(*v, fv([1.0, 2.0, 1.0, 2.0]));
-    }
-    assert!(o.undefined.is_empty());
+    let want = Expect::new()
+        .vals(out(0), &[fv([1.0, 2.0, 1.0, 2.0]); 8])
+        .no_undefined();
+    check_program(text, &inputs(8, &[(input(0), lane_numbers(2))]), &want);
 }
 
 /// A non-linear quad v = (0, 1, 2, 5) at (x,y) (x+1,y) (x,y+1) (x+1,y+1):
@@ -154,19 +160,20 @@ END
         fv([2.0, 0.0, 0.0, 0.0]),
         fv([5.0, 1.0, 0.0, 0.0]),
     ];
-    let o = run_text(text, &inputs(4, &[(input(0), vals)]));
-    assert_eq!(
-        reg(&o, out(0)),
-        [
-            fv([1.0, 2.0, -1.0, 0.0]),
-            fv([1.0, 4.0, -1.0, 0.0]),
-            fv([3.0, 2.0, -3.0, 0.0]),
-            fv([3.0, 4.0, -3.0, 0.0]),
-        ]
-    );
-    assert_eq!(undef(&o, out(0)), [0; 4]);
-    assert_eq!(undef(&o, out(1)), [0b0011; 4]);
-    assert!(reg(&o, out(1)).iter().all(|v| v[2] == f(1.0)));
+    // OUT[1]: x, y undefined; z = 1; w never written (0).
+    let out1 = [Ch::U, Ch::U, Ch::V(f(1.0)), Ch::V(0)];
+    let want = Expect::new()
+        .vals(
+            out(0),
+            &[
+                fv([1.0, 2.0, -1.0, 0.0]),
+                fv([1.0, 4.0, -1.0, 0.0]),
+                fv([3.0, 2.0, -3.0, 0.0]),
+                fv([3.0, 4.0, -3.0, 0.0]),
+            ],
+        )
+        .reg(out(1), vec![out1; 4]);
+    check_program(text, &inputs(4, &[(input(0), vals)]), &want);
 }
 
 /// DEMOTE (tgsi.rst): the invocation becomes a helper and keeps executing, "useful for
@@ -188,12 +195,11 @@ END
     let vals = (0..4)
         .map(|i| fv([i as f32, if i == 1 { 1.0 } else { 0.0 }, 0.0, 0.0]))
         .collect();
-    let o = run_text(text, &inputs(4, &[(input(0), vals)]));
-    assert_eq!(o.killed, Some(vec![false, true, false, false]));
-    for v in reg(&o, out(0)) {
-        assert_eq!(*v, fv([1.0, 1.0, 0.0, 0.0]));
-    }
-    assert!(o.undefined.is_empty());
+    let want = Expect::new()
+        .killed(Some(vec![false, true, false, false]))
+        .vals(out(0), &[fv([1.0, 1.0, 0.0, 0.0]); 4])
+        .no_undefined();
+    check_program(text, &inputs(4, &[(input(0), vals)]), &want);
 }
 
 /// After KILL the invocation is terminated, so the rest of its quad computes derivatives
@@ -214,15 +220,15 @@ END
     let vals = (0..8)
         .map(|i| fv([(i % 4) as f32, if i == 1 { 1.0 } else { 0.0 }, 0.0, 0.0]))
         .collect();
-    let o = run_text(text, &inputs(8, &[(input(0), vals)]));
-    assert_eq!(
-        o.killed,
-        Some(vec![false, true, false, false, false, false, false, false])
-    );
-    assert_eq!(undef(&o, out(0)), [1, 0, 1, 1, 0, 0, 0, 0]);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x[1], 0);
-    assert_eq!(x[4..], [f(1.0); 4]);
+    let mut killed = vec![false; 8];
+    killed[1] = true;
+    let mut x = vec![[Ch::V(f(1.0)), Ch::V(0), Ch::V(0), Ch::V(0)]; 8];
+    x[0][0] = Ch::U;
+    x[1][0] = Ch::V(0);
+    x[2][0] = Ch::U;
+    x[3][0] = Ch::U;
+    let want = Expect::new().killed(Some(killed)).reg(out(0), x);
+    check_program(text, &inputs(8, &[(input(0), vals)]), &want);
 }
 
 /// A derivative inside a branch taken by part of a quad is undefined for the invocations
@@ -248,8 +254,12 @@ END
             ])
         })
         .collect();
-    let o = run_text(text, &inputs(8, &[(input(0), vals)]));
-    assert_eq!(undef(&o, out(0)), [1, 0, 0, 0, 0, 0, 0, 0]);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x[4..], [f(2.0); 4]);
+    // Invocations 1..3 skip the branch: OUT stays 0.
+    let mut x = vec![[Ch::V(0); 4]; 8];
+    x[0][0] = Ch::U;
+    for inv in &mut x[4..] {
+        inv[0] = Ch::V(f(2.0));
+    }
+    let want = Expect::new().reg(out(0), x);
+    check_program(text, &inputs(8, &[(input(0), vals)]), &want);
 }

@@ -3,8 +3,8 @@
 //! tgsi.rst "GLSL ISA" (IF/UIF/ELSE/ENDIF, BGNLOOP/ENDLOOP/BRK/CONT, SWITCH/CASE/DEFAULT
 //! with C fall-through, CAL/RET) and the TEXT-FORMAT.md examples, as the comments show.
 
-mod interp_common;
-use interp_common::*;
+use crate::support::consts::{f, fv};
+use crate::support::programs::*;
 
 /// TEXT-FORMAT.md example ex04 (copied verbatim from spec/tgsi/examples/ex04.tgsi).
 const EX04: &str = "VERT
@@ -105,12 +105,12 @@ END
             ],
         )],
     );
-    let o = run_text(text, &ins);
     // 1.0 → then (1.0); 0.0 → else (2.0); NaN → then; -0.0 → else. All reach ENDIF: y = 3.
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x, [f(1.0), f(2.0), f(1.0), f(2.0)]);
-    assert!(reg(&o, out(0)).iter().all(|v| v[1] == f(3.0)));
-    assert!(o.undefined.is_empty());
+    let xy = |x: f32| [Ch::V(f(x)), Ch::V(f(3.0)), Ch::X, Ch::X];
+    let want = Expect::new()
+        .reg(out(0), vec![xy(1.0), xy(2.0), xy(1.0), xy(2.0)])
+        .no_undefined();
+    check_program(text, &ins, &want);
 }
 
 /// tgsi.rst UIF: true when the bits of `src0.x` are not 0, so -0.0 (0x80000000) is true.
@@ -139,9 +139,7 @@ END
             ],
         )],
     );
-    let o = run_text(text, &ins);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x, [2, 1, 1, 2]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[2, 1, 1, 2]));
 }
 
 /// Nested IF/ELSE: each of the four invocations takes a different one of four paths, and
@@ -180,18 +178,18 @@ END
             ],
         )],
     );
-    let o = run_text(text, &ins);
     // (x, y) → OUT.x: (1,1) → 1, (1,0) → 2, (0,1) → 3, (0,0) → 4; OUT.y = OUT.x + 4 only
     // for the outer then-branch.
-    assert_eq!(
-        reg(&o, out(0)),
-        [
+    let want = Expect::new().vals(
+        out(0),
+        &[
             fv([1.0, 5.0, 0.0, 0.0]),
             fv([2.0, 6.0, 0.0, 0.0]),
             fv([3.0, 0.0, 0.0, 0.0]),
             fv([4.0, 0.0, 0.0, 0.0]),
-        ]
+        ],
     );
+    check_program(text, &ins, &want);
 }
 
 /// A loop whose trip count n = IN[0].x differs per invocation, with a per-invocation BRK
@@ -229,11 +227,11 @@ END
             vec![[0; 4], [1, 0, 0, 0], [4, 0, 0, 0], [7, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [[0, 0, 0, 0], [1, 1, 1, 0], [4, 4, 4, 0], [7, 16, 7, 0]]
+    let want = Expect::new().vals(
+        out(0),
+        &[[0, 0, 0, 0], [1, 1, 1, 0], [4, 4, 4, 0], [7, 16, 7, 0]],
     );
+    check_program(text, &ins, &want);
 }
 
 /// TEXT-FORMAT.md ex04: loop with BRK and CONT; tgsi_exec result OUT[1] = (10.0, 3.0, 0, 0)
@@ -248,13 +246,11 @@ fn example_ex04() {
             (0..4).map(|i| fv([i as f32, 0.5, -1.0, 2.0])).collect(),
         )],
     );
-    let o = run_text(text, &ins);
-    assert!(reg(&o, out(1))
-        .iter()
-        .all(|v| *v == fv([10.0, 3.0, 0.0, 0.0])));
-    for (i, v) in reg(&o, out(0)).iter().enumerate() {
-        assert_eq!(*v, fv([i as f32, 0.5, -1.0, 2.0]));
-    }
+    let out0: Vec<_> = (0..4).map(|i| fv([i as f32, 0.5, -1.0, 2.0])).collect();
+    let want = Expect::new()
+        .vals(out(1), &[fv([10.0, 3.0, 0.0, 0.0]); 4])
+        .vals(out(0), &out0);
+    check_program(text, &ins, &want);
 }
 
 /// TEXT-FORMAT.md ex05: CASE 1 falls through into CASE 2 (0.5), CASE 3 gives 0.75,
@@ -272,13 +268,15 @@ fn example_ex05_switch_fall_through() {
                 .collect(),
         )],
     );
-    let o = run_text(text, &ins);
     // Selectors: 1, 2, 3, 7, 0, 3, -1, 2.
-    let want = [0.5, 0.5, 0.75, 1.0, 1.0, 0.75, 1.0, 0.5];
-    for (v, w) in reg(&o, out(0)).iter().zip(want) {
-        assert_eq!(*v, fv([w; 4]));
-    }
-    assert_eq!(o.killed, Some(vec![false; 8]));
+    let vals: Vec<_> = [0.5, 0.5, 0.75, 1.0, 1.0, 0.75, 1.0, 0.5]
+        .iter()
+        .map(|&w| fv([w; 4]))
+        .collect();
+    let want = Expect::new()
+        .vals(out(0), &vals)
+        .killed(Some(vec![false; 8]));
+    check_program(text, &ins, &want);
 }
 
 /// DEFAULT first (tgsi.rst: "DEFAULT label is allowed anywhere ... fallthrough is allowed
@@ -314,9 +312,8 @@ END
             vec![[1, 0, 0, 0], [2, 0, 0, 0], [5, 0, 0, 0], [0; 4]],
         )],
     );
-    let o = run_text(text, &ins);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x, [f(10.0), f(100.0), f(11.0), f(11.0)]);
+    let want = Expect::new().xs(out(0), &[f(10.0), f(100.0), f(11.0), f(11.0)]);
+    check_program(text, &ins, &want);
 }
 
 /// DEFAULT in the middle, a BRK taken by only some invocations of the same CASE, and
@@ -356,16 +353,16 @@ END
             vec![[1, 1, 0, 0], [1, 0, 0, 0], [2, 1, 0, 0], [9, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [
+    let want = Expect::new().vals(
+        out(0),
+        &[
             fv([1.0, 1.0, 0.0, 0.0]),
             fv([11.0, 1.0, 0.0, 0.0]),
             fv([100.0, 1.0, 0.0, 0.0]),
             fv([10.0, 1.0, 0.0, 0.0]),
-        ]
+        ],
     );
+    check_program(text, &ins, &want);
 }
 
 /// DEFAULT last; and a switch without DEFAULT: unmatched selectors skip the body
@@ -405,16 +402,16 @@ END
             vec![[1, 1, 0, 0], [2, 5, 0, 0], [3, 1, 0, 0], [4, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [
+    let want = Expect::new().vals(
+        out(0),
+        &[
             fv([11.0, 1.0, 1.0, 0.0]),
             fv([10.0, 0.0, 1.0, 0.0]),
             fv([100.0, 1.0, 1.0, 0.0]),
             fv([100.0, 0.0, 1.0, 0.0]),
-        ]
+        ],
     );
+    check_program(text, &ins, &want);
 }
 
 /// SWITCH inside a loop with per-invocation trip counts n = IN.x: BRK inside the switch
@@ -459,11 +456,11 @@ END
             vec![[4, 0, 0, 0], [2, 0, 0, 0], [3, 0, 0, 0], [1, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [[4, 102, 3, 0], [2, 1, 1, 0], [3, 101, 2, 0], [1, 1, 1, 0]]
+    let want = Expect::new().vals(
+        out(0),
+        &[[4, 102, 3, 0], [2, 1, 1, 0], [3, 101, 2, 0], [1, 1, 1, 0]],
     );
+    check_program(text, &ins, &want);
 }
 
 /// TEXT-FORMAT.md ex06: a subroutine called twice returns early (RET) for x < 0 and
@@ -484,16 +481,16 @@ fn example_ex06_early_ret_in_some_invocations() {
             ],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [
+    let want = Expect::new().vals(
+        out(0),
+        &[
             fv([1.0, 2.0, -0.5, 0.25]),
             fv([-1.0, 2.0, 2.0, 2.0]),
             fv([0.0, 1.0, 1.0, 1.0]),
             fv([0.5, 0.0, 0.0, 0.0]),
-        ]
+        ],
     );
+    check_program(text, &ins, &want);
 }
 
 /// Nested loops inside a subroutine with a RET from the inner loop in some invocations.
@@ -545,11 +542,11 @@ IMM[0] INT32 { 0, 1, 3, 100 }
             vec![[100, 0, 0, 0], [1, 0, 0, 0], [4, 0, 0, 0], [9, 0, 0, 0]],
         )],
     );
-    let o = run_text(text, &ins);
-    assert_eq!(
-        reg(&o, out(0)),
-        [[9, 1, 0, 0], [1, 0, 0, 0], [4, 0, 0, 0], [9, 0, 0, 0]]
+    let want = Expect::new().vals(
+        out(0),
+        &[[9, 1, 0, 0], [1, 0, 0, 0], [4, 0, 0, 0], [9, 0, 0, 0]],
     );
+    check_program(text, &ins, &want);
 }
 
 /// Nested calls: main calls A, A calls B twice; B adds 1; A returns early (before its
@@ -580,9 +577,7 @@ IMM[0] INT32 { 0, 1, 0, 0 }
         4,
         &[(input(0), vec![[0; 4], [1, 0, 0, 0], [0; 4], [1, 0, 0, 0]])],
     );
-    let o = run_text(text, &ins);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x, [2, 1, 2, 1]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[2, 1, 2, 1]));
 }
 
 /// RET in the main program ends the invocations that execute it (tgsi.rst RET:
@@ -612,9 +607,8 @@ END
             ],
         )],
     );
-    let o = run_text(text, &ins);
-    let x: Vec<u32> = reg(&o, out(0)).iter().map(|v| v[0]).collect();
-    assert_eq!(x, [f(1.0), f(2.0), f(1.0), f(2.0)]);
+    let want = Expect::new().xs(out(0), &[f(1.0), f(2.0), f(1.0), f(2.0)]);
+    check_program(text, &ins, &want);
 }
 
 /// More invocations than one chunk: every invocation still follows its own path.
@@ -636,14 +630,12 @@ END
     let vals = (0..n)
         .map(|i| fv([if i % 3 == 0 { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0]))
         .collect();
-    let o = run_text(text, &inputs(n, &[(input(0), vals)]));
-    let got = reg(&o, out(0));
-    assert_eq!(got.len(), n);
-    for (i, v) in got.iter().enumerate() {
-        assert_eq!(
-            v[0],
-            f(if i % 3 == 0 { 1.0 } else { 2.0 }),
-            "invocation {i}"
-        );
-    }
+    let xs: Vec<u32> = (0..n)
+        .map(|i| f(if i % 3 == 0 { 1.0 } else { 2.0 }))
+        .collect();
+    check_program(
+        text,
+        &inputs(n, &[(input(0), vals)]),
+        &Expect::new().xs(out(0), &xs),
+    );
 }

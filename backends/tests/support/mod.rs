@@ -1,0 +1,163 @@
+//! The shared, engine-parameterized test harness: every value table and every whole-program
+//! test is written once and runs on every engine of [`shaderdiff_backends::ENGINE_NAMES`]
+//! through the [`Engine`] trait (`engine.execute(&program, &inputs)`), so a new engine is
+//! covered by adding it to the registry.
+//!
+//! * [`rows`]: ALU value tables. One [`rows::Row`] = one opcode applied to raw source vec4s;
+//!   rows of the same opcode, source count and writemask are packed into one program
+//!   (`OP OUT[0].mask, IN[0], IN[1], ...`, no modifiers, so sources arrive bit-exact), one
+//!   row per invocation, run once per engine.
+//! * [`programs`]: whole programs (control flow, KILL, derivatives, indirect addressing)
+//!   with per-invocation, per-channel expectations ([`programs::Expect`]).
+//!
+//! Comparison rules, for every engine: expected values bit-exactly (an expected NaN matches
+//! any NaN where the row says "float"), or within the row's stated ulp bound for
+//! approximate opcodes. Channels a test expects to be undefined: the oracle ([`ORACLE`])
+//! must flag them in `Outputs::undefined`; other engines are not compared there. Every
+//! other checked channel must be defined in the oracle.
+//!
+//! An engine answering `Unsupported` fails the test unless the row/program is marked not
+//! applicable to that engine with a reason (`not_on`), or the gap is listed in
+//! [`KNOWN_GAPS`] (printed loudly on every use). All failures of a test are collected and
+//! reported together, one line each, naming the engine, the table row (file:line), the
+//! opcode, inputs, expected and actual values.
+#![allow(dead_code)]
+
+pub mod consts;
+pub mod programs;
+pub mod rows;
+
+use shaderdiff_backends::{engine, Engine, EngineConfig, EngineError, ENGINE_NAMES};
+use shaderdiff_ir::Program;
+
+/// The reference engine: the only one whose `undefined` flags are checked, and the one the
+/// agreement property test compares the others with.
+pub const ORACLE: &str = "interp";
+
+/// A temporary exemption: `engine` may answer `Unsupported` where `what` is the opcode it
+/// names (e.g. `"LIT"`) or a substring of its reason. Every use is printed. The final state
+/// of this table must be empty or every entry justified.
+#[derive(Debug)]
+pub struct Gap {
+    /// Engine name.
+    pub engine: &'static str,
+    /// Opcode name, or a substring of the `Unsupported` reason.
+    pub what: &'static str,
+    /// Why this is acceptable for now.
+    pub why: &'static str,
+}
+
+/// Known, temporarily accepted `Unsupported` answers (see [`Gap`]).
+pub const KNOWN_GAPS: &[Gap] = &[];
+
+/// Every registered engine, oracle first, with the default configuration.
+pub fn engines() -> Vec<Box<dyn Engine>> {
+    engines_with(&EngineConfig::default())
+}
+
+/// Every registered engine, oracle first, with `config`.
+pub fn engines_with(config: &EngineConfig) -> Vec<Box<dyn Engine>> {
+    assert_eq!(
+        ENGINE_NAMES.first(),
+        Some(&ORACLE),
+        "the oracle is listed first"
+    );
+    ENGINE_NAMES
+        .iter()
+        .map(|&n| engine(n, config).unwrap_or_else(|| panic!("{n} is listed but not built")))
+        .collect()
+}
+
+/// Parses TGSI text; panics with the located parser message on error.
+pub fn parse(text: &str) -> Program {
+    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Failures and notes collected over one test; [`Report::finish`] prints the notes and
+/// panics with every failure.
+#[derive(Default)]
+pub struct Report {
+    failures: Vec<String>,
+    notes: Vec<String>,
+    /// Number of (engine, row or program) comparisons made.
+    pub checked: usize,
+}
+
+impl Report {
+    /// Records a failure.
+    pub fn fail(&mut self, msg: String) {
+        self.failures.push(msg);
+    }
+
+    /// Records something to print (known gaps, not-applicable rows).
+    pub fn note(&mut self, msg: String) {
+        self.notes.push(msg);
+    }
+
+    /// Decides what an error from `engine` means. `not_on` lists (engine, reason) pairs the
+    /// test marked not applicable. Returns normally when the error is an accepted
+    /// `Unsupported` (noted), records a failure otherwise.
+    pub fn engine_error(
+        &mut self,
+        engine: &str,
+        err: &EngineError,
+        not_on: &[(&str, &str)],
+        what: &str,
+    ) {
+        if let EngineError::Unsupported { opcode, reason, .. } = err {
+            if let Some((_, why)) = not_on.iter().find(|(e, _)| *e == engine) {
+                self.note(format!("[{engine}] not applicable: {what}: {why} ({err})"));
+                return;
+            }
+            let op = opcode.map(|o| o.to_string());
+            if engine != ORACLE {
+                if let Some(g) = KNOWN_GAPS.iter().find(|g| {
+                    g.engine == engine && (op.as_deref() == Some(g.what) || reason.contains(g.what))
+                }) {
+                    self.note(format!(
+                        "!!! KNOWN GAP [{engine}] {what}: {err} — accepted because: {}",
+                        g.why
+                    ));
+                    return;
+                }
+            }
+        }
+        self.fail(format!("[{engine}] {what}: {err}"));
+    }
+
+    /// Prints notes to stderr and panics listing every failure (if any).
+    pub fn finish(self) {
+        for n in &self.notes {
+            eprintln!("{n}");
+        }
+        if !self.failures.is_empty() {
+            panic!(
+                "{} failure(s) ({} comparisons):\n{}",
+                self.failures.len(),
+                self.checked,
+                self.failures.join("\n")
+            );
+        }
+        assert!(self.checked > 0, "nothing was compared");
+    }
+}
+
+/// Distance in units in the last place between two non-NaN binary32 values, counted along
+/// the ordered sequence of binary32 values (so +0 and -0 are 0 apart and the smallest
+/// denormals of opposite signs 2 apart).
+pub fn ulps(a: f32, b: f32) -> u32 {
+    let key = |x: f32| {
+        let b = x.to_bits() as i64;
+        if b & 0x8000_0000 != 0 {
+            -(b & 0x7FFF_FFFF)
+        } else {
+            b
+        }
+    };
+    (key(a) - key(b)).unsigned_abs() as u32
+}
+
+/// A word shown as hex and, when it is useful, as a float.
+pub fn show(w: u32) -> String {
+    format!("{w:#010x} ({:e})", f32::from_bits(w))
+}

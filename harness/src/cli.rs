@@ -9,9 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
 use shaderdiff_ir::tgsi::{self, PrintOptions};
 use shaderdiff_ir::Program;
-use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang::{self, Lang};
@@ -71,7 +71,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Most instructions one invocation may execute before the run fails (exit 1).
-    #[arg(long, value_name = "N", default_value_t = InterpConfig::default().step_limit,
+    #[arg(long, value_name = "N", default_value_t = EngineConfig::default().step_limit,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub step_limit: u64,
 }
@@ -212,16 +212,11 @@ fn check(args: &CheckArgs) -> u8 {
     status
 }
 
-/// `run`: parse, pick the engine, read the inputs, run, print.
+/// `run`: parse, read the inputs, pick the engine from the registry
+/// (`shaderdiff_backends::engine`), run, print.
 fn run(args: &RunArgs) -> Result<(), Failure> {
     let program = load_program(&args.program)?;
     let name = args.program.display().to_string();
-    if args.backend != Engine::Interp {
-        return Err(Failure::Unsupported(format!(
-            "{name}: engine `{}` is not available in this build",
-            args.backend.name()
-        )));
-    }
     let count = args.invocations.map(|n| n as usize);
     let inputs = match &args.inputs {
         Some(file) => {
@@ -231,40 +226,44 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
         None => inputs::defaults(&program, count),
     }
     .map_err(|e| Failure::BadInput(e.to_string()))?;
-    let config = InterpConfig {
+    let config = EngineConfig {
         step_limit: args.step_limit,
     };
-    let outputs = interp::run(&program, &inputs, &config).map_err(|e| exec_failure(&name, e))?;
     let backend = args.backend.name();
+    let engine = backends::engine(backend, &config).ok_or_else(|| {
+        Failure::Unsupported(format!(
+            "{name}: engine `{backend}` is not available in this build"
+        ))
+    })?;
+    let outputs = engine
+        .execute(&program, &inputs)
+        .map_err(|e| engine_failure(&name, e))?;
     emit(&match args.format {
         Format::Json => output::to_json(backend, &name, &outputs),
         Format::Text => output::to_text(backend, &name, &outputs),
     })
 }
 
-/// Maps an interpreter error to its exit status (INTERFACE.md): unsupported → 3, invalid
-/// program or inputs → 2, a failed run (step limit, call depth) → 1.
-fn exec_failure(program: &str, e: ExecError) -> Failure {
-    // Errors with a source position display as `line:col: ...`.
+/// Maps an engine error to its exit status ([`EngineError::exit_code`], INTERFACE.md):
+/// unsupported → 3, invalid program or inputs → 2, a failed run (step limit, call depth,
+/// trap) → 1. The message starts with the program file, and `line:col` when known.
+fn engine_failure(program: &str, e: EngineError) -> Failure {
     let located = matches!(
         &e,
-        ExecError::Unsupported { pos: Some(_), .. }
-            | ExecError::UnsupportedFeature { pos: Some(_), .. }
-            | ExecError::InvalidProgram { pos: Some(_), .. }
+        EngineError::Unsupported { pos: Some(_), .. }
+            | EngineError::InvalidProgram { pos: Some(_), .. }
     );
-    let msg = if located {
+    let mut msg = if located {
         format!("{program}:{e}")
     } else {
         format!("{program}: {e}")
     };
-    match e {
-        ExecError::Unsupported { .. } | ExecError::UnsupportedFeature { .. } => {
-            Failure::Unsupported(msg)
-        }
-        ExecError::InvalidProgram { .. } | ExecError::InvalidInputs(_) => Failure::BadInput(msg),
-        ExecError::StepLimit { .. } => {
-            Failure::Failed(format!("{msg}; raise it with --step-limit"))
-        }
+    if matches!(e, EngineError::StepLimit { .. }) {
+        msg.push_str("; raise it with --step-limit");
+    }
+    match e.exit_code() {
+        3 => Failure::Unsupported(msg),
+        2 => Failure::BadInput(msg),
         _ => Failure::Failed(msg),
     }
 }

@@ -451,3 +451,23 @@ fn check_reports_every_file_and_ranks_the_status() {
     assert_eq!(status(&o), 2);
     assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
 }
+
+#[test]
+fn unsupported_opcodes_are_status_3_naming_them() {
+    // INTERFACE.md: status 3 when the program is valid but uses something the engine does
+    // not support; "the message names it". This corpus program samples a texture (TEX on
+    // line 9), which the interpreter does not implement.
+    let p = shared()
+        .join("corpus/tgsi/aerisarn_mesa-uwp_pp_colors_h_L31.tgsi")
+        .display()
+        .to_string();
+    assert_eq!(status(&run(&["check", &p])), 0);
+    let o = run(&["run", &p]);
+    assert_eq!(status(&o), 3);
+    let e = one_line_error(&o);
+    assert!(e.starts_with(&format!("{p}:9:")), "{e}");
+    assert!(
+        e.contains("unsupported by interp") && e.contains("TEX"),
+        "{e}"
+    );
+}

@@ -9,7 +9,7 @@ use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 use super::float::{round, round_half_up, Rounding};
-use super::simd::{and_const, cd, cf, ci, fcmp, fv, icmp, iv, low_words, sel, widen, Fb};
+use super::simd::{and_const, cd, cf, ci, eq_const, fcmp, fv, icmp, iv, low_words, sel, widen, Fb};
 
 /// I2F: signed int → float, round to nearest even (`cvtdq2ps`).
 pub(super) fn i2f(b: &mut Fb, x: Value) -> Value {
@@ -108,10 +108,10 @@ fn f16_to_f32(b: &mut Fb, h: Value) -> Value {
     let rebias = ci(b, (127 - 15) << 23);
     let o = b.ins().iadd(o, rebias);
     // Inf/NaN.
-    let is_special = super::simd::eq_const(b, exp, 0x7c00 << 13);
+    let is_special = eq_const(b, exp, 0x7c00 << 13);
     let o_special = b.ins().iadd(o, rebias);
     // Zero/denormal.
-    let is_tiny = super::simd::eq_const(b, exp, 0);
+    let is_tiny = eq_const(b, exp, 0);
     let one_exp = ci(b, 1 << 23);
     let t = b.ins().iadd(o, one_exp);
     let t = fv(b, t);

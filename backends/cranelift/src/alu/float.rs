@@ -9,7 +9,7 @@
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::simd::{cd, cf, ci, fcmp, fv, iv, narrow, pow2_f64, sel, widen, Fb};
+use super::simd::{and_const, cd, cf, ci, fcmp, fv, iv, narrow, pow2_f64, sel, widen, Fb};
 
 /// Applies a binary `f32x4` instruction to two channel vectors.
 macro_rules! fbin {
@@ -24,7 +24,7 @@ pub(super) use fbin;
 
 /// ABS: clears bit 31 (ABS(-0) = +0, NaN stays NaN).
 pub(super) fn abs(b: &mut Fb, a: Value) -> Value {
-    super::simd::and_const(b, a, 0x7fff_ffff)
+    and_const(b, a, 0x7fff_ffff)
 }
 
 /// MAD: `a * b + c` with two roundings (Cranelift never contracts `fmul` + `fadd`).

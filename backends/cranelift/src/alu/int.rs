@@ -9,12 +9,10 @@
 //! IDIV, MOD, UDIV, UMOD.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::I32;
+use cranelift_codegen::ir::types::{F32X4, I32, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::simd::{
-    and_const, cast, ci, eq_const, high_words, icmp, iv, per_lane, sel, Fb,
-};
+use super::simd::{and_const, cast, ci, eq_const, high_words, icmp, iv, per_lane, sel, Fb};
 
 /// Applies a binary `i32x4` instruction to two channel vectors.
 macro_rules! ibin {
@@ -231,7 +229,7 @@ pub(super) fn popc(b: &mut Fb, x: Value) -> Value {
 /// (bit 31 set) give 31 only for v = 0x80000000; v = 0 gives -127.
 fn exact_log2(b: &mut Fb, v: Value) -> Value {
     let v = iv(b, v);
-    let f = b.ins().fcvt_from_sint(cranelift_codegen::ir::types::F32X4, v);
+    let f = b.ins().fcvt_from_sint(F32X4, v);
     let bits = iv(b, f);
     let e = b.ins().ushr_imm_u(bits, 23);
     let e = and_const(b, e, 0xff);
@@ -280,5 +278,5 @@ pub(super) fn imsb(b: &mut Fb, x: Value) -> Value {
 
 /// Reinterprets `v` as `i32x4` (for opcodes that are a plain bit copy: MOV, UARL).
 pub(super) fn bits(b: &mut Fb, v: Value) -> Value {
-    cast(b, cranelift_codegen::ir::types::I32X4, v)
+    cast(b, I32X4, v)
 }

@@ -115,15 +115,51 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
         ptr,
     };
     vec![
-        def(EX2, F1, shaderdiff_ex2 as extern "C" fn(f32) -> f32 as *const u8),
-        def(LG2, F1, shaderdiff_lg2 as extern "C" fn(f32) -> f32 as *const u8),
-        def(SIN, F1, shaderdiff_sin as extern "C" fn(f32) -> f32 as *const u8),
-        def(COS, F1, shaderdiff_cos as extern "C" fn(f32) -> f32 as *const u8),
-        def(POW, F2, shaderdiff_pow as extern "C" fn(f32, f32) -> f32 as *const u8),
-        def("fmaf", F3, fmaf as extern "C" fn(f32, f32, f32) -> f32 as *const u8),
+        def(
+            EX2,
+            F1,
+            shaderdiff_ex2 as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            LG2,
+            F1,
+            shaderdiff_lg2 as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            SIN,
+            F1,
+            shaderdiff_sin as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            COS,
+            F1,
+            shaderdiff_cos as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            POW,
+            F2,
+            shaderdiff_pow as extern "C" fn(f32, f32) -> f32 as *const u8,
+        ),
+        def(
+            "fmaf",
+            F3,
+            fmaf as extern "C" fn(f32, f32, f32) -> f32 as *const u8,
+        ),
         def("ceilf", F1, ceilf as extern "C" fn(f32) -> f32 as *const u8),
-        def("floorf", F1, floorf as extern "C" fn(f32) -> f32 as *const u8),
-        def("truncf", F1, truncf as extern "C" fn(f32) -> f32 as *const u8),
-        def("nearbyintf", F1, nearbyintf as extern "C" fn(f32) -> f32 as *const u8),
+        def(
+            "floorf",
+            F1,
+            floorf as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            "truncf",
+            F1,
+            truncf as extern "C" fn(f32) -> f32 as *const u8,
+        ),
+        def(
+            "nearbyintf",
+            F1,
+            nearbyintf as extern "C" fn(f32) -> f32 as *const u8,
+        ),
     ]
 }

@@ -54,17 +54,101 @@ pub fn is_supported(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        MOV | ABS | ADD | SUB | MUL | DIV | MAD | FMA | LRP | MIN | MAX
-            | SLT | SGE | SGT | SLE | SEQ | SNE | FSLT | FSGE | FSEQ | FSNE
-            | CMP | SSG | RCP | RSQ | SQRT | FLR | CEIL | TRUNC | ROUND | FRC | LDEXP
-            | DP2 | DP3 | DP4 | DPH | DST | XPD
-            | EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT
-            | I2F | U2F | F2I | F2U | ARL | ARR | UARL | PK2H | UP2H | PK2US | PK4B | PK4UB
-            | UADD | UMUL | UMAD | IMUL_HI | UMUL_HI | IDIV | MOD | UDIV | UMOD
-            | INEG | IABS | ISSG | IMAX | IMIN | UMAX | UMIN
-            | ISGE | ISLT | USEQ | USNE | USGE | USLT
-            | NOT | AND | OR | XOR | SHL | USHR | ISHR | UCMP
-            | UBFE | IBFE | BFI | BREV | POPC | LSB | UMSB | IMSB
+        MOV | ABS
+            | ADD
+            | SUB
+            | MUL
+            | DIV
+            | MAD
+            | FMA
+            | LRP
+            | MIN
+            | MAX
+            | SLT
+            | SGE
+            | SGT
+            | SLE
+            | SEQ
+            | SNE
+            | FSLT
+            | FSGE
+            | FSEQ
+            | FSNE
+            | CMP
+            | SSG
+            | RCP
+            | RSQ
+            | SQRT
+            | FLR
+            | CEIL
+            | TRUNC
+            | ROUND
+            | FRC
+            | LDEXP
+            | DP2
+            | DP3
+            | DP4
+            | DPH
+            | DST
+            | XPD
+            | EX2
+            | LG2
+            | POW
+            | SIN
+            | COS
+            | EXP
+            | LOG
+            | LIT
+            | I2F
+            | U2F
+            | F2I
+            | F2U
+            | ARL
+            | ARR
+            | UARL
+            | PK2H
+            | UP2H
+            | PK2US
+            | PK4B
+            | PK4UB
+            | UADD
+            | UMUL
+            | UMAD
+            | IMUL_HI
+            | UMUL_HI
+            | IDIV
+            | MOD
+            | UDIV
+            | UMOD
+            | INEG
+            | IABS
+            | ISSG
+            | IMAX
+            | IMIN
+            | UMAX
+            | UMIN
+            | ISGE
+            | ISLT
+            | USEQ
+            | USNE
+            | USGE
+            | USLT
+            | NOT
+            | AND
+            | OR
+            | XOR
+            | SHL
+            | USHR
+            | ISHR
+            | UCMP
+            | UBFE
+            | IBFE
+            | BFI
+            | BREV
+            | POPC
+            | LSB
+            | UMSB
+            | IMSB
     )
 }
 
@@ -81,8 +165,8 @@ enum Shape {
 fn shape(op: Opcode) -> Shape {
     use Opcode::*;
     match op {
-        RCP | RSQ | SQRT | EX2 | LG2 | POW | SIN | COS | DP2 | DP3 | DP4 | DPH | PK2H
-        | PK2US | PK4B | PK4UB => Shape::Replicate,
+        RCP | RSQ | SQRT | EX2 | LG2 | POW | SIN | COS | DP2 | DP3 | DP4 | DPH | PK2H | PK2US
+        | PK4B | PK4UB => Shape::Replicate,
         LIT | EXP | LOG | DST | XPD | UP2H => Shape::ChanDependent,
         _ => Shape::Componentwise,
     }

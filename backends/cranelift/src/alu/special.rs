@@ -10,8 +10,8 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};
 
-use super::float::{min_max, round, scale2, Rounding};
-use super::simd::{and_const, cf, ci, fcmp, fv, icmp, iv, per_lane, sel, Fb};
+use super::float::{frc, min_max, round, scale2, Rounding};
+use super::simd::{and_const, cf, ci, eq_const, fcmp, fv, icmp, iv, per_lane, sel, Fb};
 
 /// Calls the one-argument libcall `f` on every lane of `x`.
 pub(super) fn call1(b: &mut Fb, f: FuncRef, x: Value) -> Value {
@@ -46,7 +46,7 @@ pub(super) fn exp(b: &mut Fb, x: &[Value; 4], c: usize, ex2: FuncRef) -> Value {
             let nan = fcmp(b, FloatCC::Unordered, s, s);
             sel(b, nan, s, p)
         }
-        1 => super::float::frc(b, s),
+        1 => frc(b, s),
         2 => call1(b, ex2, s),
         _ => ci(b, 1.0f32.to_bits()),
     }
@@ -72,7 +72,7 @@ pub(super) fn log(b: &mut Fb, x: &[Value; 4], c: usize, lg2: FuncRef) -> Value {
             let den_bias = ci(b, 149);
             let e_den = b.ins().isub(e, den_bias);
             let e = sel(b, den, e_den, e);
-            let zero = super::simd::eq_const(b, a, 0);
+            let zero = eq_const(b, a, 0);
             let inf = ci(b, 0x7f80_0000);
             let non_finite = icmp(b, IntCC::SignedGreaterThanOrEqual, a, inf);
             if c == 0 {

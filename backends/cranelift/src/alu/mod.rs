@@ -7,10 +7,21 @@
 //! and never trap.
 //!
 //! Each channel of an operand is one `i32x4`: one 32-bit lane per invocation of a quad, raw
-//! bits. Most opcodes are straight `f32x4`/`i32x4` SIMD; the exceptions (per-lane scalar code
-//! or libcalls) are listed in the submodule docs: [`float`] (all SIMD), [`int`] (shifts,
-//! bitfields and division per lane), [`convert`] (all SIMD), [`special`] (transcendentals
-//! through [`libcalls`], per lane).
+//! bits. How each opcode is lowered on x86-64 (Cranelift 0.135):
+//!
+//! * **SIMD** (`f32x4`/`i32x4`/`f64x2` instructions): all float arithmetic, comparisons,
+//!   MIN/MAX (explicit NaN-ignoring selects), CMP/SSG, RCP, SQRT, RSQ and LDEXP (binary64
+//!   detour), DP*/DST/XPD, FLR/CEIL/TRUNC/ROUND/FRC, conversions and ARL/ARR, PK2H/UP2H and
+//!   PK2US/PK4B/PK4UB (bit tricks, exact binary64 products), integer add/mul/min/max/compare/
+//!   logic, INEG/IABS/ISSG/UCMP, IMUL_HI/UMUL_HI (widening `i64x2` multiplies), BREV/POPC
+//!   (shift-and-mask tricks), LSB/UMSB/IMSB (exponent of an exact int → float conversion),
+//!   EXP.x/y, LOG.x/y, LIT.x/y/w.
+//! * **Per-lane scalar** (extractlane → scalar op → insertlane): SHL/USHR/ISHR, UBFE/IBFE/BFI
+//!   (x86-64 vector shifts take one count for all lanes), IDIV/MOD/UDIV/UMOD (no vector
+//!   division; divisors are made safe first, so nothing traps).
+//! * **Libcalls, per lane**: EX2, LG2, POW, SIN, COS, EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
+//!   Cranelift itself calls `fmaf` (FMA without the FMA extension) and `floorf`/`ceilf`/
+//!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`libcall_defs`] provides them too.
 //!
 //! Not here: `_SAT` (the caller clamps), source modifiers (applied at fetch), 64-bit, texture,
 //! memory, control flow, derivatives. UP2US, UP4B, UP4UB are "TBD" in tgsi.rst and unsupported,
@@ -50,105 +61,26 @@ pub struct AluUnsupported(pub Opcode);
 
 /// Whether [`lower`] implements `op`: exactly the opcodes the reference interpreter's ALU
 /// evaluates (`shaderdiff_oracles::interp::alu::is_alu`).
+#[rustfmt::skip]
 pub fn is_supported(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        MOV | ABS
-            | ADD
-            | SUB
-            | MUL
-            | DIV
-            | MAD
-            | FMA
-            | LRP
-            | MIN
-            | MAX
-            | SLT
-            | SGE
-            | SGT
-            | SLE
-            | SEQ
-            | SNE
-            | FSLT
-            | FSGE
-            | FSEQ
-            | FSNE
-            | CMP
-            | SSG
-            | RCP
-            | RSQ
-            | SQRT
-            | FLR
-            | CEIL
-            | TRUNC
-            | ROUND
-            | FRC
-            | LDEXP
-            | DP2
-            | DP3
-            | DP4
-            | DPH
-            | DST
-            | XPD
-            | EX2
-            | LG2
-            | POW
-            | SIN
-            | COS
-            | EXP
-            | LOG
-            | LIT
-            | I2F
-            | U2F
-            | F2I
-            | F2U
-            | ARL
-            | ARR
-            | UARL
-            | PK2H
-            | UP2H
-            | PK2US
-            | PK4B
-            | PK4UB
-            | UADD
-            | UMUL
-            | UMAD
-            | IMUL_HI
-            | UMUL_HI
-            | IDIV
-            | MOD
-            | UDIV
-            | UMOD
-            | INEG
-            | IABS
-            | ISSG
-            | IMAX
-            | IMIN
-            | UMAX
-            | UMIN
-            | ISGE
-            | ISLT
-            | USEQ
-            | USNE
-            | USGE
-            | USLT
-            | NOT
-            | AND
-            | OR
-            | XOR
-            | SHL
-            | USHR
-            | ISHR
-            | UCMP
-            | UBFE
-            | IBFE
-            | BFI
-            | BREV
-            | POPC
-            | LSB
-            | UMSB
-            | IMSB
+        // Float arithmetic, comparisons, rounding (float.rs)
+        MOV | ABS | ADD | SUB | MUL | DIV | MAD | FMA | LRP | MIN | MAX
+            | SLT | SGE | SGT | SLE | SEQ | SNE | FSLT | FSGE | FSEQ | FSNE
+            | CMP | SSG | RCP | RSQ | SQRT | FLR | CEIL | TRUNC | ROUND | FRC | LDEXP
+            | DP2 | DP3 | DP4 | DPH | DST | XPD
+            // Transcendentals and LIT/EXP/LOG (special.rs)
+            | EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT
+            // Conversions, address loads, pack/unpack (convert.rs)
+            | I2F | U2F | F2I | F2U | ARL | ARR | UARL | PK2H | UP2H | PK2US | PK4B | PK4UB
+            // Integer and bit opcodes (int.rs)
+            | UADD | UMUL | UMAD | IMUL_HI | UMUL_HI | IDIV | MOD | UDIV | UMOD
+            | INEG | IABS | ISSG | IMAX | IMIN | UMAX | UMIN
+            | ISGE | ISLT | USEQ | USNE | USGE | USLT
+            | NOT | AND | OR | XOR | SHL | USHR | ISHR | UCMP
+            | UBFE | IBFE | BFI | BREV | POPC | LSB | UMSB | IMSB
     )
 }
 

@@ -1,15 +1,16 @@
 //! The execution loop: input checking, chunking, per-instruction dispatch (ALU,
 //! derivatives, KILL/KILL_IF/DEMOTE; control flow is in `control.rs`), output collection.
 
-use shaderdiff_ir::{File, Stage};
+use shaderdiff_ir::Stage;
 
 use super::alu;
 use super::decode::{DInsn, Decoded, Kind};
 use super::fetch::{channels, saturate};
 use super::lanes::{FetchType, Mask, LANES};
+use super::shape;
 use super::state::Machine;
 use super::{ExecError, InterpConfig};
-use crate::io::{Inputs, Outputs, RegKey, Vec4};
+use crate::io::{Inputs, Outputs, Vec4};
 
 /// What the loop does after an instruction.
 pub(crate) enum Next {
@@ -22,52 +23,21 @@ pub(crate) enum Next {
 /// Per-invocation inputs bound to lane slots.
 type Bound<'a> = Vec<(u32, &'a [Vec4])>;
 
-fn bad(msg: String) -> ExecError {
-    ExecError::InvalidInputs(msg)
-}
-
-/// Checks `inputs` against the program and binds them: per-invocation registers to lane
-/// slots, constants into the uniform storage.
+/// Checks `inputs` against the program ([`shape::check_inputs`], shared with every engine)
+/// and binds them: per-invocation registers to lane slots, constants into the uniform storage.
 fn bind<'a>(d: &Decoded, inputs: &'a Inputs) -> Result<(Vec<Vec4>, Bound<'a>), ExecError> {
-    let n = inputs.invocations;
-    if d.stage == Stage::Fragment && n & 3 != 0 {
-        return Err(bad(format!(
-            "{n} invocations: fragment programs run whole quads (a multiple of 4)"
-        )));
-    }
-    let lookup = |key: &RegKey| -> Option<(usize, u32)> {
-        let s = d.layout.space(key.file, key.dimension.is_some())?;
-        let space = &d.layout.spaces[s];
-        let dim = key.dimension.unwrap_or(0) as i64;
-        let slot = space.slot(dim, key.index as i64)?;
-        space.referenced[(slot - space.base) as usize].then_some((s, slot))
-    };
+    shape::check_inputs(d.stage, &d.layout, &d.memory_regs, inputs)?;
     let mut bound = Vec::new();
     for (key, values) in &inputs.registers {
-        if !matches!(key.file, File::Input | File::SystemValue) {
-            return Err(bad(format!("{key} is not a per-invocation input register")));
+        if let Some(slot) = shape::input_slot(&d.layout, key) {
+            bound.push((slot, values.as_slice()));
         }
-        let (_, slot) =
-            lookup(key).ok_or_else(|| bad(format!("{key} is not declared by the program")))?;
-        if values.len() != 1 && values.len() != n {
-            return Err(bad(format!(
-                "{key} has {} values for {n} invocations (give 1 or {n})",
-                values.len()
-            )));
-        }
-        bound.push((slot, values.as_slice()));
     }
     let mut uniform = d.uniform_init.clone();
     for (key, value) in &inputs.constants {
-        if key.file != File::Const {
-            return Err(bad(format!("{key} is not a constant register")));
+        if let Some(slot) = shape::input_slot(&d.layout, key) {
+            uniform[slot as usize] = *value;
         }
-        let (_, slot) =
-            lookup(key).ok_or_else(|| bad(format!("{key} is not declared by the program")))?;
-        uniform[slot as usize] = *value;
-    }
-    if let Some(key) = inputs.buffers.keys().find(|k| !d.memory_regs.contains(k)) {
-        return Err(bad(format!("{key} is not declared by the program")));
     }
     Ok((uniform, bound))
 }

@@ -56,6 +56,7 @@
 
 pub mod alu;
 pub mod lanes;
+pub mod shape;
 
 mod control;
 mod decode;

@@ -1,5 +1,6 @@
 //! Character-level scanning of TGSI text (TEXT-FORMAT.md §1): whitespace, words,
-//! numbers and positions. Whitespace is space, TAB, LF and (leniently) CR.
+//! numbers and positions. Whitespace is space, TAB, LF and (leniently) CR and `#` comments
+//! running to the end of the line.
 //! Only ASCII is ever consumed, so byte offsets always sit on character boundaries.
 
 use crate::error::ParseError;
@@ -133,11 +134,22 @@ impl<'a> Cursor<'a> {
         self.off >= self.bytes.len()
     }
 
-    /// Skips whitespace; returns whether any was skipped.
+    /// Skips whitespace and `#` comments; returns whether any was skipped.
+    ///
+    /// Lenient extension (Mesa has no comments, TEXT-FORMAT.md §1): a `#` wherever
+    /// whitespace may stand starts a comment that runs to the end of the line. A comment
+    /// counts as whitespace, so it also separates statements. The printer never writes one.
     pub fn skip_ws(&mut self) -> bool {
         let start = self.off;
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.off += 1;
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.off += 1,
+                Some(b'#') => {
+                    let rest = &self.bytes[self.off..];
+                    self.off += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                }
+                _ => break,
+            }
         }
         self.off > start
     }

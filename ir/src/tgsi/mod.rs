@@ -5,7 +5,9 @@
 //! `UNKnn` gap opcodes, plus these lenient forms: CR as whitespace (CRLF files), swizzles
 //! of 1–3 letters (`.x` = `.xxxx`, `.xy` = `.xyyy`), the legacy opcodes ABS/SUB/XPD/DPH/
 //! KIL/KILP, legacy files `TEMPX` (2-D temporaries), `IMMX` (`DCL IMMX[0..1] {{...}, {...}}`)
-//! and `RES` (old name of SVIEW), and operand-less `EMIT`/`ENDPRIM`.
+//! and `RES` (old name of SVIEW), operand-less `EMIT`/`ENDPRIM`, and `#` comments to the end
+//! of the line wherever whitespace may stand (generated programs carry a `# shaderdiff-gen`
+//! stamp; the printer never writes comments).
 //!
 //! Jump targets are never trusted: IF/UIF/ELSE labels are dropped on input and recomputed
 //! on output (`Structure::computed_label`), CAL labels must name a BGNSUB, BGNLOOP/ENDLOOP

@@ -9,5 +9,6 @@
 //! [`Outputs`] or an [`interp::ExecError`] (unsupported opcode, invalid inputs, step limit).
 pub mod interp;
 pub mod io;
+pub mod precision;
 pub use interp::{ExecError, InterpConfig};
 pub use io::{Inputs, Outputs, RegKey, Vec4};

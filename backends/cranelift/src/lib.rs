@@ -1,3 +1,217 @@
-//! shaderdiff's `jit` engine: TGSI programs lowered to Cranelift IR and run as native code.
+//! shaderdiff's `jit` engine: programs lowered to Cranelift IR and run as native code — a
+//! second, independent implementation of the semantics the reference interpreter
+//! (`shaderdiff_oracles::interp`) fixes.
+//!
+//! * What a program's registers are, which programs are valid and which inputs they accept
+//!   is shared with the oracle (`shaderdiff_oracles::interp::shape::Shape`), so both engines
+//!   give the same errors and the same [`Outputs`] shape.
+//! * Everything that computes values is the jit's own: the ALU lowering ([`alu`]), operand
+//!   fetch/store with modifiers, saturation and per-invocation indirect addressing, control
+//!   flow with execution masks, KILL/DEMOTE, derivatives and the step budget (see the
+//!   `lower` module).
+//! * Invocations run as quads: one `i32x4` per register channel, four invocations per
+//!   vector, the loop over quads inside the compiled function.
+//! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
+//!   always empty (only the oracle reports undefinedness).
+//!
+//! Use it through the [`Engine`] trait ([`JitEngine`]), or [`JitEngine::prepare_batch`] to
+//! compile many programs into one code module (much cheaper per program). Compiled code is
+//! released when the last [`Compiled`] of its module is dropped.
 
 pub mod alu;
+
+mod analysis;
+mod compile;
+mod lower;
+mod plan;
+mod run;
+
+use std::any::Any;
+use std::collections::BTreeSet;
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use shaderdiff_engine::{
+    Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
+};
+use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_oracles::ExecError;
+
+use analysis::Analysis;
+use compile::{Front, JitProgram};
+use plan::Plan;
+
+/// The engine's `--backend` name.
+pub const ENGINE: &str = "jit";
+
+/// Programs compiled into one code module by [`JitEngine::prepare_batch`] (TOOLCHAIN.md:
+/// 64–256 functions per module amortize page protection).
+pub const BATCH: usize = 128;
+
+/// Control-flow, kill and derivative opcodes the jit lowers itself (tgsi.rst "GLSL ISA",
+/// "KILL", "DDX"), besides the ALU opcodes of [`alu::is_supported`].
+pub const NON_ALU_OPCODES: &[Opcode] = {
+    use Opcode::*;
+    &[
+        IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
+        RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
+        DDY_FINE,
+    ]
+};
+
+/// The `jit` engine.
+pub struct JitEngine {
+    config: EngineConfig,
+    caps: Capabilities,
+    isa: Result<OwnedTargetIsa, String>,
+}
+
+/// A compiled program (the [`Compiled`] of [`JitEngine`]).
+struct JitCompiled(JitProgram);
+
+impl Compiled for JitCompiled {
+    /// The function's CLIF (Cranelift IR text) as lowered, before Cranelift's optimizations.
+    fn listing(&self) -> Option<String> {
+        Some(self.0.clif())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Maps an error of the oracle's shared checks to the engine error, naming the jit.
+pub(crate) fn exec_error(e: ExecError) -> EngineError {
+    let engine = ENGINE.to_string();
+    match e {
+        ExecError::Unsupported {
+            opcode,
+            pos,
+            reason,
+        } => EngineError::Unsupported {
+            engine,
+            opcode: Some(opcode),
+            pos,
+            reason: format!("{opcode}: {reason}"),
+        },
+        ExecError::UnsupportedFeature { pos, reason } => EngineError::Unsupported {
+            engine,
+            opcode: None,
+            pos,
+            reason,
+        },
+        ExecError::InvalidProgram { pos, message } => EngineError::InvalidProgram { pos, message },
+        ExecError::InvalidInputs(m) => EngineError::InvalidInputs(m),
+        ExecError::StepLimit { limit, invocation } => EngineError::StepLimit { limit, invocation },
+        ExecError::CallDepth { limit, invocation } => EngineError::CallDepth { limit, invocation },
+    }
+}
+
+impl JitEngine {
+    /// A jit for the host CPU with the given step budget. If Cranelift does not support the
+    /// host, the engine still exists and every `prepare` answers
+    /// [`EngineError::Unsupported`].
+    pub fn new(config: &EngineConfig) -> JitEngine {
+        JitEngine {
+            config: config.clone(),
+            caps: Capabilities {
+                opcodes: ALL_OPCODES
+                    .iter()
+                    .copied()
+                    .filter(|&op| alu::is_supported(op) || NON_ALU_OPCODES.contains(&op))
+                    .collect::<BTreeSet<_>>(),
+                stages: Stage::ALL.iter().copied().collect(),
+                types_64bit: false,
+                memory: false,
+            },
+            isa: compile::host_isa(),
+        }
+    }
+
+    /// Everything before lowering: capabilities, the oracle's program checks, the register
+    /// plan and the control-flow analysis.
+    fn front(&self, program: &Program) -> Result<Front, EngineError> {
+        self.caps.check(ENGINE, program)?;
+        let shape = Shape::new(program).map_err(exec_error)?;
+        let an = Analysis::new(program).ok_or_else(|| EngineError::InvalidProgram {
+            pos: None,
+            message: "malformed control flow".into(),
+        })?;
+        let plan = Plan::new(program, &shape);
+        Ok(Front {
+            program: program.clone(),
+            shape,
+            plan,
+            an,
+        })
+    }
+
+    fn isa(&self) -> Result<&OwnedTargetIsa, EngineError> {
+        self.isa.as_ref().map_err(|e| EngineError::Unsupported {
+            engine: ENGINE.into(),
+            opcode: None,
+            pos: None,
+            reason: e.clone(),
+        })
+    }
+
+    /// Compiles many programs, [`BATCH`] per code module: far cheaper per program than
+    /// [`Engine::prepare`] one by one. Result `i` belongs to `programs[i]` and fails alone
+    /// (unsupported, invalid program, compile error). A module's code is released when the
+    /// last of its programs is dropped.
+    pub fn prepare_batch(
+        &self,
+        programs: &[&Program],
+    ) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
+        let mut out = Vec::with_capacity(programs.len());
+        for chunk in programs.chunks(BATCH) {
+            let isa = match self.isa() {
+                Ok(isa) => isa,
+                Err(e) => {
+                    out.extend(chunk.iter().map(|_| Err(e.clone())));
+                    continue;
+                }
+            };
+            let fronts = chunk.iter().map(|p| self.front(p)).collect();
+            out.extend(
+                compile::compile_batch(isa, fronts)
+                    .into_iter()
+                    .map(|r| r.map(|p| Box::new(JitCompiled(p)) as Box<dyn Compiled>)),
+            );
+        }
+        out
+    }
+}
+
+impl Engine for JitEngine {
+    fn name(&self) -> &'static str {
+        ENGINE
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
+        let isa = self.isa()?;
+        let front = self.front(program)?;
+        compile::compile_batch(isa, vec![Ok(front)])
+            .pop()
+            .unwrap_or_else(|| {
+                Err(EngineError::Compile {
+                    engine: ENGINE.into(),
+                    message: "no result".into(),
+                })
+            })
+            .map(|p| Box::new(JitCompiled(p)) as Box<dyn Compiled>)
+    }
+
+    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        let Some(JitCompiled(prog)) = compiled.as_any().downcast_ref::<JitCompiled>() else {
+            return Err(EngineError::InvalidProgram {
+                pos: None,
+                message: "jit was given code prepared by another engine".into(),
+            });
+        };
+        run::run(prog, inputs, &self.config)
+    }
+}

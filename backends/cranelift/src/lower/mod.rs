@@ -1,0 +1,578 @@
+//! Lowering of a whole program to one Cranelift function that runs every quad of a run.
+//!
+//! # The compiled function
+//!
+//! `extern "C" fn(ctx: *const RunCtx) -> u64` loops over the quads `q = 0..ctx.quads`
+//! (invocations `4q..4q+3`, INTERFACE.md "Fragment quads"). Every value is an `i32x4` holding
+//! one 32-bit lane per invocation of the quad; masks are `i32x4` with all-ones lanes. For each
+//! quad it:
+//!
+//! 1. sets the execution mask to the live lanes (`4q + l < invocations`), zeroes registers and
+//!    loads the per-invocation inputs (4×4 transposes of the inputs' vec4 rows);
+//! 2. runs the program (see [`flow`] for control flow, [`operand`] for fetch and store);
+//! 3. checks the step budget, stores the output registers (transposed back to vec4 rows) and,
+//!    for fragment programs, the killed mask.
+//!
+//! It returns 0, or a status word: [`STATUS_STEP_LIMIT`] or [`STATUS_CALL_DEPTH`] in the
+//! high byte and the invocation in the low bits.
+//!
+//! # Step budget (the oracle's counting rule)
+//!
+//! Each instruction executed by an invocation costs it one step: an instruction counts for
+//! the lanes in the execution mask when it is reached (before a control-flow instruction
+//! changes the mask). Counts of straight-line code are kept at compile time (`pending`) and
+//! added under the mask (`steps += pending & exec`) before every mask change and branch. The
+//! per-lane `u32` counters are compared with the budget at every loop back edge and at the
+//! end of the quad; increments between two checks are bounded by the lowered program size,
+//! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
+
+mod flow;
+mod operand;
+
+use std::collections::{BTreeSet, HashMap};
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, ConstantData, Endianness, Function, InstBuilder, MemFlagsData, Value,
+};
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use shaderdiff_ir::{File, Opcode, Pos, Program};
+use shaderdiff_oracles::interp::shape::Shape;
+
+use crate::alu::Libcalls;
+use crate::analysis::Analysis;
+use crate::plan::{Plan, REG_BYTES};
+use crate::run::{Binding, RunCtx};
+
+/// Status high byte: an invocation exceeded the step budget.
+pub(crate) const STATUS_STEP_LIMIT: u64 = 1 << 56;
+/// Status high byte: subroutine calls nested deeper than the oracle's `MAX_CALL_DEPTH`.
+pub(crate) const STATUS_CALL_DEPTH: u64 = 2 << 56;
+/// Mask of the invocation part of a status word.
+pub(crate) const STATUS_INVOCATION: u64 = (1 << 56) - 1;
+/// Most instructions lowered for one program, counting every inlined subroutine body.
+pub(crate) const MAX_LOWERED: usize = 65_536;
+/// Deepest nesting of constructs and inlined calls the lowering accepts.
+pub(crate) const MAX_NESTING: usize = 256;
+
+/// Why lowering failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LowerError {
+    /// Valid, but beyond what the jit lowers.
+    Unsupported {
+        /// The opcode at fault, if one is.
+        opcode: Option<Opcode>,
+        /// Where.
+        pos: Option<Pos>,
+        /// What.
+        reason: String,
+    },
+    /// Malformed in a way the oracle's checks should have caught (defensive).
+    Invalid {
+        /// Where.
+        pos: Option<Pos>,
+        /// What.
+        message: String,
+    },
+}
+
+/// What the lowering reads: the program, its oracle-checked shape, the register plan and
+/// the control-flow analysis.
+pub(crate) struct Env<'a> {
+    pub program: &'a Program,
+    pub shape: &'a Shape,
+    pub plan: &'a Plan,
+    pub an: &'a Analysis,
+}
+
+/// Facts about a lowered function the run needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lowered {
+    /// Instructions lowered (inlined bodies counted each time): a bound on the steps one
+    /// lane can add between two step checks.
+    pub size: usize,
+}
+
+/// Values loaded from the run context once per call.
+#[derive(Clone, Copy)]
+struct CtxVals {
+    inputs: Value,
+    outputs: Value,
+    uniform: Value,
+    killed: Value,
+    scratch: Value,
+    tables: Value,
+}
+
+/// An open construct during lowering (the compile-time image of the oracle's frames).
+#[derive(Clone, Debug)]
+enum Frame {
+    If,
+    Loop {
+        brk: Variable,
+        cont: Variable,
+    },
+    Switch {
+        brk: Variable,
+        started: Variable,
+        default: Value,
+        /// Match mask of each CASE of the switch, by instruction index.
+        cases: HashMap<usize, Value>,
+    },
+    Call {
+        ret: Variable,
+    },
+}
+
+/// The lowering state for one function.
+pub(crate) struct Lowerer<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    libcalls: &'a Libcalls,
+    env: &'a Env<'a>,
+    cv: CtxVals,
+    /// Current quad index (`i64`).
+    q: Value,
+    /// The step budget in every lane (`i32x4`, compared unsigned).
+    limit: Value,
+    /// Function exit block (parameter: status word).
+    exit: Block,
+    exec: Variable,
+    gone: Variable,
+    steps: Variable,
+    /// Register channels held in variables, by (space, flat index).
+    regs: HashMap<(usize, u32), [Variable; 4]>,
+    /// Instructions counted but not yet added to `steps`.
+    pending: i64,
+    /// The execution mask is exactly the quad's live lanes (stores need no mask).
+    full: bool,
+    /// The execution mask is known to be empty (non-control code is skipped).
+    exec_zero: bool,
+    frames: Vec<Frame>,
+    call_depth: usize,
+    nesting: usize,
+    lowered: usize,
+}
+
+/// Little-endian lane order for vector bit casts.
+fn le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+/// Flags of buffer accesses: never trap (every address is in bounds by construction).
+fn mem() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// Builds the function of `env.program` into `func` (signature included).
+pub(crate) fn build(
+    func: &mut Function,
+    fbc: &mut FunctionBuilderContext,
+    libcalls: &Libcalls,
+    env: &Env,
+    call_conv: CallConv,
+    frontend: TargetFrontendConfig,
+) -> Result<Lowered, LowerError> {
+    func.signature.params = vec![AbiParam::new(I64)];
+    func.signature.returns = vec![AbiParam::new(I64)];
+    func.signature.call_conv = call_conv;
+    let mut b = FunctionBuilder::new(func, fbc);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let ctx = b.block_params(entry)[0];
+    let field = |b: &mut FunctionBuilder, off: usize| {
+        b.ins().load(
+            I64,
+            MemFlagsData::trusted().with_readonly(),
+            ctx,
+            off as i32,
+        )
+    };
+    let cv = CtxVals {
+        inputs: field(&mut b, offset_of!(RunCtx, inputs)),
+        outputs: field(&mut b, offset_of!(RunCtx, outputs)),
+        uniform: field(&mut b, offset_of!(RunCtx, uniform)),
+        killed: field(&mut b, offset_of!(RunCtx, killed)),
+        scratch: field(&mut b, offset_of!(RunCtx, scratch)),
+        tables: field(&mut b, offset_of!(RunCtx, tables)),
+    };
+    let quads = field(&mut b, offset_of!(RunCtx, quads));
+    let invocations = field(&mut b, offset_of!(RunCtx, invocations));
+    let limit = field(&mut b, offset_of!(RunCtx, step_limit));
+    let limit = b.ins().ireduce(I32, limit);
+    let limit = b.ins().splat(I32X4, limit);
+    let exit = b.create_block();
+    b.append_block_param(exit, I64);
+    let header = b.create_block();
+    b.append_block_param(header, I64);
+    let zero = b.ins().iconst(I64, 0);
+    b.ins().jump(header, &[BlockArg::Value(zero)]);
+    b.switch_to_block(header);
+    let q = b.block_params(header)[0];
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, q, quads);
+    let body = b.create_block();
+    b.ins()
+        .brif(more, body, &[], exit, &[BlockArg::Value(zero)]);
+    b.switch_to_block(body);
+    b.seal_block(body);
+    let exec = b.declare_var(I32X4);
+    let gone = b.declare_var(I32X4);
+    let steps = b.declare_var(I32X4);
+    let mut l = Lowerer {
+        b,
+        libcalls,
+        env,
+        cv,
+        q,
+        limit,
+        exit,
+        exec,
+        gone,
+        steps,
+        regs: HashMap::new(),
+        pending: 0,
+        full: true,
+        exec_zero: false,
+        frames: Vec::new(),
+        call_depth: 0,
+        nesting: 0,
+        lowered: 0,
+    };
+    l.quad_start(invocations);
+    let end = env.program.instructions.len();
+    l.seq(0, end)?;
+    l.flush();
+    l.check_steps();
+    l.quad_end();
+    let next = l.b.ins().iadd_imm_s(q, 1);
+    l.b.ins().jump(header, &[BlockArg::Value(next)]);
+    l.b.seal_block(header);
+    l.b.switch_to_block(exit);
+    l.b.seal_block(exit);
+    let status = l.b.block_params(exit)[0];
+    l.b.ins().return_(&[status]);
+    l.b.seal_all_blocks();
+    let lowered = l.lowered;
+    l.b.finalize(frontend);
+    Ok(Lowered { size: lowered })
+}
+
+impl<'a, 'f> Lowerer<'a, 'f> {
+    // ----- small helpers -----
+
+    /// An `i32x4` with `x` in every lane.
+    fn ci(&mut self, x: u32) -> Value {
+        let s = self.b.ins().iconst(I32, i64::from(x as i32));
+        self.b.ins().splat(I32X4, s)
+    }
+
+    /// `i8` truth value: some lane of mask `m` is set.
+    fn any(&mut self, m: Value) -> Value {
+        self.b.ins().vany_true(m)
+    }
+
+    fn use_exec(&mut self) -> Value {
+        self.b.use_var(self.exec)
+    }
+
+    fn set_exec(&mut self, v: Value) {
+        self.b.def_var(self.exec, v);
+    }
+
+    /// Rearranges the 32-bit lanes of `x` (and `y` for indices 4..=7). Only patterns x86-64
+    /// lowers to `pshufd`/`punpck*` are used.
+    fn shuffle32(&mut self, x: Value, y: Value, idx: [u8; 4]) -> Value {
+        let xb = self.b.ins().bitcast(I8X16, le(), x);
+        let yb = self.b.ins().bitcast(I8X16, le(), y);
+        let bytes: Vec<u8> = idx
+            .iter()
+            .flat_map(|&l| (0..4).map(move |k| l * 4 + k))
+            .collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let r = self.b.ins().shuffle(xb, yb, imm);
+        self.b.ins().bitcast(I32X4, le(), r)
+    }
+
+    /// 4×4 transpose: rows (one vec4 per invocation) ↔ columns (one lane per invocation).
+    fn transpose(&mut self, r: [Value; 4]) -> [Value; 4] {
+        let t0 = self.shuffle32(r[0], r[1], [0, 4, 1, 5]);
+        let t1 = self.shuffle32(r[2], r[3], [0, 4, 1, 5]);
+        let t2 = self.shuffle32(r[0], r[1], [2, 6, 3, 7]);
+        let t3 = self.shuffle32(r[2], r[3], [2, 6, 3, 7]);
+        [
+            self.shuffle32(t0, t1, [0, 1, 4, 5]),
+            self.shuffle32(t0, t1, [2, 3, 6, 7]),
+            self.shuffle32(t2, t3, [0, 1, 4, 5]),
+            self.shuffle32(t2, t3, [2, 3, 6, 7]),
+        ]
+    }
+
+    /// Counts one more instruction and fails when the lowered size passes [`MAX_LOWERED`].
+    fn count_lowered(&mut self, i: usize) -> Result<(), LowerError> {
+        self.lowered += 1;
+        if self.lowered > MAX_LOWERED {
+            return Err(LowerError::Unsupported {
+                opcode: None,
+                pos: self.env.program.source_map.instruction(i),
+                reason: format!(
+                    "program too large for the jit: more than {MAX_LOWERED} instructions \
+                     after inlining subroutines"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    // ----- step budget -----
+
+    /// Adds the pending instruction count to the lanes of the execution mask.
+    fn flush(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let n = self.ci(self.pending as u32);
+        let exec = self.use_exec();
+        let add = self.b.ins().band(n, exec);
+        let s = self.b.use_var(self.steps);
+        let s = self.b.ins().iadd(s, add);
+        self.b.def_var(self.steps, s);
+        self.pending = 0;
+    }
+
+    /// Leaves the function with `status | 4q + (first lane set in mask)` when some lane of
+    /// `mask` is set; continues in a new block otherwise.
+    fn exit_if_any(&mut self, mask: Value, status: u64) {
+        let bad = self.b.create_block();
+        let ok = self.b.create_block();
+        self.b.set_cold_block(bad);
+        let any = self.any(mask);
+        self.b.ins().brif(any, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        self.b.seal_block(bad);
+        let bits = self.b.ins().vhigh_bits(I32, mask);
+        let lane = self.b.ins().ctz(bits);
+        let lane = self.b.ins().uextend(I64, lane);
+        let base = self.b.ins().ishl_imm_u(self.q, 2);
+        let inv = self.b.ins().iadd(base, lane);
+        let word = self.b.ins().bor_imm_u(inv, status as i64);
+        self.b.ins().jump(self.exit, &[BlockArg::Value(word)]);
+        self.b.switch_to_block(ok);
+        self.b.seal_block(ok);
+    }
+
+    /// Stops the run when a lane of the quad is over the step budget.
+    fn check_steps(&mut self) {
+        let s = self.b.use_var(self.steps);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, s, self.limit);
+        self.exit_if_any(over, STATUS_STEP_LIMIT);
+    }
+
+    // ----- quad start and end -----
+
+    /// Execution mask = live lanes; registers zero or loaded from the inputs.
+    fn quad_start(&mut self, invocations: Value) {
+        let base = self.b.ins().ishl_imm_u(self.q, 2);
+        let left = self.b.ins().isub(invocations, base);
+        let four = self.b.ins().iconst(I64, 4);
+        let left = self.b.ins().umin(left, four);
+        let left = self.b.ins().ireduce(I32, left);
+        let left = self.b.ins().splat(I32X4, left);
+        let iota = self.b.func.dfg.constants.insert(ConstantData::from(
+            [0u32, 1, 2, 3]
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        ));
+        let iota = self.b.ins().vconst(I32X4, iota);
+        let live = self.b.ins().icmp(IntCC::UnsignedGreaterThan, left, iota);
+        self.set_exec(live);
+        let zero = self.ci(0);
+        self.b.def_var(self.gone, zero);
+        self.b.def_var(self.steps, zero);
+        let env = self.env;
+        let plan = env.plan;
+        // Registers in variables: every directly named per-invocation register.
+        let mut direct: BTreeSet<(usize, u32)> = BTreeSet::new();
+        for insn in &env.program.instructions {
+            let regs = insn
+                .dst
+                .iter()
+                .map(|d| d.reg)
+                .chain(insn.src.iter().map(|s| s.reg));
+            for reg in regs {
+                let mut named = Vec::new();
+                if !reg.is_indirect() {
+                    named.push(reg);
+                }
+                for a in reg
+                    .index
+                    .indirect
+                    .iter()
+                    .chain(reg.dimension.iter().filter_map(|d| d.indirect.as_ref()))
+                {
+                    named.push(shaderdiff_ir::Register::new(a.file, a.index));
+                }
+                for r in named {
+                    if let Some((s, f)) = plan.direct(env.shape, &r) {
+                        let sp = &plan.spaces[s];
+                        if !sp.uniform && !sp.in_memory {
+                            direct.insert((s, f));
+                        }
+                    }
+                }
+            }
+        }
+        for (s, f) in direct {
+            let vars = [(); 4].map(|_| self.b.declare_var(I32X4));
+            let vals = match plan.input_binding(s, f) {
+                Some(k) => self.load_binding(k),
+                None => [zero; 4],
+            };
+            for c in 0..4 {
+                self.b.def_var(vars[c], vals[c]);
+            }
+            self.regs.insert((s, f), vars);
+        }
+        // Spaces in memory: zero them, then load the inputs they hold.
+        for (s, sp) in plan.spaces.iter().enumerate() {
+            if !sp.in_memory {
+                continue;
+            }
+            let bytes = sp.dims * sp.len * REG_BYTES;
+            self.zero_scratch(sp.base, bytes);
+            for f in 0..sp.dims * sp.len {
+                if let Some(k) = plan.input_binding(s, f) {
+                    let vals = self.load_binding(k);
+                    for (c, v) in vals.into_iter().enumerate() {
+                        let off = sp.base + f * REG_BYTES + c as u32 * 16;
+                        self.b.ins().store(mem(), v, self.cv.scratch, off as i32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The four channels of input binding `k` for the current quad.
+    fn load_binding(&mut self, k: usize) -> [Value; 4] {
+        let at = (k * std::mem::size_of::<Binding>()) as i32;
+        let ro = MemFlagsData::trusted().with_readonly();
+        let ptr = self.b.ins().load(
+            I64,
+            ro,
+            self.cv.inputs,
+            at + offset_of!(Binding, ptr) as i32,
+        );
+        let stride = self.b.ins().load(
+            I64,
+            ro,
+            self.cv.inputs,
+            at + offset_of!(Binding, stride) as i32,
+        );
+        let q4 = self.b.ins().ishl_imm_u(self.q, 2);
+        let off = self.b.ins().imul(q4, stride);
+        let mut row = self.b.ins().iadd(ptr, off);
+        let mut rows = [row; 4];
+        for (l, r) in rows.iter_mut().enumerate() {
+            if l > 0 {
+                row = self.b.ins().iadd(row, stride);
+            }
+            *r = self.b.ins().load(I32X4, mem(), row, 0);
+        }
+        self.transpose(rows)
+    }
+
+    /// Zeroes `bytes` bytes of the scratch buffer from byte offset `base`.
+    fn zero_scratch(&mut self, base: u32, bytes: u32) {
+        let zero = self.ci(0);
+        if bytes <= 16 * REG_BYTES {
+            for off in (0..bytes).step_by(16) {
+                self.b
+                    .ins()
+                    .store(mem(), zero, self.cv.scratch, (base + off) as i32);
+            }
+            return;
+        }
+        let start = self.b.ins().iadd_imm_u(self.cv.scratch, i64::from(base));
+        let end = self.b.ins().iadd_imm_u(start, i64::from(bytes));
+        let lp = self.b.create_block();
+        let done = self.b.create_block();
+        let p = self.b.append_block_param(lp, I64);
+        self.b.ins().jump(lp, &[BlockArg::Value(start)]);
+        self.b.switch_to_block(lp);
+        for off in (0..REG_BYTES).step_by(16) {
+            self.b.ins().store(mem(), zero, p, off as i32);
+        }
+        let next = self.b.ins().iadd_imm_u(p, i64::from(REG_BYTES));
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, next, end);
+        self.b
+            .ins()
+            .brif(more, lp, &[BlockArg::Value(next)], done, &[]);
+        self.b.seal_block(lp);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+    }
+
+    /// Stores the output registers and the killed mask of the current quad.
+    fn quad_end(&mut self) {
+        let plan = self.env.plan;
+        let q64 = self.b.ins().ishl_imm_u(self.q, 6);
+        for (o, &(_, s, f)) in plan.outputs.iter().enumerate() {
+            let cols = self.read_register(s, f);
+            let rows = self.transpose(cols);
+            let ro = MemFlagsData::trusted().with_readonly();
+            let ptr = self.b.ins().load(I64, ro, self.cv.outputs, (o * 8) as i32);
+            let base = self.b.ins().iadd(ptr, q64);
+            for (l, r) in rows.into_iter().enumerate() {
+                self.b.ins().store(mem(), r, base, (l * 16) as i32);
+            }
+        }
+        if plan.fragment {
+            let q16 = self.b.ins().ishl_imm_u(self.q, 4);
+            let at = self.b.ins().iadd(self.cv.killed, q16);
+            let gone = self.b.use_var(self.gone);
+            self.b.ins().store(mem(), gone, at, 0);
+        }
+    }
+
+    /// All four channels of per-invocation register `(space, flat)` (zero when it has no
+    /// storage because nothing names it).
+    fn read_register(&mut self, s: usize, f: u32) -> [Value; 4] {
+        let sp = &self.env.plan.spaces[s];
+        if sp.in_memory {
+            let base = sp.base + f * REG_BYTES;
+            return [0u32, 1, 2, 3].map(|c| {
+                self.b
+                    .ins()
+                    .load(I32X4, mem(), self.cv.scratch, (base + c * 16) as i32)
+            });
+        }
+        match self.regs.get(&(s, f)).copied() {
+            Some(vars) => vars.map(|v| self.b.use_var(v)),
+            None => {
+                let z = self.ci(0);
+                [z; 4]
+            }
+        }
+    }
+
+    /// Source position of instruction `i`.
+    fn pos(&self, i: usize) -> Option<Pos> {
+        self.env.program.source_map.instruction(i)
+    }
+
+    fn invalid(&self, i: usize, message: impl Into<String>) -> LowerError {
+        LowerError::Invalid {
+            pos: self.pos(i),
+            message: message.into(),
+        }
+    }
+
+    /// Whether `file` holds compile-time constant values (IMM, IMMX).
+    fn constant_file(file: File) -> bool {
+        matches!(file, File::Immediate | File::ImmArray)
+    }
+}

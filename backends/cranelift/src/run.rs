@@ -1,0 +1,157 @@
+//! Running a compiled program: the buffers the native code reads and writes, and the
+//! [`Outputs`] built from them.
+
+use std::collections::BTreeMap;
+
+use shaderdiff_engine::{EngineConfig, EngineError, Inputs, Outputs};
+use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
+use shaderdiff_oracles::Vec4;
+
+use crate::compile::JitProgram;
+use crate::lower::{STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
+use crate::{exec_error, ENGINE};
+
+/// One per-invocation input register for the native code: row `i` (the vec4 of invocation
+/// `i`) is at `ptr + i * stride` bytes; `stride` is 16, or 0 for one value for all.
+#[repr(C)]
+pub(crate) struct Binding {
+    pub ptr: *const Vec4,
+    pub stride: u64,
+}
+
+/// What the compiled function receives. Every buffer is sized for `quads * 4` invocations.
+#[repr(C)]
+pub(crate) struct RunCtx {
+    /// `Plan::inputs` bindings, in order.
+    pub inputs: *const Binding,
+    /// One row buffer per `Plan::outputs` entry.
+    pub outputs: *const *mut Vec4,
+    /// Uniform registers (CONST, IMM, IMMX), one vec4 each.
+    pub uniform: *const Vec4,
+    /// Killed/demoted mask per invocation (all ones = discarded); fragment programs only.
+    pub killed: *mut u32,
+    /// Registers of indirectly addressed per-invocation spaces (16-byte aligned).
+    pub scratch: *mut u8,
+    /// Declared-tables for indirect bounds.
+    pub tables: *const u8,
+    /// Number of quads.
+    pub quads: u64,
+    /// Number of invocations (the last quad may be partial outside fragment programs).
+    pub invocations: u64,
+    /// Step budget per invocation, at most `u32::MAX - lowered size`.
+    pub step_limit: u64,
+}
+
+/// A vec4 of zeros for inputs the run does not set.
+static ZERO: Vec4 = [0; 4];
+
+/// Runs `prog` on `inputs` (checked first with the oracle's rules).
+pub(crate) fn run(
+    prog: &JitProgram,
+    inputs: &Inputs,
+    config: &EngineConfig,
+) -> Result<Outputs, EngineError> {
+    let front = &prog.front;
+    front.shape.check_inputs(inputs).map_err(exec_error)?;
+    let plan = &front.plan;
+    let n = inputs.invocations;
+    let quads = n.div_ceil(4);
+    let padded_len = quads * 4;
+    // Per-invocation lists of a partial last quad are padded so every row read exists.
+    let mut padded: Vec<Vec<Vec4>> = Vec::new();
+    let mut bindings = Vec::with_capacity(plan.inputs.len());
+    for (key, _, _) in &plan.inputs {
+        let b = match inputs.registers.get(key) {
+            Some(v) if v.len() == 1 => Binding {
+                ptr: v.as_ptr(),
+                stride: 0,
+            },
+            Some(v) if v.len() >= padded_len => Binding {
+                ptr: v.as_ptr(),
+                stride: 16,
+            },
+            Some(v) => {
+                let mut p = v.clone();
+                p.resize(padded_len, [0; 4]);
+                padded.push(p);
+                let p = padded.last().map_or(std::ptr::null(), |p| p.as_ptr());
+                Binding { ptr: p, stride: 16 }
+            }
+            None => Binding {
+                ptr: &ZERO,
+                stride: 0,
+            },
+        };
+        bindings.push(b);
+    }
+    let mut outs: Vec<Vec<Vec4>> = plan
+        .outputs
+        .iter()
+        .map(|_| vec![[0; 4]; padded_len])
+        .collect();
+    let out_ptrs: Vec<*mut Vec4> = outs.iter_mut().map(|o| o.as_mut_ptr()).collect();
+    let uniform = plan.uniform_buffer(&front.shape, &inputs.constants);
+    let mut killed = vec![0u32; if plan.fragment { padded_len } else { 0 }];
+    let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16)];
+    let size = prog.lowered.size as u64;
+    let ctx = RunCtx {
+        inputs: bindings.as_ptr(),
+        outputs: out_ptrs.as_ptr(),
+        uniform: uniform.as_ptr(),
+        killed: killed.as_mut_ptr(),
+        scratch: scratch.as_mut_ptr().cast(),
+        tables: plan.tables.as_ptr(),
+        quads: quads as u64,
+        invocations: n as u64,
+        step_limit: config.step_limit.min(u64::from(u32::MAX) - size - 1),
+    };
+    let status = if quads > 0 {
+        // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
+        // buffer in `ctx` lives until after the call and has the size the code assumes:
+        // input rows for `quads * 4` invocations (or stride 0), `quads * 4` output rows and
+        // killed words, the plan's uniform, scratch and table sizes. Indirect accesses are
+        // bounds-checked in the generated code.
+        unsafe { (prog.entry)(&ctx) }
+    } else {
+        0
+    };
+    drop(padded);
+    let invocation = (status & STATUS_INVOCATION) as usize;
+    match status & !STATUS_INVOCATION {
+        0 => {}
+        STATUS_STEP_LIMIT => {
+            return Err(EngineError::StepLimit {
+                limit: config.step_limit,
+                invocation,
+            })
+        }
+        STATUS_CALL_DEPTH => {
+            return Err(EngineError::CallDepth {
+                limit: MAX_CALL_DEPTH,
+                invocation,
+            })
+        }
+        other => {
+            return Err(EngineError::Trap {
+                engine: ENGINE.into(),
+                message: format!("unknown status word {other:#x}"),
+            })
+        }
+    }
+    let mut registers = BTreeMap::new();
+    for ((key, _, _), mut rows) in plan.outputs.iter().zip(outs) {
+        rows.truncate(n);
+        registers.insert(*key, rows);
+    }
+    Ok(Outputs {
+        invocations: n,
+        registers,
+        undefined: BTreeMap::new(),
+        killed: plan
+            .fragment
+            .then(|| killed.iter().take(n).map(|&k| k != 0).collect()),
+        buffers: inputs.buffers.clone(),
+        global: inputs.global.clone(),
+        ..Outputs::default()
+    })
+}

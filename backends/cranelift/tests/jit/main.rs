@@ -1,0 +1,10 @@
+//! The jit engine on whole programs: divergent control flow, KILL/DEMOTE, derivatives,
+//! per-invocation indirect addressing, the step budget and errors. Expected values come from
+//! tgsi.rst, EXEC-NOTES.md and the oracle's documented contract (cited per test); every run
+//! is also compared with the reference interpreter.
+
+mod control_flow;
+mod errors;
+mod kill_deriv;
+mod operands;
+mod support;

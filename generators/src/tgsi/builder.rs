@@ -1,120 +1,74 @@
-//! Valid-by-construction TGSI programs built from a [`Choices`] stream.
-//!
-//! Programs declare every register they use, have operand counts from opcodes.csv,
-//! non-empty writemasks, properly nested IF/UIF/ELSE, loops, SWITCH (DEFAULT in any
-//! position) and subroutines called by CAL (tgsi.rst "Control flow"). Loops are bounded:
-//! each carries a counter register that no other instruction writes and a BRK once the
-//! counter reaches a small limit, so the oracle never needs its step budget unless the
-//! configuration asks for unbounded loops.
+//! The program builder behind [`super::build`]: register layout, operands, statements and
+//! control flow, declarations.
 
 use shaderdiff_ir::*;
 
+use super::{Features, GenConfig, Swarm};
 use crate::choices::Choices;
 
-/// What kind of programs to build.
-#[derive(Clone, Debug)]
-pub struct GenConfig {
-    /// Upper bound on generated instructions (approximate; structure adds a few).
-    pub max_instructions: usize,
-    /// Maximum nesting depth of IF/loop/SWITCH.
-    pub max_depth: usize,
-    /// Also use syntax the interpreter does not run (64-bit opcodes and immediates,
-    /// declaration tails): for printer/parser round-trip tests.
-    pub syntax_coverage: bool,
-    /// Restrict FLT32 immediates to values tgsi_dump's `%10.4f` prints exactly
-    /// (multiples of 1/16, ±0, ±inf, NaN). Otherwise any bit pattern.
-    pub mesa_exact_floats: bool,
-    /// Stages to choose from.
-    pub stages: Vec<Stage>,
+/// `IMM[0]` INT32 `{0, 1, 2, 3}`: loop counters, SWITCH cases and the only source of ADDR.
+pub const INT_IMM: i32 = 0;
+/// `IMM[1]` FLT32 `{0.5, 1.0, -1.0, 2.0}`: ordinary float constants.
+pub const FLOAT_IMM: i32 = 1;
+/// `IMM[2]` UINT32 `{0xfffffffd, 15, 31, 63}`: masks used by defined-only guards.
+pub const GUARD_INT_IMM: i32 = 2;
+/// `IMM[3]` FLT32 `{-2147483648.0, 2147483520.0, 4294967040.0, tiny}` (`tiny` is 2^-126,
+/// or 0.0625 under `mesa_exact_floats`) and `IMM[4]` FLT32 `{-inf, 0.0, inf, -0.0}`:
+/// clamp bounds used by defined-only guards.
+pub const GUARD_FLOAT_IMM: i32 = 3;
+/// See [`GUARD_FLOAT_IMM`].
+pub const GUARD_FLOAT_IMM2: i32 = 4;
+
+/// Register counts and reserved registers of the program being built.
+pub(super) struct Layout {
+    pub inputs: u32,
+    pub outputs: u32,
+    pub temps: u32,
+    pub consts: u32,
+    /// First TEMP of the 4-register `ARRAY(1)` used for indirect addressing.
+    pub array_base: u32,
+    /// First of the loop-counter TEMPs: `loop_slots` groups of `max_depth + 1`, one group
+    /// for the main program and one per subroutine.
+    pub counters: u32,
+    pub loop_slots: u32,
+    /// First of the three guard TEMPs (defined-only mode), which only guards write.
+    pub guards: u32,
 }
 
-impl Default for GenConfig {
-    fn default() -> Self {
-        GenConfig {
-            max_instructions: 48,
-            max_depth: 3,
-            syntax_coverage: false,
-            mesa_exact_floats: true,
-            stages: vec![Stage::Vertex, Stage::Fragment, Stage::Compute],
-        }
+pub(super) struct Builder<'a, 'c> {
+    pub c: &'a mut Choices<'c>,
+    pub cfg: &'a GenConfig,
+    pub f: Features,
+    pub l: Layout,
+    pub ops: Vec<Opcode>,
+    pub insns: Vec<Instruction>,
+    pub immediates: Vec<Immediate>,
+    pub subroutines: usize,
+    /// Subroutine index being generated (calls may only go to lower ones: no recursion).
+    pub current_sub: Option<usize>,
+    /// Instruction indices of CALs and the subroutine they call.
+    pub calls: Vec<(usize, usize)>,
+    /// Whether an invocation may have been killed (KILL/KILL_IF, or a CAL to a subroutine
+    /// that may kill) by the current point of the main program.
+    pub may_kill: bool,
+}
+
+/// A register-only source: identity swizzle, no modifiers.
+pub(super) fn plain(reg: Register) -> Src {
+    Src::new(reg)
+}
+
+/// Destination `reg` with all four channels enabled.
+pub(super) fn full(reg: Register) -> Dst {
+    Dst {
+        reg,
+        writemask: WRITEMASK_XYZW,
     }
 }
 
-/// Opcodes the generator uses for plain arithmetic: one destination, 32-bit types,
-/// per-lane semantics (no texture, memory, derivative, vote or address opcodes).
-/// `include_64bit` (syntax coverage) also admits 64-bit opcodes and the TBD unpack opcodes.
-pub fn arithmetic_opcodes(include_64bit: bool) -> Vec<Opcode> {
-    const EXCLUDED: &[Opcode] = &[
-        Opcode::ARL,
-        Opcode::ARR,
-        Opcode::UARL,
-        Opcode::DDX,
-        Opcode::DDY,
-        Opcode::DDX_FINE,
-        Opcode::DDY_FINE,
-        Opcode::VOTE_ANY,
-        Opcode::VOTE_ALL,
-        Opcode::VOTE_EQ,
-        Opcode::READ_FIRST,
-        Opcode::READ_INVOC,
-        Opcode::READ_HELPER,
-        Opcode::CLOCK,
-    ];
-    // tgsi.rst leaves UP2US/UP4B/UP4UB "TBD": no engine can run them, so only
-    // syntax-coverage programs use them.
-    const UNDEFINED_IN_DOC: &[Opcode] = &[Opcode::UP2US, Opcode::UP4B, Opcode::UP4UB];
-    ALL_OPCODES
-        .iter()
-        .copied()
-        .filter(|op| {
-            let i = op.info();
-            let is64 = i.dst_type.is_some_and(|t| t.is_64bit())
-                || i.src_types.iter().any(|t| t.is_some_and(|t| t.is_64bit()));
-            i.num_dst == 1
-                && i.num_src >= 1
-                && !i.is_tex
-                && matches!(
-                    i.output_mode,
-                    OutputMode::Componentwise | OutputMode::Replicate | OutputMode::ChanDependent
-                )
-                && !EXCLUDED.contains(op)
-                && (include_64bit || (!is64 && !UNDEFINED_IN_DOC.contains(op)))
-        })
-        .collect()
-}
-
-/// Register counts and reserved registers of the program being built.
-struct Layout {
-    inputs: u32,
-    outputs: u32,
-    temps: u32,
-    consts: u32,
-    /// First TEMP of the 4-register `ARRAY(1)` used for indirect addressing.
-    array_base: u32,
-    /// First of the loop-counter TEMPs (one per nesting depth).
-    counters: u32,
-}
-
-struct Builder<'a, 'c> {
-    c: &'a mut Choices<'c>,
-    cfg: &'a GenConfig,
-    l: Layout,
-    ops: Vec<Opcode>,
-    insns: Vec<Instruction>,
-    immediates: Vec<Immediate>,
-    subroutines: usize,
-    /// Subroutine index being generated (calls may only go to lower ones: no recursion).
-    current_sub: Option<usize>,
-    /// Instruction indices of CALs and the subroutine they call.
-    calls: Vec<(usize, usize)>,
-}
-
-const INT_IMM: i32 = 0; // IMM[0] INT32 {0, 1, 2, 3}
-                        // IMM[1] is FLT32 {0.5, 1.0, -1.0, 2.0}, a source of ordinary float constants.
-
 impl Builder<'_, '_> {
     fn swizzle(&mut self) -> Swizzle {
-        if self.c.chance(50) {
+        if !self.f.swizzles || self.c.chance(50) {
             IDENTITY_SWIZZLE
         } else {
             [0; 4].map(|_| self.c.below(4) as u8)
@@ -122,12 +76,16 @@ impl Builder<'_, '_> {
     }
 
     fn writemask(&mut self) -> u8 {
-        (self.c.below(15) + 1) as u8
+        if !self.f.swizzles || self.c.chance(40) {
+            WRITEMASK_XYZW
+        } else {
+            (self.c.below(15) + 1) as u8
+        }
     }
 
     /// `[ADDR[0].x + array_base]`: ADDR[0].x is only ever set from IMM[0] (0..=3), so
     /// indirect accesses stay inside the 4-register ARRAY(1).
-    fn addr_index(&mut self) -> Index {
+    fn addr_index(&self) -> Index {
         Index {
             value: self.l.array_base as i32,
             indirect: Some(Indirect {
@@ -144,31 +102,35 @@ impl Builder<'_, '_> {
             0 | 1 => Register::new(File::Input, self.c.below(self.l.inputs as usize) as i32),
             2 => Register::new(File::Const, self.c.below(self.l.consts as usize) as i32),
             3 => Register::new(File::Immediate, self.c.below(self.immediates.len()) as i32),
-            4 if self.c.chance(50) => Register {
+            4 if self.f.indirect && self.c.chance(50) => Register {
                 file: File::Temp,
-                index: Index {
-                    ..self.addr_index()
-                },
+                index: self.addr_index(),
                 dimension: None,
             },
             _ => Register::new(File::Temp, self.c.below(self.l.temps as usize) as i32),
         }
     }
 
-    fn src(&mut self) -> Src {
+    pub(super) fn src(&mut self) -> Src {
         let reg = self.src_reg();
+        let swizzle = self.swizzle();
+        let (abs, neg) = if self.f.modifiers {
+            (self.c.chance(10), self.c.chance(15))
+        } else {
+            (false, false)
+        };
         Src {
             reg,
-            swizzle: self.swizzle(),
-            abs: self.c.chance(10),
-            neg: self.c.chance(15),
+            swizzle,
+            abs,
+            neg,
         }
     }
 
     fn dst(&mut self) -> Dst {
         let reg = match self.c.below(6) {
             0 => Register::new(File::Output, self.c.below(self.l.outputs as usize) as i32),
-            1 if self.c.chance(40) => Register {
+            1 if self.f.indirect && self.c.chance(40) => Register {
                 file: File::Temp,
                 index: self.addr_index(),
                 dimension: None,
@@ -181,7 +143,8 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn imm_src(&mut self, imm: i32, comp: u8) -> Src {
+    /// `IMM[imm].cccc`.
+    pub(super) fn imm_src(&self, imm: i32, comp: u8) -> Src {
         Src {
             reg: Register::new(File::Immediate, imm),
             swizzle: [comp; 4],
@@ -190,16 +153,33 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// Guard TEMP `k` (0..3).
+    pub(super) fn guard_reg(&self, k: u32) -> Register {
+        Register::new(File::Temp, (self.l.guards + k) as i32)
+    }
+
     fn counter(&self, depth: usize) -> Register {
-        Register::new(File::Temp, (self.l.counters + depth as u32) as i32)
+        let slot = self.current_sub.map_or(0, |s| s + 1) as u32;
+        let per = self.cfg.max_depth as u32 + 1;
+        Register::new(
+            File::Temp,
+            (self.l.counters + slot * per + depth as u32) as i32,
+        )
+    }
+
+    pub(super) fn emit(&mut self, op: Opcode, dst: Vec<Dst>, src: Vec<Src>) {
+        self.insns.push(Instruction::new(op, dst, src));
     }
 
     fn arith(&mut self) {
         let op = self.c.pick(&self.ops.clone());
         let info = op.info();
-        let src = (0..info.num_src).map(|_| self.src()).collect();
+        let mut src: Vec<Src> = (0..info.num_src).map(|_| self.src()).collect();
+        if self.cfg.defined_only {
+            self.guard_sources(op, &mut src);
+        }
         let mut insn = Instruction::new(op, vec![self.dst()], src);
-        if self.c.chance(10) {
+        if self.f.saturate && self.c.chance(10) {
             insn.saturate = Saturate::Zero;
         }
         self.insns.push(insn);
@@ -209,43 +189,86 @@ impl Builder<'_, '_> {
         // UARL ADDR[0].x from IMM[0] (values 0..3) keeps indirect accesses inside ARRAY(1).
         let comp = self.c.below(4) as u8;
         let src = self.imm_src(INT_IMM, comp);
-        self.insns.push(Instruction::new(
+        self.emit(
             Opcode::UARL,
             vec![Dst {
                 reg: Register::new(File::Address, 0),
                 writemask: 1,
             }],
             vec![src],
-        ));
+        );
+    }
+
+    /// KILL_IF, DEMOTE, or (inside a block) KILL.
+    fn kill(&mut self, depth: usize) {
+        match self.c.below(3) {
+            0 => {
+                let s = self.src();
+                self.emit(Opcode::KILL_IF, vec![], vec![s]);
+                self.may_kill = true;
+            }
+            1 => self.push0(Opcode::DEMOTE),
+            _ if depth > 0 => {
+                self.push0(Opcode::KILL);
+                self.may_kill = true;
+            }
+            _ => {
+                let s = self.src();
+                self.emit(Opcode::KILL_IF, vec![], vec![s]);
+                self.may_kill = true;
+            }
+        }
+    }
+
+    /// A derivative, where allowed: in defined-only mode only the fine forms (coarse ones
+    /// are undefined when the quad's rows differ), and only where all four invocations of
+    /// every quad execute it: the main program's top level, before any KILL or CAL.
+    fn derivative(&mut self, depth: usize) -> bool {
+        let op = if self.cfg.defined_only {
+            if depth > 0 || self.current_sub.is_some() || self.may_kill {
+                return false;
+            }
+            self.c.pick(&[Opcode::DDX_FINE, Opcode::DDY_FINE])
+        } else {
+            self.c
+                .pick(&[Opcode::DDX, Opcode::DDY, Opcode::DDX_FINE, Opcode::DDY_FINE])
+        };
+        let s = self.src();
+        let mut insn = Instruction::new(op, vec![self.dst()], vec![s]);
+        if self.f.saturate && self.c.chance(10) {
+            insn.saturate = Saturate::Zero;
+        }
+        self.insns.push(insn);
+        true
     }
 
     fn simple(&mut self, depth: usize) {
         match self.c.below(20) {
-            0 => self.set_address(),
+            0 if self.f.indirect => self.set_address(),
             1 if self.subroutines > 0 => {
                 let limit = self.current_sub.unwrap_or(self.subroutines);
                 if limit > 0 {
                     let target = self.c.below(limit);
                     self.calls.push((self.insns.len(), target));
-                    self.insns
-                        .push(Instruction::new(Opcode::CAL, vec![], vec![]));
+                    self.push0(Opcode::CAL);
+                    self.may_kill |= self.f.kill;
                 } else {
                     self.arith();
                 }
             }
-            2 if self.current_sub.is_some() => {
-                self.insns
-                    .push(Instruction::new(Opcode::RET, vec![], vec![]))
-            }
-            3 if depth > 0 && self.c.chance(30) => {
-                self.insns
-                    .push(Instruction::new(Opcode::NOP, vec![], vec![]))
+            2 if self.current_sub.is_some() => self.push0(Opcode::RET),
+            3 if depth > 0 && self.c.chance(30) => self.push0(Opcode::NOP),
+            4 if self.f.kill => self.kill(depth),
+            5 if self.f.derivatives => {
+                if !self.derivative(depth) {
+                    self.arith();
+                }
             }
             _ => self.arith(),
         }
     }
 
-    fn push0(&mut self, op: Opcode) {
+    pub(super) fn push0(&mut self, op: Opcode) {
         self.insns.push(Instruction::new(op, vec![], vec![]));
     }
 
@@ -262,14 +285,14 @@ impl Builder<'_, '_> {
             }
             let nest = depth < self.cfg.max_depth;
             match self.c.below(12) {
-                0 | 1 if nest => {
+                0 | 1 if nest && self.f.ifs => {
                     let op = if self.c.chance(50) {
                         Opcode::IF
                     } else {
                         Opcode::UIF
                     };
                     let cond = self.src();
-                    self.insns.push(Instruction::new(op, vec![], vec![cond]));
+                    self.emit(op, vec![], vec![cond]);
                     self.block(depth + 1, in_loop, in_switch);
                     if self.c.chance(50) {
                         self.push0(Opcode::ELSE);
@@ -277,13 +300,12 @@ impl Builder<'_, '_> {
                     }
                     self.push0(Opcode::ENDIF);
                 }
-                2 if nest => self.bounded_loop(depth),
-                3 if nest => self.switch(depth),
+                2 if nest && self.f.loops => self.bounded_loop(depth),
+                3 if nest && self.f.switch => self.switch(depth),
                 4 if in_loop || in_switch => {
                     // A conditional BRK/CONT so lanes diverge.
                     let cond = self.src();
-                    self.insns
-                        .push(Instruction::new(Opcode::UIF, vec![], vec![cond]));
+                    self.emit(Opcode::UIF, vec![], vec![cond]);
                     let op = if in_loop && self.c.chance(40) {
                         Opcode::CONT
                     } else {
@@ -313,21 +335,11 @@ impl Builder<'_, '_> {
             abs: false,
             neg: false,
         };
-        self.insns
-            .push(Instruction::new(Opcode::MOV, vec![x(ctr, 1)], vec![zero]));
+        self.emit(Opcode::MOV, vec![x(ctr, 1)], vec![zero]);
         self.push0(Opcode::BGNLOOP);
-        self.insns.push(Instruction::new(
-            Opcode::UADD,
-            vec![x(ctr, 1)],
-            vec![sx(ctr, 0), one],
-        ));
-        self.insns.push(Instruction::new(
-            Opcode::USLT,
-            vec![x(ctr, 2)],
-            vec![limit, sx(ctr, 0)],
-        ));
-        self.insns
-            .push(Instruction::new(Opcode::UIF, vec![], vec![sx(ctr, 1)]));
+        self.emit(Opcode::UADD, vec![x(ctr, 1)], vec![sx(ctr, 0), one]);
+        self.emit(Opcode::USLT, vec![x(ctr, 2)], vec![limit, sx(ctr, 0)]);
+        self.emit(Opcode::UIF, vec![], vec![sx(ctr, 1)]);
         self.push0(Opcode::BRK);
         self.push0(Opcode::ENDIF);
         self.block(depth + 1, true, false);
@@ -343,14 +355,14 @@ impl Builder<'_, '_> {
             let s = self.src();
             let t = Register::new(File::Temp, 0);
             let three = self.imm_src(INT_IMM, 3);
-            self.insns.push(Instruction::new(
+            self.emit(
                 Opcode::AND,
                 vec![Dst {
                     reg: t,
                     writemask: 1,
                 }],
                 vec![s, three],
-            ));
+            );
             Src {
                 reg: t,
                 swizzle: [0; 4],
@@ -358,8 +370,7 @@ impl Builder<'_, '_> {
                 neg: false,
             }
         };
-        self.insns
-            .push(Instruction::new(Opcode::SWITCH, vec![], vec![selector]));
+        self.emit(Opcode::SWITCH, vec![], vec![selector]);
         let ncase = self.c.range(1, 3);
         let default_at = self.c.below(ncase + 1);
         let mut values: Vec<u8> = vec![0, 1, 2, 3];
@@ -369,8 +380,7 @@ impl Builder<'_, '_> {
             } else {
                 let v = values.remove(self.c.below(values.len()));
                 let s = self.imm_src(INT_IMM, v);
-                self.insns
-                    .push(Instruction::new(Opcode::CASE, vec![], vec![s]));
+                self.emit(Opcode::CASE, vec![], vec![s]);
             }
             if self.c.chance(70) {
                 self.block(depth + 1, false, true);
@@ -437,24 +447,15 @@ fn immediate(c: &mut Choices, cfg: &GenConfig) -> Immediate {
     Immediate { ty, words }
 }
 
-/// Build one valid program from `choices` under `cfg`.
-pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
-    let stage = choices.pick(&cfg.stages);
-    let l = Layout {
-        inputs: choices.range(1, 4) as u32,
-        outputs: choices.range(1, 3) as u32,
-        temps: choices.range(2, 6) as u32,
-        consts: choices.range(1, 4) as u32,
-        array_base: 0,
-        counters: 0,
+/// The fixed immediates `IMM[0..=4]` (see the constants above).
+fn fixed_immediates(cfg: &GenConfig) -> Vec<Immediate> {
+    // 2^-126 (FLT_MIN) is not printed exactly by %10.4f; 1/16 is.
+    let tiny: f32 = if cfg.mesa_exact_floats {
+        0.0625
+    } else {
+        f32::MIN_POSITIVE
     };
-    let l = Layout {
-        array_base: l.temps,
-        counters: l.temps + 4,
-        ..l
-    };
-    let mut p = Program::new(stage);
-    let mut immediates = vec![
+    vec![
         Immediate {
             ty: ImmType::I32,
             words: [0, 1, 2, 3],
@@ -463,19 +464,60 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
             ty: ImmType::F32,
             words: [0.5f32, 1.0, -1.0, 2.0].map(f32::to_bits),
         },
-    ];
+        Immediate {
+            ty: ImmType::U32,
+            words: [0xffff_fffd, 15, 31, 63],
+        },
+        Immediate {
+            ty: ImmType::F32,
+            words: [-2_147_483_648.0f32, 2_147_483_520.0, 4_294_967_040.0, tiny].map(f32::to_bits),
+        },
+        Immediate {
+            ty: ImmType::F32,
+            words: [f32::NEG_INFINITY, 0.0, f32::INFINITY, -0.0].map(f32::to_bits),
+        },
+    ]
+}
+
+/// Builds the body and declarations of one program for an already drawn `swarm`.
+pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) -> Program {
+    let stage = swarm.stage;
+    let inputs = choices.range(1, 4) as u32;
+    let outputs = choices.range(1, 3) as u32;
+    let temps = choices.range(2, 6) as u32;
+    let consts = choices.range(1, 4) as u32;
+    let mut immediates = fixed_immediates(cfg);
     for _ in 0..choices.below(4) {
         immediates.push(immediate(choices, cfg));
     }
+    let subroutines = if swarm.features.subroutines {
+        choices.below(3)
+    } else {
+        0
+    };
+    let per = cfg.max_depth as u32 + 1;
+    let loop_slots = 1 + subroutines as u32;
+    let l = Layout {
+        inputs,
+        outputs,
+        temps,
+        consts,
+        array_base: temps,
+        counters: temps + 4,
+        loop_slots,
+        guards: temps + 4 + loop_slots * per,
+    };
     let mut b = Builder {
         cfg,
+        f: swarm.features,
         l,
-        ops: arithmetic_opcodes(cfg.syntax_coverage),
+        ops: swarm.opcodes.clone(),
         insns: Vec::new(),
         immediates,
-        subroutines: choices.below(3),
+        subroutines,
         current_sub: None,
         calls: Vec::new(),
+        may_kill: false,
         c: choices,
     };
     // The main body: top-level statements until the budget (or the stream) runs out.
@@ -486,14 +528,14 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
     for o in 0..b.l.outputs {
         let s = b.src();
         let writemask = b.writemask();
-        b.insns.push(Instruction::new(
+        b.emit(
             Opcode::MOV,
             vec![Dst {
                 reg: Register::new(File::Output, o as i32),
                 writemask,
             }],
             vec![s],
-        ));
+        );
     }
     b.push0(Opcode::END);
     let mut sub_starts = Vec::new();
@@ -514,14 +556,23 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
         l,
         ..
     } = b;
+    let mut p = Program::new(stage);
+    p.declarations = declarations(stage, &l, cfg);
+    p.immediates = immediates;
+    p.instructions = insns;
+    p
+}
+
+fn declarations(stage: Stage, l: &Layout, cfg: &GenConfig) -> Vec<Declaration> {
     let decl = |file, first, last| Declaration::new(file, first, last);
+    let mut v = Vec::new();
     for i in 0..l.inputs {
         let mut d = decl(File::Input, i, i);
         if stage == Stage::Fragment {
             d.semantic = Some((SemanticName::Generic, i));
             d.interpolation = Some(Interpolation::Constant);
         }
-        p.declarations.push(d);
+        v.push(d);
     }
     for o in 0..l.outputs {
         let mut d = decl(File::Output, o, o);
@@ -530,18 +581,22 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
         } else {
             (SemanticName::Generic, o)
         });
-        p.declarations.push(d);
+        v.push(d);
     }
-    p.declarations.push(decl(File::Const, 0, l.consts - 1));
-    p.declarations.push(decl(File::Temp, 0, l.temps - 1));
+    v.push(decl(File::Const, 0, l.consts - 1));
+    v.push(decl(File::Temp, 0, l.temps - 1));
     let mut arr = decl(File::Temp, l.array_base, l.array_base + 3);
     arr.array_id = 1;
-    p.declarations.push(arr);
-    let max_depth = cfg.max_depth as u32 + 1;
-    p.declarations
-        .push(decl(File::Temp, l.counters, l.counters + max_depth - 1));
-    p.declarations.push(decl(File::Address, 0, 0));
-    p.immediates = immediates;
-    p.instructions = insns;
-    p
+    v.push(arr);
+    let per = cfg.max_depth as u32 + 1;
+    v.push(decl(
+        File::Temp,
+        l.counters,
+        l.counters + l.loop_slots * per - 1,
+    ));
+    if cfg.defined_only {
+        v.push(decl(File::Temp, l.guards, l.guards + 2));
+    }
+    v.push(decl(File::Address, 0, 0));
+    v
 }

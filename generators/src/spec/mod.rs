@@ -1,0 +1,155 @@
+//! Spec-derived generation (`shaderdiff gen --spec`): a conformance suite with programs
+//! for every opcode the reference interpreter implements, over the opcode's edge inputs.
+//!
+//! * ALU opcodes (`shaderdiff_oracles::interp::alu::is_alu`): `OP OUT[0], IN[0], ...` in the
+//!   variants `edge` (identity swizzles, writemask `.xyzw`, the full edge cross product
+//!   up to 1024 combinations), `abs`, `neg`, `negabs` (source modifiers on every source),
+//!   `sat`, `swz-broadcast` (`.yyyy`), `swz-reversed` (`.wzyx`), `wm-x` .. `wm-w`, and for
+//!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
+//!   the range the caller passes in [`SpecConfig::ranges`]).
+//! * Control flow, KILL/KILL_IF/DEMOTE, derivatives and address loads: hand-written
+//!   templates ([`control`]).
+//!
+//! One invocation per input combination (rounded up to a multiple of 4). Every case is
+//! written as `NAME.tgsi` (stamped, printed lossless) and `NAME.inputs.json`, with
+//! `NAME = spec-<opcode>-<variant>` (opcode in lower case). The suite is deterministic: it
+//! depends only on the generator version and the ranges.
+
+mod alu;
+mod control;
+pub mod edges;
+
+use shaderdiff_ir::tgsi::{print_with, PrintOptions};
+use shaderdiff_ir::{Opcode, Program, ALL_OPCODES};
+use shaderdiff_oracles::interp::alu::is_alu;
+use shaderdiff_oracles::Inputs;
+
+use crate::random::GENERATOR_VERSION;
+
+/// An input range on which an approximate opcode's precision bound holds (from the
+/// precision contract, e.g. SIN/COS on [-π, π]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApproxRange {
+    /// The opcode.
+    pub opcode: Opcode,
+    /// Which source the range constrains (0 = `x`, 1 = `y`).
+    pub source: usize,
+    /// The range constrains `|src|` (values of both signs are generated).
+    pub abs: bool,
+    /// Lower end (inclusive).
+    pub lo: f64,
+    /// Upper end (inclusive).
+    pub hi: f64,
+    /// Where the range is stated (for the program's header comment).
+    pub citation: String,
+}
+
+impl ApproxRange {
+    /// `|x| in [lo, hi] (citation)`, for the stamp.
+    pub fn describe(&self) -> String {
+        let name = ["x", "y", "z", "w"]
+            .get(self.source)
+            .copied()
+            .unwrap_or("src");
+        let v = if self.abs {
+            format!("|{name}|")
+        } else {
+            name.to_string()
+        };
+        format!("{v} in [{}, {}] ({})", self.lo, self.hi, self.citation)
+    }
+}
+
+/// Settings of the suite.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpecConfig {
+    /// Input ranges of approximate opcodes: one extra `range` variant each.
+    pub ranges: Vec<ApproxRange>,
+}
+
+/// One program of the suite with its inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecCase {
+    /// File name stem `spec-<opcode>-<variant>`.
+    pub name: String,
+    /// The opcode the case is about.
+    pub opcode: Opcode,
+    /// The variant (`edge`, `neg`, `wm-x`, `range`, `default-first`, ...).
+    pub variant: String,
+    /// The program.
+    pub program: Program,
+    /// Its inputs: one invocation per input combination, a multiple of 4.
+    pub inputs: Inputs,
+    /// Stamp comment lines followed by the program printed lossless.
+    pub text: String,
+}
+
+impl SpecCase {
+    fn new(
+        opcode: Opcode,
+        variant: &str,
+        program: Program,
+        inputs: Inputs,
+        note: Option<String>,
+    ) -> SpecCase {
+        let name = format!("spec-{}-{variant}", opcode.name().to_ascii_lowercase());
+        let mut text = format!(
+            "# shaderdiff-gen {GENERATOR_VERSION} spec opcode={} variant={variant} invocations={}\n",
+            opcode.name(),
+            inputs.invocations
+        );
+        if let Some(n) = note {
+            text.push_str(&format!("# range {n}\n"));
+        }
+        text.push_str(&print_with(&program, &PrintOptions { lossless: true }));
+        SpecCase {
+            name,
+            opcode,
+            variant: variant.to_string(),
+            program,
+            inputs,
+            text,
+        }
+    }
+}
+
+/// The non-ALU opcodes the suite covers with templates.
+pub const CONTROL_OPCODES: &[Opcode] = &[
+    Opcode::IF,
+    Opcode::UIF,
+    Opcode::BGNLOOP,
+    Opcode::CONT,
+    Opcode::SWITCH,
+    Opcode::CAL,
+    Opcode::END,
+    Opcode::NOP,
+    Opcode::KILL,
+    Opcode::KILL_IF,
+    Opcode::DEMOTE,
+    Opcode::DDX,
+    Opcode::DDY,
+    Opcode::DDX_FINE,
+    Opcode::DDY_FINE,
+];
+
+/// Every opcode the suite has programs for: the oracle's ALU opcodes and
+/// [`CONTROL_OPCODES`], in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
+/// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
+pub fn spec_opcodes() -> Vec<Opcode> {
+    ALL_OPCODES
+        .iter()
+        .copied()
+        .filter(|&op| is_alu(op) || CONTROL_OPCODES.contains(&op))
+        .collect()
+}
+
+/// The whole suite, in opcode order (ALU variants, then templates).
+pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
+    let mut out: Vec<SpecCase> = spec_opcodes()
+        .into_iter()
+        .filter(|&op| is_alu(op))
+        .flat_map(|op| alu::cases(op, &cfg.ranges))
+        .collect();
+    out.extend(control::cases());
+    out
+}

@@ -1,4 +1,4 @@
-//! Engine agreement on generated programs: for 128 programs from
+//! Engine agreement on generated programs: for 128 programs (`PROPTEST_CASES` overrides) from
 //! `shaderdiff_generators::strategy::tgsi_program(GenConfig::default(), 300)` with random
 //! inputs, every engine that supports a program gives the oracle's outputs bit for bit on
 //! every channel the oracle marks defined, in every invocation that is not killed, with the
@@ -142,8 +142,13 @@ fn differences(want: &Outputs, got: &Outputs, zero_ok: bool) -> Vec<String> {
 fn engines_agree_with_the_oracle() {
     let engines = engines_with(&EngineConfig::default());
     let stats: RefCell<BTreeMap<&str, (usize, usize)>> = RefCell::default();
+    // 128 cases unless PROPTEST_CASES asks for another number (proptest's own variable).
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(128);
     let mut runner = TestRunner::new(Config {
-        cases: 128,
+        cases,
         failure_persistence: None,
         ..Config::default()
     });

@@ -83,4 +83,58 @@ pub struct Outputs {
     pub buffers: BTreeMap<RegKey, Vec<u8>>,
     /// Final global memory.
     pub global: BTreeMap<u64, Vec<u8>>,
+    /// Acceptance intervals of the output channels: only the oracle fills them, and only
+    /// when asked ([`crate::interp::run_with_intervals`]); `None` otherwise.
+    pub intervals: Option<Intervals>,
+}
+
+/// The set of results an engine may return for one 32-bit channel: the binary32 values
+/// from `lo` to `hi` in IEEE 754 total order (-0 before +0; the range is empty when `lo` or
+/// `hi` is a NaN pattern), plus any NaN when `nan` is set. An exact result `v` is
+/// `lo == hi == v` with `nan == v.is_nan()`: integer and bit results are always exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Interval {
+    /// Lower end (binary32 bits).
+    pub lo: u32,
+    /// Upper end (binary32 bits).
+    pub hi: u32,
+    /// Any NaN is accepted.
+    pub nan: bool,
+}
+
+impl Interval {
+    /// Every value (what undefined and unconstrained channels get): `[-inf, +inf]` and NaN.
+    pub const ANY: Interval = Interval {
+        lo: 0xff80_0000,
+        hi: 0x7f80_0000,
+        nan: true,
+    };
+
+    /// Exactly the word `v`.
+    pub fn exact(v: u32) -> Interval {
+        Interval {
+            lo: v,
+            hi: v,
+            nan: f32::from_bits(v).is_nan(),
+        }
+    }
+
+    /// Whether this is the single value `v` (bit for bit).
+    pub fn is_exactly(&self, v: u32) -> bool {
+        self.lo == v && self.hi == v && self.nan == f32::from_bits(v).is_nan()
+    }
+}
+
+/// Per-channel acceptance intervals of a run's output registers, for one engine class
+/// (see `oracles/precision.toml`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Intervals {
+    /// The engine class the intervals were computed for (`cpu`, `gpu`).
+    pub class: String,
+    /// One `[x, y, z, w]` per invocation for every register of [`Outputs::registers`].
+    /// Undefined channels hold [`Interval::ANY`].
+    pub channels: BTreeMap<RegKey, Vec<[Interval; 4]>>,
+    /// Invocations whose control flow, kill or indirect addressing depended on an undefined
+    /// or imprecise value: all their outputs, and whether they were killed, are unconstrained.
+    pub unconstrained: Vec<bool>,
 }

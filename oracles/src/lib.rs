@@ -7,8 +7,15 @@
 //!
 //! [`interp::run`] takes a parsed [`shaderdiff_ir::Program`] and [`Inputs`] and returns
 //! [`Outputs`] or an [`interp::ExecError`] (unsupported opcode, invalid inputs, step limit).
+//!
+//! The differential side: [`precision`] loads the precision contract
+//! (`oracles/precision.toml`: per-opcode bounds per engine class),
+//! [`interp::run_with_intervals`] computes the oracle's per-channel acceptance intervals for
+//! a class, and [`compare::compare`] checks an engine's outputs against them, producing
+//! INTERFACE.md mismatch records.
+pub mod compare;
 pub mod interp;
 pub mod io;
 pub mod precision;
 pub use interp::{ExecError, InterpConfig};
-pub use io::{Inputs, Outputs, RegKey, Vec4};
+pub use io::{Inputs, Interval, Intervals, Outputs, RegKey, Vec4};

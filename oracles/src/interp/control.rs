@@ -279,5 +279,8 @@ impl Machine<'_> {
             self.case_masks.push(m & exec);
         }
         self.unconstrained |= und & exec;
+        if self.iv.is_some() {
+            self.iv_switch(insn, first_case, num_cases);
+        }
     }
 }

@@ -6,6 +6,8 @@ use shaderdiff_ir::Stage;
 use super::alu;
 use super::decode::{DInsn, Decoded, Kind};
 use super::fetch::{channels, saturate};
+use super::interval::machine::IvState;
+use super::interval::Env;
 use super::lanes::{FetchType, Mask, LANES};
 use super::shape;
 use super::state::Machine;
@@ -42,11 +44,13 @@ fn bind<'a>(d: &Decoded, inputs: &'a Inputs) -> Result<(Vec<Vec4>, Bound<'a>), E
     Ok((uniform, bound))
 }
 
-/// Runs a decoded program (see [`super::run`]).
+/// Runs a decoded program (see [`super::run`]); with `intervals`, also computes acceptance
+/// intervals for that class ([`super::run_with_intervals`]).
 pub(crate) fn run_decoded(
     d: &Decoded,
     inputs: &Inputs,
     config: &InterpConfig,
+    intervals: Option<Env<'_>>,
 ) -> Result<Outputs, ExecError> {
     let (uniform, bound) = bind(d, inputs)?;
     let n = inputs.invocations;
@@ -62,12 +66,22 @@ pub(crate) fn run_decoded(
         out.registers.insert(key, Vec::with_capacity(n));
     }
     let mut m = Machine::new(d, uniform, bound, config.step_limit);
+    if let Some(env) = intervals {
+        m.iv = Some(Box::new(IvState::new(env, d.layout.lane_slots as usize)));
+        out.intervals = Some(crate::io::Intervals {
+            class: env.policy.name.clone(),
+            ..Default::default()
+        });
+    }
     let mut base = 0;
     while base < n {
         let lanes = (n - base).min(LANES);
         m.reset(base, lanes);
         m.run_chunk()?;
         m.collect(lanes, &mut out, fragment);
+        if m.iv.is_some() {
+            m.iv_collect(lanes, &mut out);
+        }
         base += lanes;
     }
     for list in out.undefined.values_mut() {
@@ -148,6 +162,9 @@ impl Machine<'_> {
         for c in 0..4 {
             und[c] |= sat[c];
         }
+        if self.iv.is_some() {
+            und = self.iv_saturate(insn, und);
+        }
         let lost = self.regs.store(
             self.d,
             &self.uniform,
@@ -159,6 +176,9 @@ impl Machine<'_> {
             &mut self.s.slots,
         );
         self.unconstrained |= lost;
+        if self.iv.is_some() {
+            self.iv_store(insn);
+        }
     }
 
     /// An ALU instruction: fetch, [`alu::eval`], propagate undefinedness, store.
@@ -194,6 +214,9 @@ impl Machine<'_> {
             for u in &mut und {
                 *u |= any;
             }
+        }
+        if self.iv.is_some() {
+            self.iv_alu(insn, &mut und);
         }
         self.store_result(insn, und);
         Ok(())
@@ -253,6 +276,9 @@ impl Machine<'_> {
                 }
             }
         }
+        if self.iv.is_some() {
+            self.iv_derivative(insn, y, fine);
+        }
         self.store_result(insn, und);
     }
 
@@ -261,6 +287,9 @@ impl Machine<'_> {
     /// lane unconstrained.
     fn kill_if(&mut self, insn: &DInsn) {
         self.fetch_sources(insn);
+        if self.iv.is_some() {
+            self.iv_kill_if(insn);
+        }
         let mut kill: Mask = 0;
         let mut und: Mask = 0;
         for c in 0..4 {
@@ -297,6 +326,9 @@ impl Machine<'_> {
                 FetchType::Int => v != 0,
             };
             m |= (t as Mask) << l;
+        }
+        if self.iv.is_some() {
+            self.iv_condition(insn, ty);
         }
         m
     }

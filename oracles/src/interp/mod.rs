@@ -55,6 +55,7 @@
 //!   Call nesting deeper than [`MAX_CALL_DEPTH`] gives [`ExecError::CallDepth`].
 
 pub mod alu;
+pub mod interval;
 pub mod lanes;
 pub mod shape;
 
@@ -69,6 +70,7 @@ use shaderdiff_ir::{Opcode, Pos, Program};
 use thiserror::Error;
 
 use crate::io::{Inputs, Outputs};
+use crate::precision::{EngineClass, PrecisionContract};
 
 /// Maximum nesting of CAL (main program = depth 0).
 pub const MAX_CALL_DEPTH: usize = 64;
@@ -165,5 +167,33 @@ pub fn run(
     config: &InterpConfig,
 ) -> Result<Outputs, ExecError> {
     let decoded = decode::decode(program)?;
-    exec::run_decoded(&decoded, inputs, config)
+    exec::run_decoded(&decoded, inputs, config, None)
+}
+
+/// [`run`], and also the acceptance interval of every output channel for engines of
+/// `class` under `contract` ([`interval`] module docs): `Outputs::intervals` is `Some`, with
+/// one `[x, y, z, w]` per invocation and output register and the unconstrained invocations.
+/// Channels whose value depends on an imprecise result through a decision or conversion
+/// are reported undefined, and invocations whose control flow, kill or indirect addressing
+/// does are unconstrained, as if the value were undefined. Values, killed invocations and
+/// every other field are those of [`run`]. Costs several times the plain run.
+///
+/// `class` must come from `contract` ([`PrecisionContract::class`]). Errors: as [`run`], and
+/// [`ExecError::InvalidInputs`] for a class index the contract does not have.
+pub fn run_with_intervals(
+    program: &Program,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    contract: &PrecisionContract,
+    class: EngineClass,
+) -> Result<Outputs, ExecError> {
+    if class.index() >= contract.classes().len() {
+        return Err(ExecError::InvalidInputs(format!(
+            "engine class #{} is not a class of this precision contract",
+            class.index()
+        )));
+    }
+    let decoded = decode::decode(program)?;
+    let env = interval::Env::new(contract, class);
+    exec::run_decoded(&decoded, inputs, config, Some(env))
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::decode::Decoded;
+use super::interval::machine::IvState;
 use super::lanes::{Mask, Plane, Vals, LANES, ZERO_VALS};
 use super::ExecError;
 use crate::io::{Outputs, RegKey, Vec4};
@@ -74,6 +75,8 @@ pub(crate) struct Machine<'a> {
     pub base: usize,
     /// Per-invocation inputs: slot and values (one vec4, or one per invocation).
     pub inputs: Vec<(u32, &'a [Vec4])>,
+    /// Acceptance-interval state (`run_with_intervals` only; `None` on the plain path).
+    pub iv: Option<Box<IvState<'a>>>,
 }
 
 impl<'a> Machine<'a> {
@@ -109,6 +112,7 @@ impl<'a> Machine<'a> {
             limit,
             base: 0,
             inputs,
+            iv: None,
         }
     }
 
@@ -144,6 +148,9 @@ impl<'a> Machine<'a> {
         self.steps = [0; LANES];
         self.pending = 0;
         self.base = base;
+        if self.iv.is_some() {
+            self.iv_reset();
+        }
     }
 
     /// Adds the pending instruction count to every executing lane; errors when a lane

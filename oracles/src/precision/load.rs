@@ -42,9 +42,9 @@ use toml::{Spanned, Value};
 use super::num::parse_num;
 use super::{
     accepts_channels, accepts_error_bound, accepts_fused_or_unfused, contract_opcodes,
-    inheritable_formula, Bound, BoundKind, ChannelRule, ClassPolicy, ContractError,
-    DenormalPolicy, EngineClass, ErrorBound, Formula, InputRange, NanPolicy, NotDefinedPolicy,
-    OpContract, OverflowPolicy, PrecisionContract, RangeOf, SignedZeroPolicy,
+    inheritable_formula, Bound, BoundKind, ChannelRule, ClassPolicy, ContractError, DenormalPolicy,
+    EngineClass, ErrorBound, Formula, InputRange, NanPolicy, NotDefinedPolicy, OpContract,
+    OverflowPolicy, PrecisionContract, RangeOf, SignedZeroPolicy,
 };
 
 type Entry = BTreeMap<Spanned<String>, Spanned<Value>>;
@@ -100,7 +100,12 @@ impl Ctx<'_> {
         }
     }
 
-    fn choice<T: Copy>(&self, v: &Spanned<String>, what: &str, options: &[(&str, T)]) -> Result<T, ContractError> {
+    fn choice<T: Copy>(
+        &self,
+        v: &Spanned<String>,
+        what: &str,
+        options: &[(&str, T)],
+    ) -> Result<T, ContractError> {
         options
             .iter()
             .find(|(name, _)| *name == v.get_ref())
@@ -109,7 +114,11 @@ impl Ctx<'_> {
                 let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
                 self.err(
                     v.span(),
-                    format!("unknown {what} `{}` (expected one of: {})", v.get_ref(), names.join(", ")),
+                    format!(
+                        "unknown {what} `{}` (expected one of: {})",
+                        v.get_ref(),
+                        names.join(", ")
+                    ),
                 )
             })
     }
@@ -122,7 +131,10 @@ pub(super) fn parse(text: &str, file: &str) -> Result<PrecisionContract, Contrac
         cx.err(span, e.message().to_string())
     })?;
     if *raw.version.get_ref() != 1 {
-        return Err(cx.err(raw.version.span(), "unsupported contract version (expected 1)"));
+        return Err(cx.err(
+            raw.version.span(),
+            "unsupported contract version (expected 1)",
+        ));
     }
     let nan = cx.choice(
         &raw.policy.nan,
@@ -156,7 +168,10 @@ pub(super) fn parse(text: &str, file: &str) -> Result<PrecisionContract, Contrac
             not_defined: cx.choice(
                 &c.not_defined,
                 "not-defined policy",
-                &[("nan", NotDefinedPolicy::Nan), ("any", NotDefinedPolicy::Any)],
+                &[
+                    ("nan", NotDefinedPolicy::Nan),
+                    ("any", NotDefinedPolicy::Any),
+                ],
             )?,
             source: c.source.clone(),
         });
@@ -237,7 +252,9 @@ pub(super) fn parse(text: &str, file: &str) -> Result<PrecisionContract, Contrac
                             let span = raw_span_of(&raw, *op).unwrap_or(0..0);
                             return Err(cx.err(
                                 span,
-                                format!("{op}: channel rule names {other}, which has no plain bound"),
+                                format!(
+                                    "{op}: channel rule names {other}, which has no plain bound"
+                                ),
                             ));
                         }
                     }
@@ -307,9 +324,9 @@ fn op_contract(
                     return Err(cx.err(
                         k.span(),
                         format!(
-                            "unknown key `{name}` (expected source, signed_zero, all or a class: {})",
-                            classes.join(", ")
-                        ),
+                        "unknown key `{name}` (expected source, signed_zero, all or a class: {})",
+                        classes.join(", ")
+                    ),
                     ))
                 }
             },
@@ -329,7 +346,9 @@ fn op_contract(
             (None, None) => {
                 return Err(cx.err(
                     entry_span,
-                    format!("{op}: no bound for class `{class}` (add `{class} = ...` or `all = ...`)"),
+                    format!(
+                        "{op}: no bound for class `{class}` (add `{class} = ...` or `all = ...`)"
+                    ),
                 ))
             }
         };
@@ -342,7 +361,12 @@ fn op_contract(
 }
 
 /// One bound value (string or table) of `op`.
-fn bound(cx: &Ctx, op: Opcode, v: &Spanned<Value>, source: Option<&str>) -> Result<Bound, ContractError> {
+fn bound(
+    cx: &Ctx,
+    op: Opcode,
+    v: &Spanned<Value>,
+    source: Option<&str>,
+) -> Result<Bound, ContractError> {
     let span = v.span();
     let (kind, own_source) = match v.get_ref() {
         Value::String(s) => (simple_kind(cx, op, s, span.clone())?, None),
@@ -363,7 +387,12 @@ fn bound(cx: &Ctx, op: Opcode, v: &Spanned<Value>, source: Option<&str>) -> Resu
     Ok(Bound { kind, source })
 }
 
-fn simple_kind(cx: &Ctx, op: Opcode, s: &str, span: Range<usize>) -> Result<BoundKind, ContractError> {
+fn simple_kind(
+    cx: &Ctx,
+    op: Opcode,
+    s: &str,
+    span: Range<usize>,
+) -> Result<BoundKind, ContractError> {
     match s {
         "exact" => Ok(BoundKind::Exact),
         "fused_or_unfused" if accepts_fused_or_unfused(op) => Ok(BoundKind::FusedOrUnfused),
@@ -378,7 +407,14 @@ fn simple_kind(cx: &Ctx, op: Opcode, s: &str, span: Range<usize>) -> Result<Boun
     }
 }
 
-const ERROR_KEYS: &[&str] = &["ulp", "ulp_per_abs_x", "abs", "range", "range_of", "outside"];
+const ERROR_KEYS: &[&str] = &[
+    "ulp",
+    "ulp_per_abs_x",
+    "abs",
+    "range",
+    "range_of",
+    "outside",
+];
 
 fn table_kind(
     cx: &Ctx,
@@ -394,7 +430,12 @@ fn table_kind(
         }
     }
     let has_error = ERROR_KEYS.iter().any(|k| t.contains_key(*k));
-    let kinds = [t.contains_key("inherited"), t.contains_key("channels"), t.contains_key("kind"), has_error];
+    let kinds = [
+        t.contains_key("inherited"),
+        t.contains_key("channels"),
+        t.contains_key("kind"),
+        has_error,
+    ];
     if kinds.iter().filter(|&&b| b).count() != 1 {
         return Err(cx.err(
             span,
@@ -419,13 +460,19 @@ fn table_kind(
             }
         };
         if inheritable_formula(op) != Some(formula) {
-            return Err(cx.err(span, format!("{op} cannot inherit from `{}`", formula.text())));
+            return Err(cx.err(
+                span,
+                format!("{op} cannot inherit from `{}`", formula.text()),
+            ));
         }
         return Ok(BoundKind::Inherited(formula));
     }
     if let Some(c) = t.get("channels") {
         if !accepts_channels(op) {
-            return Err(cx.err(span, format!("{op} has no per-channel rules (only EXP, LOG, LIT)")));
+            return Err(cx.err(
+                span,
+                format!("{op} has no per-channel rules (only EXP, LOG, LIT)"),
+            ));
         }
         let list = match c {
             Value::Array(a) if a.len() == 4 => a,
@@ -459,7 +506,9 @@ fn num(cx: &Ctx, v: &Value, span: Range<usize>, what: &str) -> Result<f64, Contr
     let x = match v {
         Value::Integer(i) => *i as f64,
         Value::Float(f) => *f,
-        Value::String(s) => parse_num(s).map_err(|m| cx.err(span.clone(), format!("{what}: {m}")))?,
+        Value::String(s) => {
+            parse_num(s).map_err(|m| cx.err(span.clone(), format!("{what}: {m}")))?
+        }
         _ => return Err(cx.err(span, format!("{what} must be a number"))),
     };
     if x.is_nan() {

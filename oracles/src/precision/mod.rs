@@ -327,10 +327,12 @@ impl PrecisionContract {
     /// build defect and panics with the loader's `file:line:col` message.
     pub fn builtin() -> &'static PrecisionContract {
         static CONTRACT: OnceLock<PrecisionContract> = OnceLock::new();
-        CONTRACT.get_or_init(|| match PrecisionContract::parse(BUILTIN_TEXT, "precision.toml") {
-            Ok(c) => c,
-            Err(e) => panic!("the embedded precision contract is invalid: {e}"),
-        })
+        CONTRACT.get_or_init(
+            || match PrecisionContract::parse(BUILTIN_TEXT, "precision.toml") {
+                Ok(c) => c,
+                Err(e) => panic!("the embedded precision contract is invalid: {e}"),
+            },
+        )
     }
 
     /// Schema version of the file.

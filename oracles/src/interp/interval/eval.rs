@@ -1,0 +1,311 @@
+//! Interval evaluation of one ALU instruction over the lanes of a chunk.
+//!
+//! Inputs: each source's fetched interval planes (swizzled, modifiers applied), the plain
+//! fetched values, which source channels are not exactly known ("inexact"), and the plain
+//! results the ALU computed. Output: the result's interval planes and the lanes whose result
+//! channel is not determined (marked undefined by the caller).
+//!
+//! A lane whose sources are all exact, under an exact bound, with nothing a flushing class
+//! could flush and no zero tie, gets the plain result as a point (the common, fast case).
+//! Everything else goes through [`super::ops`].
+
+use shaderdiff_ir::Opcode;
+
+use super::iv::Iv;
+use super::ops::{self, input_flushable, output_flushable, Env};
+use super::IvVals;
+use crate::interp::decode::DInsn;
+use crate::interp::lanes::{Mask, Vals};
+use crate::precision::{BoundKind, SignedZeroPolicy};
+
+/// The fetched sources of an instruction in interval form.
+pub(crate) struct Srcs<'a> {
+    /// Interval planes per source.
+    pub iv: &'a [IvVals],
+    /// Plain fetched values per source.
+    pub val: &'a [Vals],
+    /// Per source and channel: lanes whose value is not exactly known.
+    pub inexact: &'a [[Mask; 4]],
+}
+
+impl Srcs<'_> {
+    fn get(&self, k: usize, c: usize, l: usize) -> Iv {
+        let s = &self.iv[k];
+        Iv::from_bits(s.lo[c][l], s.hi[c][l], s.nan[c] >> l & 1 != 0)
+    }
+}
+
+/// How an opcode's sources map to result channels.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Channel c from channel c of each source.
+    Component,
+    /// One value from channel x of each source, replicated.
+    Replicate,
+    /// From whole source vectors (per channel formulas, dot products, packing).
+    Vector,
+}
+
+fn shape(op: Opcode) -> Shape {
+    use Opcode::*;
+    match op {
+        RCP | RSQ | SQRT | EX2 | LG2 | POW | SIN | COS => Shape::Replicate,
+        DP2 | DP3 | DP4 | DPH | XPD | DST | EXP | LOG | LIT | PK2H | PK2US | PK4B | PK4UB
+        | UP2H => Shape::Vector,
+        _ => Shape::Component,
+    }
+}
+
+/// Opcodes with a float interval rule ([`ops::scalar`] / [`ops::vector`]).
+fn float_rule(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        MOV | ABS
+            | ADD
+            | SUB
+            | MUL
+            | DIV
+            | MAD
+            | FMA
+            | LRP
+            | MIN
+            | MAX
+            | SLT
+            | SGE
+            | SGT
+            | SLE
+            | SEQ
+            | SNE
+            | FSLT
+            | FSGE
+            | FSEQ
+            | FSNE
+            | CMP
+            | SSG
+            | RCP
+            | RSQ
+            | SQRT
+            | EX2
+            | LG2
+            | POW
+            | SIN
+            | COS
+            | FLR
+            | CEIL
+            | TRUNC
+            | ROUND
+            | FRC
+            | DP2
+            | DP3
+            | DP4
+            | DPH
+            | XPD
+            | DST
+            | EXP
+            | LOG
+            | LIT
+    )
+}
+
+/// Evaluates `insn` for the lanes in `exec`: fills `out` for the written channels and sets
+/// `undet` for lanes whose result is not determined by the sources' sets. Lanes already
+/// undefined in channel c (`undefined[c]`, the plain evaluation's verdict) are skipped.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn eval_alu(
+    env: &Env,
+    insn: &DInsn,
+    s: &Srcs,
+    result: &Vals,
+    exec: Mask,
+    undefined: &[Mask; 4],
+    out: &mut IvVals,
+    undet: &mut [Mask; 4],
+) {
+    let op = insn.op;
+    let nsrc = insn.srcs.len();
+    let sh = shape(op);
+    let exact_bound = matches!(env.bound(op), BoundKind::Exact);
+    let flushes = env.flushes();
+    let zero_ties = matches!(op, Opcode::MIN | Opcode::MAX)
+        && env.contract.signed_zero(op, env.class) == SignedZeroPolicy::Either;
+    // Lanes with an inexact source channel that channel c depends on.
+    let mut dep = [0 as Mask; 4];
+    for (c, d) in dep.iter_mut().enumerate() {
+        for k in 0..nsrc {
+            *d |= match sh {
+                Shape::Component => s.inexact[k][c],
+                Shape::Replicate => s.inexact[k][0],
+                Shape::Vector => (0..4)
+                    .filter(|&j| insn.read_mask[k] >> j & 1 != 0)
+                    .fold(0, |m, j| m | s.inexact[k][j]),
+            };
+        }
+    }
+    for c in (0..4).filter(|c| insn.writemask >> c & 1 != 0) {
+        let mut lanes = exec & !undefined[c];
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let v = result[c][l];
+            let inexact = dep[c] >> l & 1 != 0;
+            let flush_risk = flushes && denormal_involved(op, sh, insn, s, c, l, v);
+            let tie = zero_ties && f32::from_bits(v) == 0.0;
+            let fast = !inexact && exact_bound && !flush_risk && !tie;
+            let r = if fast || (!inexact && !float_rule(op) && !conversion(op)) {
+                Some(Iv::point(f32::from_bits(v)))
+            } else {
+                slow(env, insn, sh, s, c, l, v, inexact)
+            };
+            match r {
+                None => {
+                    undet[c] |= 1 << l;
+                    let any = crate::io::Interval::ANY;
+                    put(out, c, l, (any.lo, any.hi, true));
+                }
+                Some(r) => {
+                    let r = ops::flush_if(env, flushes && output_flushable(op), r);
+                    put(out, c, l, snap(op, r, v));
+                }
+            }
+        }
+    }
+}
+
+fn conversion(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        F2I | F2U | ARL | ARR | PK2H | PK2US | PK4B | PK4UB | LDEXP | UCMP
+    )
+}
+
+/// Whether a flushing class could flush a denormal input or the result of this lane.
+fn denormal_involved(
+    op: Opcode,
+    sh: Shape,
+    insn: &DInsn,
+    s: &Srcs,
+    c: usize,
+    l: usize,
+    v: u32,
+) -> bool {
+    let den = |w: u32| {
+        let f = f32::from_bits(w);
+        f != 0.0 && f.is_subnormal()
+    };
+    if output_flushable(op) && den(v) {
+        return true;
+    }
+    (0..insn.srcs.len()).any(|k| {
+        input_flushable(op, k)
+            && match sh {
+                Shape::Component => den(s.val[k][c][l]),
+                Shape::Replicate => den(s.val[k][0][l]),
+                Shape::Vector => (0..4).any(|j| den(s.val[k][j][l])),
+            }
+    })
+}
+
+/// The acceptance set of channel `c`, lane `l`, by the opcode's interval rule.
+#[allow(clippy::too_many_arguments)]
+fn slow(
+    env: &Env,
+    insn: &DInsn,
+    sh: Shape,
+    s: &Srcs,
+    c: usize,
+    l: usize,
+    v: u32,
+    inexact: bool,
+) -> Option<Iv> {
+    use Opcode::*;
+    let op = insn.op;
+    let nsrc = insn.srcs.len();
+    let arg = |k: usize, ch: usize| {
+        ops::flush_if(
+            env,
+            env.flushes() && input_flushable(op, k),
+            s.get(k, ch, l),
+        )
+    };
+    let src_ch = if sh == Shape::Replicate { 0 } else { c };
+    match op {
+        F2I | F2U | ARL | ARR => {
+            ops::conversion_determined(op, arg(0, c)).then(|| Iv::point(f32::from_bits(v)))
+        }
+        PK2H | PK2US | PK4B | PK4UB => {
+            let vecs = [arg(0, 0), arg(0, 1), arg(0, 2), arg(0, 3)];
+            ops::pack_determined(op, vecs).then(|| Iv::point(f32::from_bits(v)))
+        }
+        LDEXP => {
+            if s.inexact[1][c] >> l & 1 != 0 {
+                return None;
+            }
+            Some(ops::ldexp(arg(0, c), s.val[1][c][l] as i32))
+        }
+        UCMP => {
+            if s.inexact[0][c] >> l & 1 != 0 {
+                return None;
+            }
+            Some(if s.val[0][c][l] != 0 {
+                arg(1, c)
+            } else {
+                arg(2, c)
+            })
+        }
+        _ if float_rule(op) => {
+            if sh == Shape::Vector {
+                let vec = |k: usize| [arg(k, 0), arg(k, 1), arg(k, 2), arg(k, 3)];
+                let b = if nsrc > 1 { vec(1) } else { [Iv::NAN; 4] };
+                ops::vector(env, op, vec(0), b, c)
+            } else {
+                let args: Vec<Iv> = (0..nsrc).map(|k| arg(k, src_ch)).collect();
+                ops::scalar(env, op, &args)
+            }
+        }
+        // Integer, bit and other exact opcodes: determined only by exact sources.
+        _ => (!inexact).then(|| Iv::point(f32::from_bits(v))),
+    }
+}
+
+/// Makes the stored set consistent with the plain value `v`: a NaN-only set keeps `v`'s
+/// bits as its ends, and the set always contains `v` (the oracle is an engine of every
+/// class; a set missing it is an interval-rule defect, caught in debug builds).
+fn snap(op: Opcode, r: Iv, v: u32) -> (u32, u32, bool) {
+    let f = f32::from_bits(v);
+    if r.empty() && f.is_nan() {
+        return (v, v, true);
+    }
+    let r = if r.contains(f) {
+        r
+    } else {
+        debug_assert!(
+            false,
+            "{op}: interval {r:?} misses the oracle's value {v:#010x}"
+        );
+        r.hull(Iv::point(f))
+    };
+    if r.empty() {
+        return (v, v, r.nan);
+    }
+    (r.lo.to_bits(), r.hi.to_bits(), r.nan)
+}
+
+fn put(out: &mut IvVals, c: usize, l: usize, (lo, hi, nan): (u32, u32, bool)) {
+    out.lo[c][l] = lo;
+    out.hi[c][l] = hi;
+    let bit = 1u64 << l;
+    out.nan[c] = (out.nan[c] & !bit) | if nan { bit } else { 0 };
+}
+
+/// Lanes of `vals` (one plane per channel) whose interval is not exactly the value.
+pub(crate) fn inexact_lanes(iv: &IvVals, vals: &Vals, c: usize) -> Mask {
+    let mut m: Mask = 0;
+    for (l, &v) in vals[c].iter().enumerate() {
+        let nan = iv.nan[c] >> l & 1 != 0;
+        let exact = iv.lo[c][l] == v && iv.hi[c][l] == v && nan == f32::from_bits(v).is_nan();
+        m |= (!exact as Mask) << l;
+    }
+    m
+}

@@ -1,4 +1,5 @@
-//! The `shaderdiff` command line (INTERFACE.md "Commands"): `check` and `run`.
+//! The `shaderdiff` command line (INTERFACE.md "Commands"): `check`, `run` and `gen`
+//! ([`crate::gen_cmd`]).
 //!
 //! Exit status (INTERFACE.md): 0 success; 1 the run failed (step limit, call depth);
 //! 2 bad usage or bad input (unparsable program, malformed inputs file, unknown register),
@@ -33,6 +34,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Run a program on one engine and print its output registers.
     Run(RunArgs),
+    /// Generate programs with inputs: seeded random (--seed/--count) or the spec suite (--spec).
+    Gen(crate::gen_cmd::GenArgs),
 }
 
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
@@ -157,6 +160,7 @@ pub fn load_program(path: &Path) -> Result<Program, Failure> {
 pub fn execute(cli: Cli) -> u8 {
     match cli.command {
         Command::Check(a) => check(&a),
+        Command::Gen(a) => crate::gen_cmd::execute(&a),
         Command::Run(a) => match run(&a) {
             Ok(()) => 0,
             Err(f) => {

@@ -8,9 +8,11 @@ use shaderdiff_oracles::{Inputs, RegKey};
 use super::edges::{combos, source_edges, FLOAT};
 use super::{ApproxRange, SpecCase};
 
-/// Combinations covered by the `edge` variant, and by every other variant.
+/// Combinations covered by the `edge` variant, and by the operand variants.
 const EDGE_COMBOS: usize = 1024;
 const VARIANT_COMBOS: usize = 64;
+/// `_SAT` is about values (NaN, ±0, ±inf, above 1), so it gets more than other variants.
+const SAT_COMBOS: usize = 256;
 
 /// How the sources and the destination of one variant look.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +55,7 @@ fn variants(op: Opcode) -> Vec<(String, Shape, usize)> {
                 saturate: true,
                 ..PLAIN
             },
-            EDGE_COMBOS,
+            SAT_COMBOS,
         ));
     }
     v.push((
@@ -116,14 +118,25 @@ fn program(op: Opcode, shape: &Shape) -> Program {
     p
 }
 
-/// Inputs holding every combination: invocation `i`, channel `c` of `IN[k]` is source `k`
-/// of combination `(i + c * stride) mod N` (`stride = ceil(N / 4)`), so every channel sees
-/// every combination and a replicated opcode (which reads one channel) does too. The
-/// invocation count is `N` rounded up to a multiple of 4.
-pub(super) fn combo_inputs(combos: &[Vec<u32>], sources: usize) -> Inputs {
+/// Inputs holding every combination. Invocation `i`, channel `c` of `IN[k]` is source `k`
+/// of combination `(i + c * stride) mod N`.
+///
+/// * `packed` (componentwise opcodes, where channel c of the result depends only on
+///   channel c of the sources): one combination per channel, `stride` = the invocation
+///   count, so about `N / 4` invocations hold each combination exactly once.
+/// * otherwise (replicated and vector opcodes): one combination per invocation,
+///   `stride = ceil(N / 4)`, so every channel sees every combination and a replicated
+///   opcode (which reads one channel) does too.
+///
+/// The invocation count is rounded up to a multiple of 4; extra slots repeat combinations.
+pub(super) fn combo_inputs(combos: &[Vec<u32>], sources: usize, packed: bool) -> Inputs {
     let n = combos.len().max(1);
-    let invocations = n.div_ceil(4) * 4;
-    let stride = n.div_ceil(4);
+    let (invocations, stride) = if packed {
+        let inv = n.div_ceil(4).div_ceil(4) * 4;
+        (inv, inv)
+    } else {
+        (n.div_ceil(4) * 4, n.div_ceil(4))
+    };
     let mut inputs = Inputs {
         invocations,
         ..Inputs::default()
@@ -191,9 +204,10 @@ fn range_values(r: &ApproxRange) -> Vec<u32> {
 pub(super) fn cases(op: Opcode, ranges: &[ApproxRange]) -> Vec<SpecCase> {
     let n = op.info().num_src as usize;
     let edges: Vec<Vec<u32>> = (0..n).map(|k| source_edges(op, k)).collect();
+    let packed = op.info().output_mode == OutputMode::Componentwise;
     let mut out = Vec::new();
     for (variant, shape, limit) in variants(op) {
-        let inputs = combo_inputs(&combos(edges.clone(), limit), n);
+        let inputs = combo_inputs(&combos(edges.clone(), limit), n, packed);
         out.push(SpecCase::new(
             op,
             &variant,
@@ -225,7 +239,7 @@ pub(super) fn cases(op: Opcode, ranges: &[ApproxRange]) -> Vec<SpecCase> {
         } else {
             format!("range{}", i + 1)
         };
-        let inputs = combo_inputs(&combos(lists, EDGE_COMBOS), n);
+        let inputs = combo_inputs(&combos(lists, EDGE_COMBOS), n, packed);
         out.push(SpecCase::new(
             op,
             &name,

@@ -10,7 +10,8 @@
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives and address loads: hand-written
 //!   templates ([`control`]).
 //!
-//! One invocation per input combination (rounded up to a multiple of 4). Every case is
+//! One invocation per input combination, or for componentwise opcodes one channel per
+//! combination (counts rounded up to a multiple of 4). Every case is
 //! written as `NAME.tgsi` (stamped, printed lossless) and `NAME.inputs.json`, with
 //! `NAME = spec-<opcode>-<variant>` (opcode in lower case). The suite is deterministic: it
 //! depends only on the generator version and the ranges.
@@ -78,7 +79,8 @@ pub struct SpecCase {
     pub variant: String,
     /// The program.
     pub program: Program,
-    /// Its inputs: one invocation per input combination, a multiple of 4.
+    /// Its inputs: one invocation (componentwise opcodes: one channel) per input
+    /// combination; the invocation count is a multiple of 4.
     pub inputs: Inputs,
     /// Stamp comment lines followed by the program printed lossless.
     pub text: String,

@@ -1,0 +1,128 @@
+//! Writing [`Inputs`] as an inputs file (INTERFACE.md "The inputs file"): the inverse of
+//! [`crate::inputs::load`]. Every channel is written as raw bits (`"0x3f800000"`), so the
+//! file reads back to exactly the same words (NaN payloads, `-0.0` and denormals included).
+
+use std::fmt::Write as _;
+
+use shaderdiff_oracles::{Inputs, Vec4};
+
+use crate::output::word;
+use crate::value::hex_bytes;
+
+fn vec4(v: &Vec4) -> String {
+    let parts: Vec<String> = v.iter().map(|&w| format!("\"{}\"", word(w))).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// `"key": value` lines of one object, in map order.
+fn object(out: &mut String, name: &str, entries: Vec<(String, String)>, last: bool) {
+    let _ = write!(out, "  \"{name}\": {{");
+    for (i, (k, v)) in entries.iter().enumerate() {
+        let sep = if i + 1 < entries.len() { "," } else { "" };
+        let _ = write!(out, "\n    \"{k}\": {v}{sep}");
+    }
+    if !entries.is_empty() {
+        out.push_str("\n  ");
+    }
+    out.push('}');
+    out.push_str(if last { "\n" } else { ",\n" });
+}
+
+/// The inputs file for `inputs`: `invocations`, `registers` (one vec4 per invocation on its
+/// own line, or a single vec4 when the register has one value for all), `constants`, and
+/// `buffers` / `global` when not empty. Keys are written in `Inputs`' map order (register
+/// file, dimension, index), so equal inputs give identical text. Register names are the
+/// `RegKey` display form (`IN[0]`, `CONST[1][2]`), which `inputs::load` reads back.
+pub fn to_json(inputs: &Inputs) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{{\n  \"invocations\": {},", inputs.invocations);
+    let regs = inputs
+        .registers
+        .iter()
+        .map(|(k, v)| {
+            let value = if v.len() == 1 {
+                vec4(&v[0])
+            } else {
+                let rows: Vec<String> = v.iter().map(|r| format!("      {}", vec4(r))).collect();
+                format!("[\n{}\n    ]", rows.join(",\n"))
+            };
+            (k.to_string(), value)
+        })
+        .collect();
+    let has_memory = !inputs.buffers.is_empty() || !inputs.global.is_empty();
+    object(&mut out, "registers", regs, false);
+    let consts = inputs
+        .constants
+        .iter()
+        .map(|(k, v)| (k.to_string(), vec4(v)))
+        .collect();
+    object(&mut out, "constants", consts, !has_memory);
+    if has_memory {
+        let bufs = inputs
+            .buffers
+            .iter()
+            .map(|(k, b)| (k.to_string(), format!("\"{}\"", hex_bytes(b))))
+            .collect();
+        object(&mut out, "buffers", bufs, false);
+        let global = inputs
+            .global
+            .iter()
+            .map(|(a, b)| (format!("0x{a:x}"), format!("\"{}\"", hex_bytes(b))))
+            .collect();
+        object(&mut out, "global", global, true);
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shaderdiff_ir::tgsi::parse;
+    use shaderdiff_ir::File;
+    use shaderdiff_oracles::RegKey;
+
+    #[test]
+    fn written_inputs_read_back_exactly() {
+        let p = parse(
+            "VERT\nDCL IN[0..1]\nDCL CONST[0]\nDCL CONST[1][0..1]\nDCL OUT[0]\nEND\n",
+            "p.tgsi",
+        )
+        .unwrap();
+        let mut inputs = Inputs {
+            invocations: 3,
+            ..Inputs::default()
+        };
+        // NaN payloads (quiet and signalling), -0.0 and a denormal must survive unchanged.
+        inputs.registers.insert(
+            RegKey::new(File::Input, 0),
+            vec![
+                [0x7fc0_0001, 0x7f80_0001, 0x8000_0000, 0x0000_0001],
+                [0, 1, 2, 3],
+                [0xffff_ffff; 4],
+            ],
+        );
+        inputs
+            .registers
+            .insert(RegKey::new(File::Input, 1), vec![[5, 6, 7, 8]]);
+        inputs.constants.insert(
+            RegKey::new(File::Const, 0),
+            [0x3f80_0000, 0, 0, 0xff80_0000],
+        );
+        inputs.constants.insert(
+            RegKey {
+                file: File::Const,
+                dimension: Some(1),
+                index: 1,
+            },
+            [9, 10, 11, 12],
+        );
+        let text = to_json(&inputs);
+        let back = crate::inputs::load(&text, "w.json", &p, None).unwrap();
+        assert_eq!(back, inputs, "{text}");
+        // Valid JSON with the documented raw-bits form.
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["registers"]["IN[0]"][0][0], "0x7fc00001");
+        assert_eq!(v["constants"]["CONST[1][1]"][3], "0x0000000c");
+    }
+}

@@ -1,0 +1,220 @@
+//! End-to-end tests of `shaderdiff gen` (INTERFACE.md "Commands"): files written as
+//! `DIR/NAME.tgsi` + `DIR/NAME.inputs.json`, programs that check, inputs files that read
+//! back to exactly the generated inputs, byte-identical output from two processes with the
+//! same seed, and the exit statuses 2 (bad usage), 3 (`--lang nv`) and 1 (unwritable).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use shaderdiff::inputs;
+use shaderdiff_generators::random::{generate, RandomConfig};
+use shaderdiff_generators::spec::{suite, SpecConfig};
+use shaderdiff_ir::tgsi::parse;
+
+const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the shaderdiff binary starts")
+}
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shaderdiff-gen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Every file of `dir` by name.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn seeded_gen_writes_programs_and_inputs_that_read_back() {
+    let dir = scratch("seeded");
+    let o = run(&[
+        "gen",
+        "--seed",
+        "3",
+        "--count",
+        "12",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(summary.lines().count(), 1, "{summary}");
+    assert!(summary.contains("12 programs"), "{summary}");
+    let all = files(&dir);
+    assert_eq!(all.len(), 24);
+    let cfg = RandomConfig::default();
+    for i in 0..12u64 {
+        let name = format!("gen-3-{i:06}");
+        let text = String::from_utf8(all[&format!("{name}.tgsi")].clone()).unwrap();
+        let json = String::from_utf8(all[&format!("{name}.inputs.json")].clone()).unwrap();
+        assert!(text.starts_with(&format!(
+            "# shaderdiff-gen {} seed=3 index={i} mode=defined",
+            shaderdiff_generators::GENERATOR_VERSION
+        )));
+        let g = generate(3, i, &cfg);
+        let program = parse(&text, &name).unwrap();
+        assert_eq!(program, g.program);
+        let back = inputs::load(&json, "inputs.json", &program, None).unwrap();
+        assert_eq!(back, g.inputs, "{name}");
+        // `check` accepts the file and `run` accepts the pair.
+        let path = dir.join(format!("{name}.tgsi"));
+        let inp = dir.join(format!("{name}.inputs.json"));
+        assert_eq!(
+            run(&["check", path.to_str().unwrap()]).status.code(),
+            Some(0)
+        );
+        let r = run(&[
+            "run",
+            path.to_str().unwrap(),
+            "--inputs",
+            inp.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        // Defined-only (the default): nothing undefined in the run.
+        let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert!(v.get("undefined").is_none(), "{name}: {v}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_processes_with_the_same_seed_write_identical_files() {
+    let (a, b) = (scratch("same-a"), scratch("same-b"));
+    for d in [&a, &b] {
+        let o = run(&[
+            "gen",
+            "--seed",
+            "99",
+            "--count",
+            "20",
+            "--start",
+            "1000",
+            "--allow-undefined",
+            "--out",
+            d.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let (fa, fb) = (files(&a), files(&b));
+    assert_eq!(fa.len(), 40);
+    assert!(fa.contains_key("gen-99-001019.tgsi"));
+    assert_eq!(fa, fb);
+    // And the files are what the library generates in this process.
+    let cfg = RandomConfig::with_defined_only(false);
+    let g = generate(99, 1005, &cfg);
+    assert_eq!(fa["gen-99-001005.tgsi"], g.text.as_bytes());
+    let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
+}
+
+#[test]
+fn spec_gen_writes_the_whole_suite() {
+    let dir = scratch("spec");
+    let o = run(&["gen", "--spec", "--out", dir.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let cases = suite(&SpecConfig::default());
+    let all = files(&dir);
+    assert_eq!(all.len(), 2 * cases.len());
+    for c in &cases {
+        let text = String::from_utf8(all[&format!("{}.tgsi", c.name)].clone()).unwrap();
+        let json = String::from_utf8(all[&format!("{}.inputs.json", c.name)].clone()).unwrap();
+        let program = parse(&text, &c.name).unwrap();
+        assert_eq!(program, c.program, "{}", c.name);
+        let back = inputs::load(&json, "inputs.json", &program, None).unwrap();
+        assert_eq!(back, c.inputs, "{}", c.name);
+    }
+    // A few run through the CLI.
+    for name in [
+        "spec-add-edge",
+        "spec-switch-default-middle",
+        "spec-ddx-linear",
+    ] {
+        let r = run(&[
+            "run",
+            dir.join(format!("{name}.tgsi")).to_str().unwrap(),
+            "--inputs",
+            dir.join(format!("{name}.inputs.json")).to_str().unwrap(),
+        ]);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gen_exit_statuses() {
+    let dir = scratch("status");
+    let d = dir.to_str().unwrap();
+    // INTERFACE.md: 3 = valid request the tool does not support (NV generation).
+    let o = run(&[
+        "gen", "--lang", "nv", "--seed", "1", "--count", "1", "--out", d,
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not supported"), "{err}");
+    // 2 = bad usage: no mode, --seed without --count, both modes, --count 0.
+    for args in [
+        vec!["gen", "--out", d],
+        vec!["gen", "--seed", "1", "--out", d],
+        vec!["gen", "--seed", "1", "--count", "2", "--spec", "--out", d],
+        vec!["gen", "--seed", "1", "--count", "0", "--out", d],
+        vec!["gen", "--seed", "1", "--count", "1"],
+    ] {
+        assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
+    }
+    // 1 = the output could not be written (the "directory" is a file).
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let o = run(&[
+        "gen",
+        "--seed",
+        "1",
+        "--count",
+        "1",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not-a-dir"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -205,6 +205,14 @@ impl Engine for JitEngine {
             .map(|p| Box::new(JitCompiled(p)) as Box<dyn Compiled>)
     }
 
+    /// [`JitEngine::prepare_batch`]: [`BATCH`] programs per code module.
+    fn prepare_batch(
+        &self,
+        programs: &[&Program],
+    ) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
+        JitEngine::prepare_batch(self, programs)
+    }
+
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
         let Some(JitCompiled(prog)) = compiled.as_any().downcast_ref::<JitCompiled>() else {
             return Err(EngineError::InvalidProgram {

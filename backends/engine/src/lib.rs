@@ -19,14 +19,30 @@ pub struct EngineConfig {
     /// Maximum number of instructions one invocation may execute before the run stops
     /// with [`EngineError::StepLimit`] (default 1 000 000, the oracle's budget).
     pub step_limit: u64,
+    /// A catalogued deliberate miscompilation to switch on (`--inject-fault NAME`), by the
+    /// name [`Engine::faults`] lists. `None` (the default): no fault is ever active. An
+    /// engine ignores names that are not in its own catalogue.
+    pub fault: Option<String>,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             step_limit: 1_000_000,
+            fault: None,
         }
     }
+}
+
+/// One entry of an engine's fault catalogue (`shaderdiff faults`): a deliberate, realistic
+/// miscompilation that `--inject-fault NAME` switches on, so anyone can check that the
+/// differential loop finds and reduces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaultDef {
+    /// The `--inject-fault` name: lowercase words joined by `-`, unique across engines.
+    pub name: &'static str,
+    /// One line: what the engine gets wrong when the fault is on.
+    pub description: &'static str,
 }
 
 /// What an engine can run. Checked against a program before it is prepared.
@@ -188,6 +204,22 @@ pub trait Engine: Send + Sync {
 
     /// Run prepared code on `inputs`. Errors: invalid inputs, step limit, trap.
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError>;
+
+    /// Prepares many programs at once; result `i` belongs to `programs[i]` and fails alone.
+    /// The default checks and prepares them one by one; engines with a cheaper batch path
+    /// (the jit compiles many programs into one code module) override it.
+    fn prepare_batch(&self, programs: &[&Program]) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
+        programs
+            .iter()
+            .map(|p| self.check(p).and_then(|()| self.prepare(p)))
+            .collect()
+    }
+
+    /// The engine's fault catalogue (`--inject-fault NAME`); empty by default. A fault is
+    /// active only when [`EngineConfig::fault`] names it.
+    fn faults(&self) -> &'static [FaultDef] {
+        &[]
+    }
 
     /// `check`, `prepare` and `run` in one call.
     fn execute(&self, program: &Program, inputs: &Inputs) -> Result<Outputs, EngineError> {

@@ -232,6 +232,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     .map_err(|e| Failure::BadInput(e.to_string()))?;
     let config = EngineConfig {
         step_limit: args.step_limit,
+        ..EngineConfig::default()
     };
     let backend = args.backend.name();
     let engine = backends::engine(backend, &config).ok_or_else(|| {

@@ -145,3 +145,35 @@ fn range_variants_stay_inside_the_range() {
 fn the_suite_is_deterministic() {
     assert_eq!(suite(&SpecConfig::default()), suite(&SpecConfig::default()));
 }
+
+#[test]
+fn the_builtin_contract_gives_range_variants() {
+    // oracles/precision.toml states SIN and COS bounds on [-pi, pi] (Vulkan GLSL table).
+    let cfg = SpecConfig::builtin();
+    let sin = cfg
+        .ranges
+        .iter()
+        .find(|r| r.opcode == Opcode::SIN)
+        .expect("a SIN range");
+    assert_eq!(
+        (sin.lo, sin.hi),
+        (-std::f64::consts::PI, std::f64::consts::PI)
+    );
+    let cases = suite(&cfg);
+    for r in &cfg.ranges {
+        let name = format!("spec-{}-range", r.opcode.name().to_ascii_lowercase());
+        let c = cases
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        assert!(c.text.lines().nth(1).unwrap().starts_with("# range "));
+        let vals = &c.inputs.registers[&RegKey::new(File::Input, r.source as u32)];
+        for v in vals {
+            for w in v {
+                let x = f32::from_bits(*w) as f64;
+                let x = if r.abs { x.abs() } else { x };
+                assert!(r.lo <= x && x <= r.hi, "{name}: {x}");
+            }
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //!   (`shaderdiff_generators::random::generate`), named `gen-S-IIIIII`. The same seed,
 //!   indices, options and generator version give byte-identical files on any machine.
 //! * `--spec`: the spec-derived conformance suite (`shaderdiff_generators::spec`), named
-//!   `spec-<opcode>-<variant>`.
+//!   `spec-<opcode>-<variant>`, with `range` variants for the input ranges the precision
+//!   contract (`oracles/precision.toml`) states bounds on.
 //!
 //! **Defined-only is the default** for `--seed`: every result of every generated program
 //! is defined for all inputs, so a campaign or a checked-in corpus can never show a
@@ -119,7 +120,7 @@ fn run(args: &GenArgs) -> Result<String, Failure> {
     })?;
     let dir = args.out.display();
     if args.spec {
-        let cases = spec::suite(&SpecConfig::default());
+        let cases = spec::suite(&SpecConfig::builtin());
         for c in &cases {
             write(&args.out, &c.name, &c.text, &c.inputs)?;
         }

@@ -146,7 +146,7 @@ fn spec_gen_writes_the_whole_suite() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let cases = suite(&SpecConfig::default());
+    let cases = suite(&SpecConfig::builtin());
     let all = files(&dir);
     assert_eq!(all.len(), 2 * cases.len());
     for c in &cases {

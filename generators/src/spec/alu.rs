@@ -180,15 +180,23 @@ fn f32_inside(x: f64, lo: f64, hi: f64) -> u32 {
     f.to_bits()
 }
 
-/// Points of `[lo, hi]` for a range variant: both ends, zero when inside, and 61 evenly
-/// spaced points, as binary32 inside the range; with `abs`, each also negated.
+/// Points of `[lo, hi]` for a range variant: both ends, zero when inside, and 61 points
+/// between them, as binary32 inside the range; with `abs`, each also negated.
 fn range_values(r: &ApproxRange) -> Vec<u32> {
     let mut v = vec![f32_inside(r.lo, r.lo, r.hi), f32_inside(r.hi, r.lo, r.hi)];
     if r.lo <= 0.0 && 0.0 <= r.hi {
         v.push(0);
     }
+    // Evenly spaced, or geometrically for wide positive ranges such as [2^-126, 2^126].
+    let geometric = r.lo > 0.0 && r.hi / r.lo > 64.0;
     for i in 1..62 {
-        let x = r.lo + (r.hi - r.lo) * (i as f64) / 62.0;
+        let t = i as f64 / 62.0;
+        let x = if geometric {
+            // libm (pure Rust): the same bits on every platform, unlike the host pow.
+            r.lo * libm::pow(r.hi / r.lo, t)
+        } else {
+            r.lo + (r.hi - r.lo) * t
+        };
         v.push(f32_inside(x, r.lo, r.hi));
     }
     if r.abs {

@@ -6,7 +6,8 @@
 //!   up to 1024 combinations), `abs`, `neg`, `negabs` (source modifiers on every source),
 //!   `sat`, `swz-broadcast` (`.yyyy`), `swz-reversed` (`.wzyx`), `wm-x` .. `wm-w`, and for
 //!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
-//!   the range the caller passes in [`SpecConfig::ranges`]).
+//!   the range the caller passes in [`SpecConfig::ranges`]; [`SpecConfig::builtin`] takes
+//!   them from the precision contract, `oracles/precision.toml`).
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives and address loads: hand-written
 //!   templates ([`control`]).
 //!
@@ -23,6 +24,7 @@ pub mod edges;
 use shaderdiff_ir::tgsi::{print_with, PrintOptions};
 use shaderdiff_ir::{Opcode, Program, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu::is_alu;
+use shaderdiff_oracles::precision::{Bound, BoundKind, PrecisionContract, RangeOf};
 use shaderdiff_oracles::Inputs;
 
 use crate::random::GENERATOR_VERSION;
@@ -66,6 +68,61 @@ impl ApproxRange {
 pub struct SpecConfig {
     /// Input ranges of approximate opcodes: one extra `range` variant each.
     pub ranges: Vec<ApproxRange>,
+}
+
+impl SpecConfig {
+    /// The suite with a `range` variant for every input range the contract states an
+    /// error bound on (any engine class), e.g. SIN/COS on `[-pi, pi]`, LG2 on `[0.5, 2]`,
+    /// DIV on `|y|` in `[2^-126, 2^126]`.
+    pub fn from_contract(contract: &PrecisionContract) -> SpecConfig {
+        SpecConfig {
+            ranges: contract_ranges(contract),
+        }
+    }
+
+    /// [`SpecConfig::from_contract`] of the built-in `oracles/precision.toml`.
+    pub fn builtin() -> SpecConfig {
+        SpecConfig::from_contract(PrecisionContract::builtin())
+    }
+}
+
+/// Every distinct input range of an error bound in `contract`, in opcode order; ranges
+/// stated for several engine classes appear once, citing all of them.
+pub fn contract_ranges(contract: &PrecisionContract) -> Vec<ApproxRange> {
+    let mut out: Vec<ApproxRange> = Vec::new();
+    for op in contract.opcodes() {
+        for (class, policy) in contract.classes().iter().enumerate() {
+            let Some(c) = contract.op(op) else { continue };
+            let Some(Bound {
+                kind: BoundKind::Error(e),
+                ..
+            }) = c.bounds.get(class)
+            else {
+                continue;
+            };
+            let Some(r) = e.range else { continue };
+            let (source, abs) = match r.of {
+                RangeOf::X => (0, false),
+                RangeOf::AbsX => (0, true),
+                RangeOf::AbsY => (1, true),
+            };
+            let same = |a: &&mut ApproxRange| {
+                a.opcode == op && a.source == source && a.abs == abs && a.lo == r.lo && a.hi == r.hi
+            };
+            match out.iter_mut().find(|a| same(a)) {
+                Some(a) => a.citation.push_str(&format!(", {}", policy.name)),
+                None => out.push(ApproxRange {
+                    opcode: op,
+                    source,
+                    abs,
+                    lo: r.lo,
+                    hi: r.hi,
+                    citation: format!("oracles/precision.toml, class {}", policy.name),
+                }),
+            }
+        }
+    }
+    out
 }
 
 /// One program of the suite with its inputs.

@@ -35,6 +35,13 @@ impl Srcs<'_> {
     }
 }
 
+/// Which operands of the instruction a flushing class may flush (computed once per
+/// instruction).
+struct Flush {
+    input: [bool; 4],
+    output: bool,
+}
+
 /// How an opcode's sources map to result channels.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
@@ -127,6 +134,10 @@ pub(crate) fn eval_alu(
     let sh = shape(op);
     let exact_bound = matches!(env.bound(op), BoundKind::Exact);
     let flushes = env.flushes();
+    let fl = Flush {
+        input: [0, 1, 2, 3].map(|k| flushes && k < nsrc && input_flushable(op, k)),
+        output: flushes && output_flushable(op),
+    };
     let zero_ties = matches!(op, Opcode::MIN | Opcode::MAX)
         && env.contract.signed_zero(op, env.class) == SignedZeroPolicy::Either;
     // Lanes with an inexact source channel that channel c depends on.
@@ -142,20 +153,39 @@ pub(crate) fn eval_alu(
             };
         }
     }
-    for c in (0..4).filter(|c| insn.writemask >> c & 1 != 0) {
+    // Replicated results are computed once (first written channel) and copied.
+    let replicated = sh == Shape::Replicate
+        || matches!(
+            op,
+            Opcode::DP2
+                | Opcode::DP3
+                | Opcode::DP4
+                | Opcode::DPH
+                | Opcode::PK2H
+                | Opcode::PK2US
+                | Opcode::PK4B
+                | Opcode::PK4UB
+        );
+    let written = insn.writemask & 0xF;
+    let todo = if replicated {
+        written & written.wrapping_neg()
+    } else {
+        written
+    };
+    for c in (0..4).filter(|c| todo >> c & 1 != 0) {
         let mut lanes = exec & !undefined[c];
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
             let v = result[c][l];
             let inexact = dep[c] >> l & 1 != 0;
-            let flush_risk = flushes && denormal_involved(op, sh, insn, s, c, l, v);
+            let flush_risk = flushes && denormal_involved(&fl, sh, insn, s, c, l, v);
             let tie = zero_ties && f32::from_bits(v) == 0.0;
             let fast = !inexact && exact_bound && !flush_risk && !tie;
             let r = if fast || (!inexact && !float_rule(op) && !conversion(op)) {
                 Some(Iv::point(f32::from_bits(v)))
             } else {
-                slow(env, insn, sh, s, c, l, v, inexact)
+                slow(env, &fl, insn, sh, s, c, l, v, inexact)
             };
             match r {
                 None => {
@@ -164,9 +194,17 @@ pub(crate) fn eval_alu(
                     put(out, c, l, (any.lo, any.hi, true));
                 }
                 Some(r) => {
-                    let r = ops::flush_if(env, flushes && output_flushable(op), r);
+                    let r = ops::flush_if(env, fl.output, r);
                     put(out, c, l, snap(op, r, v));
                 }
+            }
+        }
+        if replicated {
+            for d in (0..4).filter(|&d| d != c && written >> d & 1 != 0) {
+                out.lo[d] = out.lo[c];
+                out.hi[d] = out.hi[c];
+                out.nan[d] = out.nan[c];
+                undet[d] |= undet[c];
             }
         }
     }
@@ -182,7 +220,7 @@ fn conversion(op: Opcode) -> bool {
 
 /// Whether a flushing class could flush a denormal input or the result of this lane.
 fn denormal_involved(
-    op: Opcode,
+    fl: &Flush,
     sh: Shape,
     insn: &DInsn,
     s: &Srcs,
@@ -194,11 +232,11 @@ fn denormal_involved(
         let f = f32::from_bits(w);
         f != 0.0 && f.is_subnormal()
     };
-    if output_flushable(op) && den(v) {
+    if fl.output && den(v) {
         return true;
     }
     (0..insn.srcs.len()).any(|k| {
-        input_flushable(op, k)
+        fl.input[k]
             && match sh {
                 Shape::Component => den(s.val[k][c][l]),
                 Shape::Replicate => den(s.val[k][0][l]),
@@ -211,6 +249,7 @@ fn denormal_involved(
 #[allow(clippy::too_many_arguments)]
 fn slow(
     env: &Env,
+    fl: &Flush,
     insn: &DInsn,
     sh: Shape,
     s: &Srcs,
@@ -222,13 +261,7 @@ fn slow(
     use Opcode::*;
     let op = insn.op;
     let nsrc = insn.srcs.len();
-    let arg = |k: usize, ch: usize| {
-        ops::flush_if(
-            env,
-            env.flushes() && input_flushable(op, k),
-            s.get(k, ch, l),
-        )
-    };
+    let arg = |k: usize, ch: usize| ops::flush_if(env, fl.input[k], s.get(k, ch, l));
     let src_ch = if sh == Shape::Replicate { 0 } else { c };
     match op {
         F2I | F2U | ARL | ARR => {
@@ -260,8 +293,11 @@ fn slow(
                 let b = if nsrc > 1 { vec(1) } else { [Iv::NAN; 4] };
                 ops::vector(env, op, vec(0), b, c)
             } else {
-                let args: Vec<Iv> = (0..nsrc).map(|k| arg(k, src_ch)).collect();
-                ops::scalar(env, op, &args)
+                let mut args = [Iv::NAN; 4];
+                for (k, a) in args.iter_mut().enumerate().take(nsrc) {
+                    *a = arg(k, src_ch);
+                }
+                ops::scalar(env, op, &args[..nsrc])
             }
         }
         // Integer, bit and other exact opcodes: determined only by exact sources.

@@ -250,10 +250,19 @@ fn hull_of(vals: &[f32], nan: bool) -> Iv {
     r
 }
 
+/// Whether the range is one value (bit for bit).
+#[inline]
+fn single(x: Iv) -> bool {
+    x.lo.to_bits() == x.hi.to_bits()
+}
+
 /// `a + b`, round to nearest even.
 pub fn add(a: Iv, b: Iv) -> Iv {
     if a.empty() || b.empty() {
         return Iv::NAN;
+    }
+    if single(a) && single(b) {
+        return Iv::point(a.lo + b.lo).or_nan(a.nan || b.nan);
     }
     hull_of(
         &[a.lo + b.lo, a.lo + b.hi, a.hi + b.lo, a.hi + b.hi],
@@ -287,6 +296,9 @@ pub fn mul(a: Iv, b: Iv) -> Iv {
     if a.empty() || b.empty() {
         return Iv::NAN;
     }
+    if single(a) && single(b) {
+        return Iv::point(a.lo * b.lo).or_nan(a.nan || b.nan);
+    }
     let r = hull_of(
         &[a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi],
         a.nan || b.nan || mul_nan(a, b),
@@ -314,6 +326,9 @@ pub fn div(a: Iv, b: Iv) -> Iv {
 pub fn fma(a: Iv, b: Iv, c: Iv) -> Iv {
     if a.empty() || b.empty() || c.empty() {
         return Iv::NAN;
+    }
+    if single(a) && single(b) && single(c) {
+        return Iv::point(a.lo.mul_add(b.lo, c.lo)).or_nan(a.nan || b.nan || c.nan);
     }
     let mut vals = [0.0f32; 8];
     let mut i = 0;

@@ -18,6 +18,18 @@ use crate::precision::{
     PrecisionContract, SignedZeroPolicy,
 };
 
+/// Opcodes whose bounds the interval rules look up most (steps of other opcodes' rules).
+const HOT: [Opcode; 8] = [
+    Opcode::ADD,
+    Opcode::SUB,
+    Opcode::MUL,
+    Opcode::DIV,
+    Opcode::RSQ,
+    Opcode::LG2,
+    Opcode::EX2,
+    Opcode::POW,
+];
+
 /// The contract and class an interval evaluation works for.
 #[derive(Clone, Copy, Debug)]
 pub struct Env<'c> {
@@ -27,21 +39,29 @@ pub struct Env<'c> {
     pub class: EngineClass,
     /// Its policies.
     pub policy: &'c ClassPolicy,
+    /// Bounds of [`HOT`], in that order.
+    hot: [&'c BoundKind; 8],
 }
+
+const EXACT: &BoundKind = &BoundKind::Exact;
 
 impl<'c> Env<'c> {
     /// The environment for `class` of `contract`.
     pub fn new(contract: &'c PrecisionContract, class: EngineClass) -> Env<'c> {
+        let lookup = |op| contract.bound(op, class).map_or(EXACT, |b| &b.kind);
         Env {
             contract,
             class,
             policy: contract.policy(class),
+            hot: HOT.map(lookup),
         }
     }
 
     /// The bound kind of `op` (opcodes without an entry are exact).
     pub fn bound(&self, op: Opcode) -> &'c BoundKind {
-        const EXACT: &BoundKind = &BoundKind::Exact;
+        if let Some(i) = HOT.iter().position(|&h| h == op) {
+            return self.hot[i];
+        }
         self.contract
             .bound(op, self.class)
             .map_or(EXACT, |b| &b.kind)

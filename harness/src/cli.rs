@@ -36,6 +36,10 @@ pub enum Command {
     Run(RunArgs),
     /// Generate programs with inputs: seeded random (--seed/--count) or the spec suite (--spec).
     Gen(crate::gen_cmd::GenArgs),
+    /// Run programs on the oracle and every other engine and compare them.
+    Diff(crate::diff_cmd::DiffArgs),
+    /// List the fault catalogue: NAME ENGINE DESCRIPTION, one per line.
+    Faults,
 }
 
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
@@ -77,6 +81,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = EngineConfig::default().step_limit,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub step_limit: u64,
+    /// Switch on a catalogued miscompilation in the engine that owns it (`shaderdiff faults`).
+    #[arg(long, value_name = "NAME")]
+    pub inject_fault: Option<String>,
 }
 
 /// Engine names (INTERFACE.md "Binary and engines").
@@ -161,6 +168,14 @@ pub fn execute(cli: Cli) -> u8 {
     match cli.command {
         Command::Check(a) => check(&a),
         Command::Gen(a) => crate::gen_cmd::execute(&a),
+        Command::Diff(a) => crate::diff_cmd::execute(&a),
+        Command::Faults => match emit(&crate::faults::listing()) {
+            Ok(()) => 0,
+            Err(f) => {
+                eprintln!("{}", f.message());
+                f.code()
+            }
+        },
         Command::Run(a) => match run(&a) {
             Ok(()) => 0,
             Err(f) => {
@@ -172,7 +187,7 @@ pub fn execute(cli: Cli) -> u8 {
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.
-fn emit(text: &str) -> Result<(), Failure> {
+pub fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
@@ -230,11 +245,9 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
         None => inputs::defaults(&program, count),
     }
     .map_err(|e| Failure::BadInput(e.to_string()))?;
-    let config = EngineConfig {
-        step_limit: args.step_limit,
-        ..EngineConfig::default()
-    };
+    crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.name();
+    let config = crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
     let engine = backends::engine(backend, &config).ok_or_else(|| {
         Failure::Unsupported(format!(
             "{name}: engine `{backend}` is not available in this build"

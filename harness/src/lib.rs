@@ -2,9 +2,16 @@
 //! ([`lang`]), the inputs file ([`inputs`], [`value`]) and run output ([`output`]) formats
 //! of INTERFACE.md.
 pub mod cli;
+pub mod diff;
+pub mod diff_cmd;
+pub mod edit;
+pub mod faults;
 pub mod gen_cmd;
 pub mod inputs;
 pub mod inputs_json;
 pub mod lang;
 pub mod output;
+pub mod probe;
+pub mod report;
+pub mod signature;
 pub mod value;

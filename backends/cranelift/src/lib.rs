@@ -22,6 +22,7 @@ pub mod alu;
 
 mod analysis;
 mod compile;
+pub mod faults;
 mod lower;
 mod plan;
 mod run;
@@ -58,6 +59,29 @@ pub const NON_ALU_OPCODES: &[Opcode] = {
         DDY_FINE,
     ]
 };
+
+/// Code generation settings of the jit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JitOptions {
+    /// Run Cranelift's IR verifier on every function; a failure is reported as
+    /// [`EngineError::Compile`]. It costs about 40% of compile time. Default: on in debug
+    /// builds (every test), off in release builds. Either way a panic inside Cranelift is
+    /// caught and reported as [`EngineError::Compile`].
+    pub verify: bool,
+    /// Cranelift's optimizer (`opt_level = speed`) and its backtracking register allocator
+    /// (default). Off: `opt_level = none` and the single-pass allocator: about 2× faster
+    /// compiles, slower code, same results.
+    pub optimize: bool,
+}
+
+impl Default for JitOptions {
+    fn default() -> Self {
+        JitOptions {
+            verify: cfg!(debug_assertions),
+            optimize: true,
+        }
+    }
+}
 
 /// The `jit` engine.
 pub struct JitEngine {
@@ -107,10 +131,15 @@ pub(crate) fn exec_error(e: ExecError) -> EngineError {
 }
 
 impl JitEngine {
-    /// A jit for the host CPU with the given step budget. If Cranelift does not support the
-    /// host, the engine still exists and every `prepare` answers
-    /// [`EngineError::Unsupported`].
+    /// A jit for the host CPU with the given step budget and default [`JitOptions`]. If
+    /// Cranelift does not support the host, the engine still exists and every `prepare`
+    /// answers [`EngineError::Unsupported`].
     pub fn new(config: &EngineConfig) -> JitEngine {
+        JitEngine::with_options(config, JitOptions::default())
+    }
+
+    /// A jit with explicit code generation settings (see [`JitEngine::new`]).
+    pub fn with_options(config: &EngineConfig, options: JitOptions) -> JitEngine {
         JitEngine {
             config: config.clone(),
             caps: Capabilities {
@@ -123,7 +152,7 @@ impl JitEngine {
                 types_64bit: false,
                 memory: false,
             },
-            isa: compile::host_isa(),
+            isa: compile::host_isa(&options),
         }
     }
 
@@ -131,6 +160,8 @@ impl JitEngine {
     /// plan and the control-flow analysis.
     fn front(&self, program: &Program) -> Result<Front, EngineError> {
         self.caps.check(ENGINE, program)?;
+        let faulty = faults::rewrite(program, self.config.fault.as_deref());
+        let program = faulty.as_ref().unwrap_or(program);
         let shape = Shape::new(program).map_err(exec_error)?;
         let an = Analysis::new(program).ok_or_else(|| EngineError::InvalidProgram {
             pos: None,
@@ -211,6 +242,10 @@ impl Engine for JitEngine {
         programs: &[&Program],
     ) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
         JitEngine::prepare_batch(self, programs)
+    }
+
+    fn faults(&self) -> &'static [shaderdiff_engine::FaultDef] {
+        faults::CATALOGUE
     }
 
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {

@@ -1,0 +1,512 @@
+//! The differential core: run a program on the oracle and on every other engine, and compare
+//! (INTERFACE.md `diff`; issue 4 "Comparators", "Three-way attribution").
+//!
+//! The oracle is the reference interpreter (`interp`). For each engine it runs with the
+//! acceptance intervals of that engine's class in the precision contract
+//! ([`shaderdiff_oracles::interp::run_with_intervals`]; one oracle run per class, shared by
+//! the engines of that class), and the engine's outputs are checked with
+//! [`shaderdiff_oracles::compare::compare`]. Per engine the result is an [`Outcome`]:
+//! agree, mismatch (the differing channels), unsupported (never a mismatch), or failed (a
+//! compile error, trap or step limit the oracle did not have: a finding).
+//!
+//! **Three-way attribution**: each engine is judged against the oracle separately, so a
+//! report names the engines that diverged. When two or more engines ran and *all* of them
+//! disagree with the oracle on the same channel while agreeing with each other (same word,
+//! or both NaN), the oracle is the likelier culprit: [`Diff::oracle_suspect`].
+
+use shaderdiff_backends::{self as backends, Compiled, Engine, EngineError};
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
+use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
+use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};
+use shaderdiff_oracles::{Inputs, Outputs};
+
+/// The oracle's engine name.
+pub const ORACLE: &str = "interp";
+
+/// How an engine failed where the oracle did not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// It could not compile a program it claims to support.
+    Compile,
+    /// Its code faulted.
+    Trap,
+    /// It exceeded the step budget.
+    StepLimit,
+    /// It exceeded the call depth.
+    CallDepth,
+    /// It rejected a program or inputs the oracle accepted, or returned outputs of another
+    /// shape (invocation count, registers).
+    Invalid,
+}
+
+impl FailureKind {
+    /// `compile`, `trap`, `step_limit`, `call_depth`, `invalid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Compile => "compile",
+            FailureKind::Trap => "trap",
+            FailureKind::StepLimit => "step_limit",
+            FailureKind::CallDepth => "call_depth",
+            FailureKind::Invalid => "invalid",
+        }
+    }
+}
+
+/// What one engine did with one program and one input set, judged against the oracle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Every compared channel is acceptable.
+    Agree {
+        /// Channels compared.
+        compared: usize,
+    },
+    /// Some channels differ (comparator order: `killed` first, then registers).
+    Mismatch(Vec<Mismatch>),
+    /// The engine does not support something the program uses (the message names it).
+    Unsupported(String),
+    /// The engine failed where the oracle did not.
+    Failed {
+        /// How.
+        kind: FailureKind,
+        /// The engine's message.
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// A mismatch or a failure: something to report.
+    pub fn diverged(&self) -> bool {
+        matches!(self, Outcome::Mismatch(_) | Outcome::Failed { .. })
+    }
+}
+
+/// One engine's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineOutcome {
+    /// Engine name.
+    pub engine: String,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+/// Why the oracle itself produced nothing to compare against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OracleProblem {
+    /// The program uses something the oracle does not implement (exit status 3).
+    Unsupported(String),
+    /// The program or the inputs are invalid (exit status 2).
+    BadInput(String),
+    /// The oracle's run failed (step limit, call depth): nothing to compare.
+    Failed(String),
+}
+
+impl OracleProblem {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            OracleProblem::Unsupported(m)
+            | OracleProblem::BadInput(m)
+            | OracleProblem::Failed(m) => m,
+        }
+    }
+}
+
+/// The comparison of one program and one input set across every engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diff {
+    /// `Err` when the oracle could not run: then `engines` is empty.
+    pub oracle: Result<(), OracleProblem>,
+    /// One entry per engine of the [`Differ`], in its order.
+    pub engines: Vec<EngineOutcome>,
+    /// At least two engines ran, and on some channel all of them disagree with the oracle
+    /// while agreeing with each other.
+    pub oracle_suspect: bool,
+}
+
+impl Diff {
+    /// Whether any engine diverged (mismatch or failure).
+    pub fn diverged(&self) -> bool {
+        self.engines.iter().any(|e| e.outcome.diverged())
+    }
+
+    /// Names of the engines that diverged, in engine order.
+    pub fn diverging(&self) -> Vec<&str> {
+        self.engines
+            .iter()
+            .filter(|e| e.outcome.diverged())
+            .map(|e| e.engine.as_str())
+            .collect()
+    }
+
+    /// Number of engines that reported the program unsupported.
+    pub fn unsupported(&self) -> usize {
+        self.engines
+            .iter()
+            .filter(|e| matches!(e.outcome, Outcome::Unsupported(_)))
+            .count()
+    }
+}
+
+/// Builds the engines called `names` (the oracle's name is skipped: it is always run as the
+/// oracle) from the registry with step budget `step_limit`; fault `fault` is switched on in
+/// the engine that owns it ([`crate::faults::config_for`]). Returns the engines and the
+/// names this build does not have (for a one-time "not available" note).
+pub fn engines_from_names(
+    names: &[String],
+    step_limit: u64,
+    fault: Option<&str>,
+) -> (Vec<Box<dyn Engine>>, Vec<String>) {
+    let mut engines: Vec<Box<dyn Engine>> = Vec::new();
+    let mut missing = Vec::new();
+    for name in names {
+        if name == ORACLE || engines.iter().any(|e| e.name() == name) {
+            continue;
+        }
+        match backends::engine(name, &crate::faults::config_for(name, step_limit, fault)) {
+            Some(e) => engines.push(e),
+            None => missing.push(name.clone()),
+        }
+    }
+    (engines, missing)
+}
+
+/// Runs programs on the oracle and a set of engines and compares.
+pub struct Differ {
+    engines: Vec<Box<dyn Engine>>,
+    classes: Vec<EngineClass>,
+    contract: &'static PrecisionContract,
+    interp: InterpConfig,
+    opts: CompareOptions,
+}
+
+/// Preparation results of one program, one per engine.
+pub type Prepared = Vec<Result<Box<dyn Compiled>, EngineError>>;
+
+impl Differ {
+    /// A differ for `engines` (none of them the oracle), with the oracle's step budget
+    /// `step_limit`, NaN policy `nan` and the built-in precision contract.
+    ///
+    /// # Errors
+    /// An engine the contract gives no class (one line naming it).
+    pub fn new(
+        engines: Vec<Box<dyn Engine>>,
+        step_limit: u64,
+        nan: NanPolicy,
+    ) -> Result<Differ, String> {
+        let contract = PrecisionContract::builtin();
+        let mut classes = Vec::new();
+        for e in &engines {
+            classes.push(contract.class_of_engine(e.name()).ok_or_else(|| {
+                format!(
+                    "engine `{}` has no class in the precision contract",
+                    e.name()
+                )
+            })?);
+        }
+        Ok(Differ {
+            engines,
+            classes,
+            contract,
+            interp: InterpConfig { step_limit },
+            opts: CompareOptions { nan },
+        })
+    }
+
+    /// The engines, in order.
+    pub fn engines(&self) -> &[Box<dyn Engine>] {
+        &self.engines
+    }
+
+    /// Engine names, in order.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name().to_string()).collect()
+    }
+
+    /// Index of the engine called `name`.
+    pub fn engine_index(&self, name: &str) -> Option<usize> {
+        self.engines.iter().position(|e| e.name() == name)
+    }
+
+    /// The precision contract in use.
+    pub fn contract(&self) -> &'static PrecisionContract {
+        self.contract
+    }
+
+    /// The comparator options.
+    pub fn options(&self) -> CompareOptions {
+        self.opts
+    }
+
+    /// The oracle's outputs with the acceptance intervals of engine `e`'s class.
+    ///
+    /// # Errors
+    /// The interpreter's error.
+    pub fn oracle_for(
+        &self,
+        e: usize,
+        program: &Program,
+        inputs: &Inputs,
+    ) -> Result<Outputs, ExecError> {
+        interp::run_with_intervals(
+            program,
+            inputs,
+            &self.interp,
+            self.contract,
+            self.classes[e],
+        )
+    }
+
+    /// Prepares `program` on every engine (one by one).
+    pub fn prepare(&self, program: &Program) -> Prepared {
+        self.engines
+            .iter()
+            .map(|e| e.check(program).and_then(|()| e.prepare(program)))
+            .collect()
+    }
+
+    /// Prepares many programs on every engine with [`Engine::prepare_batch`]: result `i` is
+    /// `programs[i]`'s, one entry per engine.
+    pub fn prepare_batch(&self, programs: &[&Program]) -> Vec<Prepared> {
+        let mut out: Vec<Prepared> = programs.iter().map(|_| Vec::new()).collect();
+        for e in &self.engines {
+            for (slot, r) in out.iter_mut().zip(e.prepare_batch(programs)) {
+                slot.push(r);
+            }
+        }
+        out
+    }
+
+    /// Compares `program` on `inputs` across every engine (prepares, runs, compares).
+    pub fn diff(&self, program: &Program, inputs: &Inputs) -> Diff {
+        let prepared = self.prepare(program);
+        self.diff_prepared(program, inputs, &prepared)
+    }
+
+    /// Compares `program` on each input set, preparing it once.
+    pub fn diff_inputs(&self, program: &Program, inputs: &[Inputs]) -> Vec<Diff> {
+        let prepared = self.prepare(program);
+        inputs
+            .iter()
+            .map(|i| self.diff_prepared(program, i, &prepared))
+            .collect()
+    }
+
+    /// Compares many programs (each with its inputs), preparing them in batches.
+    pub fn diff_batch(&self, items: &[(&Program, &Inputs)]) -> Vec<Diff> {
+        let programs: Vec<&Program> = items.iter().map(|(p, _)| *p).collect();
+        let prepared = self.prepare_batch(&programs);
+        items
+            .iter()
+            .zip(&prepared)
+            .map(|((p, i), prep)| self.diff_prepared(p, i, prep))
+            .collect()
+    }
+
+    /// Compares `program` on `inputs` with code already prepared (`prepared[e]` for engine
+    /// `e`). The oracle runs once per engine class.
+    pub fn diff_prepared(&self, program: &Program, inputs: &Inputs, prepared: &Prepared) -> Diff {
+        let mut oracles: Vec<(EngineClass, Outputs)> = Vec::new();
+        let mut engines = Vec::with_capacity(self.engines.len());
+        for (e, engine) in self.engines.iter().enumerate() {
+            let class = self.classes[e];
+            if !oracles.iter().any(|(c, _)| *c == class) {
+                match self.oracle_for(e, program, inputs) {
+                    Ok(o) => oracles.push((class, o)),
+                    Err(err) => {
+                        return Diff {
+                            oracle: Err(oracle_problem(err)),
+                            engines: Vec::new(),
+                            oracle_suspect: false,
+                        }
+                    }
+                }
+            }
+            let oracle = &oracles
+                .iter()
+                .find(|(c, _)| *c == class)
+                .expect("just run")
+                .1;
+            let outcome = match prepared.get(e) {
+                Some(Ok(code)) => match engine.run(code.as_ref(), inputs) {
+                    Ok(actual) => self.judge(program, oracle, engine.name(), &actual),
+                    Err(err) => engine_failure(err),
+                },
+                Some(Err(err)) => engine_failure(err.clone()),
+                None => engine_failure(EngineError::InvalidProgram {
+                    pos: None,
+                    message: "not prepared".into(),
+                }),
+            };
+            engines.push(EngineOutcome {
+                engine: engine.name().to_string(),
+                outcome,
+            });
+        }
+        if self.engines.is_empty() {
+            // No engine to compare: still check the oracle accepts the program.
+            let config = self.interp;
+            if let Err(err) = interp::run(program, inputs, &config) {
+                return Diff {
+                    oracle: Err(oracle_problem(err)),
+                    engines,
+                    oracle_suspect: false,
+                };
+            }
+        }
+        let oracle_suspect = oracle_suspect(&engines);
+        Diff {
+            oracle: Ok(()),
+            engines,
+            oracle_suspect,
+        }
+    }
+
+    /// Compares an engine's outputs with the oracle's.
+    pub fn judge(
+        &self,
+        program: &Program,
+        oracle: &Outputs,
+        engine: &str,
+        actual: &Outputs,
+    ) -> Outcome {
+        match compare(program, oracle, engine, actual, self.contract, &self.opts) {
+            Ok(c) if c.agrees() => Outcome::Agree {
+                compared: c.compared,
+            },
+            Ok(c) => Outcome::Mismatch(c.mismatches),
+            Err(e @ (CompareError::Invocations { .. } | CompareError::MissingRegister(_))) => {
+                Outcome::Failed {
+                    kind: FailureKind::Invalid,
+                    message: e.to_string(),
+                }
+            }
+            Err(e) => Outcome::Failed {
+                kind: FailureKind::Invalid,
+                message: format!("cannot compare: {e}"),
+            },
+        }
+    }
+}
+
+fn oracle_problem(e: ExecError) -> OracleProblem {
+    let m = format!("{ORACLE}: {e}");
+    match e {
+        ExecError::Unsupported { .. } | ExecError::UnsupportedFeature { .. } => {
+            OracleProblem::Unsupported(m)
+        }
+        ExecError::InvalidProgram { .. } | ExecError::InvalidInputs(_) => {
+            OracleProblem::BadInput(m)
+        }
+        ExecError::StepLimit { .. } | ExecError::CallDepth { .. } => OracleProblem::Failed(m),
+    }
+}
+
+/// The outcome of an engine error when the oracle ran fine.
+pub fn engine_failure(e: EngineError) -> Outcome {
+    let kind = match &e {
+        EngineError::Unsupported { .. } => return Outcome::Unsupported(e.to_string()),
+        EngineError::Compile { .. } => FailureKind::Compile,
+        EngineError::Trap { .. } => FailureKind::Trap,
+        EngineError::StepLimit { .. } => FailureKind::StepLimit,
+        EngineError::CallDepth { .. } => FailureKind::CallDepth,
+        EngineError::InvalidProgram { .. } | EngineError::InvalidInputs(_) => FailureKind::Invalid,
+    };
+    Outcome::Failed {
+        kind,
+        message: e.to_string(),
+    }
+}
+
+/// Whether at least two engines ran and, on some channel, every one of them mismatches the
+/// oracle with the same word (or NaN for all).
+fn oracle_suspect(engines: &[EngineOutcome]) -> bool {
+    let ran: Vec<&Outcome> = engines
+        .iter()
+        .map(|e| &e.outcome)
+        .filter(|o| matches!(o, Outcome::Agree { .. } | Outcome::Mismatch(_)))
+        .collect();
+    if ran.len() < 2 || ran.iter().any(|o| matches!(o, Outcome::Agree { .. })) {
+        return false;
+    }
+    let lists: Vec<&Vec<Mismatch>> = ran
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Mismatch(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    let same = |a: &str, b: &str| {
+        a == b || (parse_word(a).is_some_and(is_nan) && parse_word(b).is_some_and(is_nan))
+    };
+    lists[0].iter().any(|m| {
+        lists[1..].iter().all(|other| {
+            other.iter().any(|n| {
+                n.register == m.register
+                    && n.invocation == m.invocation
+                    && n.channel == m.channel
+                    && same(&n.actual, &m.actual)
+            })
+        })
+    })
+}
+
+fn parse_word(s: &str) -> Option<u32> {
+    u32::from_str_radix(s.trim_start_matches("0x"), 16).ok()
+}
+
+fn is_nan(w: u32) -> bool {
+    f32::from_bits(w).is_nan()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mm(engine: &str, actual: &str) -> Mismatch {
+        Mismatch {
+            engine: engine.into(),
+            register: "OUT[0]".into(),
+            invocation: 1,
+            channel: "x".into(),
+            ty: "f32".into(),
+            expected: "0x3f800000".into(),
+            actual: actual.into(),
+            tolerance: "exact".into(),
+            ulp_distance: None,
+        }
+    }
+
+    fn outcome(engine: &str, o: Outcome) -> EngineOutcome {
+        EngineOutcome {
+            engine: engine.into(),
+            outcome: o,
+        }
+    }
+
+    #[test]
+    fn oracle_is_suspect_only_when_every_engine_agrees_against_it() {
+        let a = outcome("jit", Outcome::Mismatch(vec![mm("jit", "0x40000000")]));
+        let b = outcome(
+            "valhall",
+            Outcome::Mismatch(vec![mm("valhall", "0x40000000")]),
+        );
+        let c = outcome(
+            "valhall",
+            Outcome::Mismatch(vec![mm("valhall", "0x40400000")]),
+        );
+        let nan1 = outcome("jit", Outcome::Mismatch(vec![mm("jit", "0x7fc00000")]));
+        let nan2 = outcome(
+            "valhall",
+            Outcome::Mismatch(vec![mm("valhall", "0xffc00000")]),
+        );
+        let agree = outcome("valhall", Outcome::Agree { compared: 4 });
+        let unsup = outcome("valhall", Outcome::Unsupported("x".into()));
+        assert!(oracle_suspect(&[a.clone(), b.clone()]));
+        assert!(oracle_suspect(&[nan1, nan2]));
+        assert!(!oracle_suspect(&[a.clone(), c]));
+        assert!(!oracle_suspect(&[a.clone(), agree]));
+        assert!(!oracle_suspect(&[a.clone(), unsup]));
+        assert!(!oracle_suspect(&[a]));
+    }
+}

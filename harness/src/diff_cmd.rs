@@ -1,0 +1,308 @@
+//! `shaderdiff diff PROGRAM|DIR... [--backends ..] [--inputs FILE.json] [--random-inputs N]
+//! [--seed S] [--format text|json] [--nan any|strict]` (INTERFACE.md "Commands").
+//!
+//! Every program (a DIR argument stands for its `*.tgsi` and `*.nv` files, sorted) runs on
+//! the oracle (`interp`, always) and on every other engine of `--backends`; each engine is
+//! compared with the oracle ([`crate::diff`]). Inputs: `--inputs FILE.json` for every
+//! program, else the program's own `NAME.inputs.json` beside it when there is one, else all
+//! zero; `--random-inputs N` adds N generated input sets (special values and random bits,
+//! seeded by `--seed`: the same seed gives the same sets on any machine).
+//!
+//! Output: `--format text` (default) one summary line per program, then its signatures,
+//! failures and up to 10 mismatches; `--format json` one INTERFACE.md report object per
+//! program, **one object per line** (JSON Lines; a single program gives exactly one
+//! object). Engines that do not support a program are reported as `unsupported`, never as
+//! a mismatch; an engine this build does not have is skipped with one note on stderr.
+//!
+//! Exit status: 2 if any program or inputs file is bad input (one line on stderr each;
+//! the other programs still run); else 1 if any engine diverged on any program (or the
+//! oracle's own run failed); else 3 if nothing at all could be compared (every program
+//! unsupported by the oracle or by every engine); else 0.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use shaderdiff_generators::inputs::inputs_for;
+use shaderdiff_generators::random::inputs_choices;
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::precision::NanPolicy;
+use shaderdiff_oracles::Inputs;
+
+use crate::cli::{load_program, Failure, Format};
+use crate::diff::{engines_from_names, Differ, ORACLE};
+use crate::inputs::{self, MAX_INVOCATIONS};
+use crate::lang;
+use crate::report::{DiffReport, SignatureRecord};
+use crate::signature::locate;
+
+/// Engine names INTERFACE.md defines (`valhall` may be missing from a build).
+pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall"];
+
+/// Invocations of generated input sets when `--invocations` is not given.
+pub const RANDOM_INVOCATIONS: usize = 16;
+
+/// `--nan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NanArg {
+    /// Any NaN matches any NaN.
+    Any,
+    /// A NaN result must have the oracle's bits.
+    Strict,
+}
+
+/// Options shared by `diff`, `fuzz` and `reduce`: which engines, how to compare.
+#[derive(Clone, Debug, Args)]
+pub struct EngineArgs {
+    /// Engines, comma-separated. The oracle (interp) always runs; every other engine is
+    /// compared with it. Engines this build lacks are skipped with a note.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "interp,jit,valhall",
+        value_name = "LIST"
+    )]
+    pub backends: Vec<String>,
+    /// NaN comparison: any NaN matches any NaN, or (strict) the oracle's bits.
+    #[arg(long, value_enum, default_value_t = NanArg::Any)]
+    pub nan: NanArg,
+    /// Most instructions one invocation may execute (oracle and engines).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub step_limit: u64,
+    /// Switch on a catalogued miscompilation in the engine that owns it (`shaderdiff faults`).
+    #[arg(long, value_name = "NAME")]
+    pub inject_fault: Option<String>,
+}
+
+impl EngineArgs {
+    /// Builds the differ. Prints one note on stderr per engine this build does not have.
+    ///
+    /// # Errors
+    /// Unknown engine or fault names: [`Failure::BadInput`]; no engine left to compare with
+    /// the oracle: [`Failure::Unsupported`].
+    pub fn differ(&self) -> Result<Differ, Failure> {
+        for b in &self.backends {
+            if !KNOWN_ENGINES.contains(&b.as_str()) {
+                return Err(Failure::BadInput(format!(
+                    "--backends: unknown engine `{b}` (known: {})",
+                    KNOWN_ENGINES.join(", ")
+                )));
+            }
+        }
+        let owner = crate::faults::check(self.inject_fault.as_deref())?;
+        let (engines, missing) = engines_from_names(
+            &self.backends,
+            self.step_limit,
+            self.inject_fault.as_deref(),
+        );
+        for m in &missing {
+            eprintln!("shaderdiff: engine {m} is not available in this build; skipping");
+        }
+        if let (Some(o), Some(f)) = (owner, &self.inject_fault) {
+            if !engines.iter().any(|e| e.name() == o) {
+                eprintln!("shaderdiff: fault {f} belongs to engine {o}, which is not compared");
+            }
+        }
+        if engines.is_empty() {
+            return Err(Failure::Unsupported(format!(
+                "no engine to compare against the oracle ({ORACLE}); pass --backends {ORACLE},jit"
+            )));
+        }
+        let nan = match self.nan {
+            NanArg::Any => NanPolicy::Any,
+            NanArg::Strict => NanPolicy::Strict,
+        };
+        Differ::new(engines, self.step_limit, nan).map_err(Failure::BadInput)
+    }
+}
+
+/// `shaderdiff diff` arguments.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Program files, or directories of them (`*.tgsi`, `*.nv`).
+    #[arg(required = true, value_name = "PROGRAM|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Engines and comparison options.
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Inputs file for every program (INTERFACE.md "The inputs file"); default: the
+    /// program's NAME.inputs.json beside it if present, else all zero.
+    #[arg(long, value_name = "FILE.json")]
+    pub inputs: Option<PathBuf>,
+    /// Also compare on N generated input sets (special values and random bits).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub random_inputs: u64,
+    /// Seed of the generated input sets.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Invocations [default: the inputs file's count, else 4; generated sets: 16].
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_INVOCATIONS as u64))]
+    pub invocations: Option<u64>,
+    /// Output format (json: one report object per program, one per line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The program files named by `paths` (directories expanded, sorted).
+///
+/// # Errors
+/// A directory without program files, or that cannot be read.
+pub fn program_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p)
+                .map_err(|e| Failure::BadInput(format!("{}: cannot read: {e}", p.display())))?;
+            let mut files: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "tgsi" || x == "nv"))
+                .collect();
+            if files.is_empty() {
+                return Err(Failure::BadInput(format!(
+                    "{}: no program files (*.tgsi, *.nv) in this directory",
+                    p.display()
+                )));
+            }
+            files.sort();
+            out.extend(files);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// `NAME.inputs.json` beside program `NAME.ext`.
+pub fn sibling_inputs(program: &Path) -> PathBuf {
+    let stem = program
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    program.with_file_name(format!("{stem}.inputs.json"))
+}
+
+/// Loads an inputs file against `program`.
+///
+/// # Errors
+/// [`Failure::BadInput`] with the file's `line:col`.
+pub fn load_inputs(
+    file: &Path,
+    program: &Program,
+    count: Option<usize>,
+) -> Result<Inputs, Failure> {
+    let text = lang::read_text(file).map_err(Failure::BadInput)?;
+    inputs::load(&text, &file.display().to_string(), program, count)
+        .map_err(|e| Failure::BadInput(e.to_string()))
+}
+
+/// `n` generated input sets for `program` (seeded by `seed`, set `k` from stream `k`).
+pub fn random_inputs(program: &Program, seed: u64, n: u64, invocations: usize) -> Vec<Inputs> {
+    (0..n)
+        .map(|k| inputs_for(program, &mut inputs_choices(seed, k), invocations))
+        .collect()
+}
+
+/// The report of one program on `sets` (compares, then locates each diverging engine's
+/// first divergence).
+pub fn report(differ: &Differ, name: &str, program: &Program, sets: &[Inputs]) -> DiffReport {
+    let diffs = differ.diff_inputs(program, sets);
+    let mut sigs = Vec::new();
+    for (e, engine) in differ.engines().iter().enumerate() {
+        let first = diffs.iter().enumerate().find_map(|(k, d)| {
+            d.engines
+                .get(e)
+                .filter(|o| o.outcome.diverged())
+                .map(|o| (k, o.outcome.clone()))
+        });
+        if let Some((k, outcome)) = first {
+            let d = locate(differ, e, program, &sets[k], &outcome);
+            sigs.push(SignatureRecord::new(&d, engine.name()));
+        }
+    }
+    DiffReport::new(name, &differ.engine_names(), &diffs, sigs)
+}
+
+/// Runs `shaderdiff diff`; returns the exit status.
+pub fn execute(args: &DiffArgs) -> u8 {
+    let fail = |f: Failure| {
+        eprintln!("{}", f.message());
+        f.code()
+    };
+    let differ = match args.engines.differ() {
+        Ok(d) => d,
+        Err(f) => return fail(f),
+    };
+    let files = match program_files(&args.paths) {
+        Ok(f) => f,
+        Err(f) => return fail(f),
+    };
+    let count = args.invocations.map(|n| n as usize);
+    let (mut bad, mut diverged, mut compared) = (false, false, false);
+    for file in &files {
+        let name = file.display().to_string();
+        let loaded = load_program(file).and_then(|program| {
+            let mut sets = Vec::new();
+            let sibling = sibling_inputs(file);
+            if let Some(f) = &args.inputs {
+                sets.push(load_inputs(f, &program, count)?);
+            } else if sibling.is_file() {
+                sets.push(load_inputs(&sibling, &program, count)?);
+            } else if args.random_inputs == 0 {
+                sets.push(
+                    inputs::defaults(&program, count)
+                        .map_err(|e| Failure::BadInput(e.to_string()))?,
+                );
+            }
+            let n = count.unwrap_or(RANDOM_INVOCATIONS);
+            sets.extend(random_inputs(&program, args.seed, args.random_inputs, n));
+            Ok((program, sets))
+        });
+        let r = match loaded {
+            Ok((program, sets)) => report(&differ, &name, &program, &sets),
+            Err(f @ Failure::Unsupported(_)) => {
+                // NV assembly: reported like any program no engine supports.
+                let mut r = DiffReport::new(&name, &differ.engine_names(), &[], Vec::new());
+                r.verdict = "unsupported".into();
+                r.oracle_error = Some(f.message().to_string());
+                r
+            }
+            Err(f) => {
+                eprintln!("{}", f.message());
+                bad = true;
+                continue;
+            }
+        };
+        match r.verdict.as_str() {
+            "mismatch" | "error" => diverged = true,
+            "agree" => compared = true,
+            _ => {}
+        }
+        if r.verdict == "mismatch" {
+            compared = true;
+        }
+        if r.verdict == "error" {
+            if let Some(e) = &r.oracle_error {
+                eprintln!("{name}: {e}");
+            }
+        }
+        let text = match args.format {
+            Format::Json => r.to_json_line() + "\n",
+            Format::Text => r.to_text(10),
+        };
+        if let Err(f) = crate::cli::emit(&text) {
+            return fail(f);
+        }
+    }
+    if bad {
+        2
+    } else if diverged {
+        1
+    } else if !compared {
+        3
+    } else {
+        0
+    }
+}

@@ -1,0 +1,63 @@
+//! Fault injection plumbing (INTERFACE.md `--inject-fault NAME`, `shaderdiff faults`): the
+//! catalogue of every engine in the registry, name validation, and engine configurations
+//! that switch a fault on in the engine that owns it and nowhere else.
+
+use shaderdiff_backends::{self as backends, EngineConfig, FaultDef, ENGINE_NAMES};
+
+use crate::cli::Failure;
+
+/// Every catalogued fault with the engine that owns it, in registry order.
+pub fn catalogue() -> Vec<(&'static str, FaultDef)> {
+    let config = EngineConfig::default();
+    ENGINE_NAMES
+        .iter()
+        .filter_map(|&n| backends::engine(n, &config).map(|e| (n, e)))
+        .flat_map(|(n, e)| e.faults().iter().map(move |f| (n, *f)))
+        .collect()
+}
+
+/// The engine that owns fault `name`.
+pub fn owner(name: &str) -> Option<&'static str> {
+    catalogue()
+        .into_iter()
+        .find(|(_, f)| f.name == name)
+        .map(|(e, _)| e)
+}
+
+/// Checks `--inject-fault NAME`: `Ok(None)` without the flag, `Ok(Some(owner))` for a
+/// catalogued fault.
+///
+/// # Errors
+/// [`Failure::BadInput`] (exit 2) naming the unknown fault and pointing at `shaderdiff faults`.
+pub fn check(fault: Option<&str>) -> Result<Option<&'static str>, Failure> {
+    let Some(name) = fault else { return Ok(None) };
+    owner(name).map(Some).ok_or_else(|| {
+        let known: Vec<&str> = catalogue().iter().map(|(_, f)| f.name).collect();
+        Failure::BadInput(format!(
+            "--inject-fault {name}: no such fault (known: {}; see `shaderdiff faults`)",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
+/// The configuration of engine `engine`: `step_limit`, and `fault` only when `engine` owns it.
+pub fn config_for(engine: &str, step_limit: u64, fault: Option<&str>) -> EngineConfig {
+    EngineConfig {
+        step_limit,
+        fault: fault
+            .filter(|f| owner(f) == Some(engine))
+            .map(str::to_string),
+    }
+}
+
+/// `shaderdiff faults`: one line per fault, `NAME ENGINE DESCRIPTION`.
+pub fn listing() -> String {
+    catalogue()
+        .iter()
+        .map(|(e, f)| format!("{} {e} {}\n", f.name, f.description))
+        .collect()
+}

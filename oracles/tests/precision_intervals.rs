@@ -199,6 +199,76 @@ fn if_on_a_straddling_value_makes_the_invocation_unconstrained() {
 }
 
 #[test]
+fn uif_on_inexact_bits_and_indirect_addresses_from_ranges_are_unconstrained() {
+    // gpu EX2(0) ∈ [1 - 3·2^-24, 1 + 2^-23]: its bits are not known, so UIF on them and an
+    // address ARL computes from floor(EX2(0)) ∈ {0, 1} are undetermined.
+    let uif = parse(
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0]\nIMM[0] FLT32 { 2.0, 0.0, 0.0, 0.0 }\n\
+         0: EX2 TEMP[0], IN[0].xxxx\n1: UIF TEMP[0].xxxx\n2: MOV OUT[0], IMM[0].xxxx\n3: ENDIF\n4: END\n",
+    );
+    let arl = parse(
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0..2]\nDCL ADDR[0]\nIMM[0] FLT32 { 2.0, 0.0, 0.0, 0.0 }\n\
+         0: MOV TEMP[1], IMM[0].xxxx\n1: EX2 TEMP[0], IN[0].xxxx\n2: ARL ADDR[0].x, TEMP[0].xxxx\n\
+         3: MOV OUT[0], TEMP[ADDR[0].x]\n4: END\n",
+    );
+    for p in [&uif, &arl] {
+        let o = run_iv(p, &one_input([0; 4]), "gpu");
+        assert_eq!(out0(&o).2, 0xF);
+        // cpu: EX2(0) is exactly 1, nothing is undetermined.
+        let o = run_iv(p, &one_input([0; 4]), "cpu");
+        assert_eq!(out0(&o).2, 0);
+    }
+}
+
+#[test]
+fn kill_if_on_a_straddling_value_leaves_killed_unconstrained() {
+    // gpu: EX2(0) - 1 may be below zero or not: KILL_IF may or may not kill. The comparator
+    // then accepts either killed state (INTERFACE.md: killed invocations are not compared).
+    use shaderdiff_oracles::compare::{compare, CompareOptions};
+    let p = parse(
+        "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+         IMM[0] FLT32 { -1.0, 0.0, 0.0, 0.0 }\n\
+         0: EX2 TEMP[0], IN[0].xxxx\n1: ADD TEMP[0], TEMP[0], IMM[0].xxxx\n\
+         2: KILL_IF TEMP[0].xxxx\n3: MOV OUT[0], IN[0]\n4: END\n",
+    );
+    let mut i = one_input([0; 4]);
+    i.invocations = 4;
+    i.registers
+        .insert(RegKey::new(File::Input, 0), vec![[0; 4]]);
+    let o = run_iv(&p, &i, "gpu");
+    assert_eq!(
+        o.intervals.as_ref().map(|v| v.unconstrained.clone()),
+        Some(vec![true; 4])
+    );
+    let mut engine = o.clone();
+    engine.intervals = None;
+    engine.killed = Some(vec![true, false, true, false]);
+    let r = compare(
+        &p,
+        &o,
+        "valhall",
+        &engine,
+        contract(),
+        &CompareOptions::default(),
+    )
+    .expect("comparable");
+    assert!(r.mismatches.is_empty(), "{:?}", r.mismatches);
+    // cpu: EX2(0) - 1 = 0 exactly, not < 0: nobody is killed, and a kill is a mismatch.
+    let o = run_iv(&p, &i, "cpu");
+    assert_eq!(o.killed, Some(vec![false; 4]));
+    let r = compare(
+        &p,
+        &o,
+        "jit",
+        &engine,
+        contract(),
+        &CompareOptions::default(),
+    )
+    .expect("comparable");
+    assert_eq!(r.mismatches.len(), 2);
+}
+
+#[test]
 fn conversion_of_a_range_across_an_integer_is_undefined() {
     // gpu SIN(0.5): |error| <= 2^-11 (Vulkan), so SIN(0.5)*2^11 spans more than one integer;
     // F2I of it is not determined. F2I of a range inside one integer cell is.
@@ -305,4 +375,69 @@ proptest! {
             }
         }
     }
+}
+
+/// Bits of the acceptance set of a replicated scalar opcode under class `cls`.
+fn scalar_bits(cls: &str, op: Opcode, args: &[f32]) -> Option<(u32, u32, bool)> {
+    let env = Env::new(contract(), class(cls));
+    let args: Vec<Iv> = args.iter().map(|&a| Iv::point(a)).collect();
+    scalar(&env, op, &args).map(|r| (r.lo.to_bits(), r.hi.to_bits(), r.nan))
+}
+
+#[test]
+fn gpu_bounds_by_hand() {
+    // LG2(1) = 0, inside [0.5, 2]: absolute error < 2^-21 → [-2^-21, 2^-21].
+    assert_eq!(
+        scalar_bits("gpu", Opcode::LG2, &[1.0]),
+        Some((0xb500_0000, 0x3500_0000, false))
+    );
+    // LG2(4) = 2, outside [0.5, 2]: 3 ULP; Vulkan ulp(2) = 2^-23 (gap below 2):
+    // [2 - 3·2^-23, 2 + 3·2^-23] → 0x3ffffffd .. 0x40000001 (above 2 floats are 2^-22 apart).
+    assert_eq!(
+        scalar_bits("gpu", Opcode::LG2, &[4.0]),
+        Some((0x3fff_fffd, 0x4000_0001, false))
+    );
+    // SIN(4) lies outside [-π, π]: Vulkan states no bound.
+    let any = Iv::ANY;
+    let any = Some((any.lo.to_bits(), any.hi.to_bits(), true));
+    assert_eq!(scalar_bits("gpu", Opcode::SIN, &[4.0]), any);
+    // DIV(1, 2^-127): |y| below 2^-126, no bound. DIV(1, 3): 1/3 = 11184810.67·2^-25, so
+    // [1/3 - 2.5·2^-25, 1/3 + 2.5·2^-25] holds 11184809..11184813 ·2^-25, i.e. rn(1/3) =
+    // 0x3eaaaaab ± 2.
+    assert_eq!(
+        scalar_bits("gpu", Opcode::DIV, &[1.0, f32::from_bits(0x0040_0000)]),
+        any
+    );
+    assert_eq!(
+        scalar_bits("gpu", Opcode::DIV, &[1.0, 3.0]),
+        Some((0x3eaa_aaa9, 0x3eaa_aaad, false))
+    );
+    // Vulkan: "Dividing a non-zero by a zero results in the appropriately signed infinity."
+    assert_eq!(
+        scalar_bits("gpu", Opcode::DIV, &[-2.0, 0.0]),
+        Some((0xff80_0000, 0xff80_0000, false))
+    );
+    // SQRT(4) inherited from 1/inversesqrt: RSQ(4) = 0.5 ± 2 ulp (ulp(0.5) = 2^-25) gives
+    // [0.5 - 2^-24, 0.5 + 2^-24]; 1/that spans 2 ∓ 2^-22, ± 2.5 ulp (2^-22 at the top):
+    // F = [2 - 6·2^-23, 2 + 3·2^-22]; E = 6·2^-23 around sqrt(4) = 2:
+    // [2 - 6·2^-23, 2 + 3·2^-22] = 0x3ffffffa .. 0x40000003.
+    assert_eq!(
+        scalar_bits("gpu", Opcode::SQRT, &[4.0]),
+        Some((0x3fff_fffa, 0x4000_0003, false))
+    );
+    // POW(2, 3) inherited from exp2(3 × log2(2)): log2(2) = 1 ± 2^-21; × 3 (exact rounding)
+    // = 3 ± 6·2^-22; exp2 of that is 8 ± 8.318·2^-20 (8·3·ln2·2^-21), widened by
+    // 3 + 2·3.0000014 ULP (2^-21 below 8, 2^-20 above): F = [8 - 25·2^-21, 8 + 17·2^-20];
+    // E = 17·2^-20 around 8: [8 - 34·2^-21, 8 + 17·2^-20] = 0x40ffffde .. 0x41000011.
+    assert_eq!(
+        scalar_bits("gpu", Opcode::POW, &[2.0, 3.0]),
+        Some((0x40ff_ffde, 0x4100_0011, false))
+    );
+    // C99 pow(x, 0) = 1 for a NaN x on the cpu class (oracle semantics, EXEC-NOTES §3);
+    // gpu: exp2(0 × log2(NaN)) may be NaN, so anything goes.
+    assert_eq!(
+        scalar_bits("cpu", Opcode::POW, &[f32::NAN, 0.0]),
+        Some((0x3f80_0000, 0x3f80_0000, false))
+    );
+    assert_eq!(scalar_bits("gpu", Opcode::POW, &[f32::NAN, 0.0]), any);
 }

@@ -63,7 +63,7 @@ fn shape(op: Opcode) -> Shape {
     }
 }
 
-/// Opcodes with a float interval rule ([`ops::scalar`] / [`ops::vector`]).
+/// Opcodes with a float interval rule ([`ops::scalar`] / [`super::vector::vector`]).
 fn float_rule(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
@@ -291,7 +291,7 @@ fn slow(
             if sh == Shape::Vector {
                 let vec = |k: usize| [arg(k, 0), arg(k, 1), arg(k, 2), arg(k, 3)];
                 let b = if nsrc > 1 { vec(1) } else { [Iv::NAN; 4] };
-                ops::vector(env, op, vec(0), b, c)
+                super::vector::vector(env, op, vec(0), b, c)
             } else {
                 let mut args = [Iv::NAN; 4];
                 for (k, a) in args.iter_mut().enumerate().take(nsrc) {

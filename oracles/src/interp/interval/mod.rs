@@ -34,7 +34,7 @@
 //!   Vulkan's `[x - E, x + E]`, `E = max(|x - Fmin|, |x - Fmax|)` around the exact `x`
 //!   (any value if `F` may be NaN), plus the two floats around `x`.
 //! * **`fused_or_unfused`** (MAD, DP2/DP3/DP4/DPH, LRP, XPD): the union of the enumerated
-//!   evaluations (`ops::fused`): MAD rounded or fused; dot products sequential unfused, fused
+//!   evaluations (`vector::fused`): MAD rounded or fused; dot products sequential unfused, fused
 //!   from either end, and (DP4) pairwise; LRP by the doc's formula and tgsi_exec's
 //!   `a*(b-c)+c`, each unfused or with a product fused; XPD with either product fused.
 //! * **Channel-dependent** (EXP, LOG, LIT): each channel exact or with the named opcode's
@@ -61,9 +61,11 @@ pub(crate) mod eval;
 pub mod iv;
 pub(crate) mod machine;
 pub mod ops;
+pub mod vector;
 
 pub use iv::Iv;
-pub use ops::{compare, scalar, vector, Cmp, Env};
+pub use ops::{compare, scalar, Cmp, Env};
+pub use vector::vector;
 
 use super::lanes::{Mask, Vals, ZERO_VALS};
 

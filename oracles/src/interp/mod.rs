@@ -2,7 +2,9 @@
 //!
 //! [`run`] executes a [`Program`] for `inputs.invocations` invocations and returns the
 //! final output registers, which channels the specification leaves undefined, and (for
-//! fragment programs) which invocations were discarded.
+//! fragment programs) which invocations were discarded. [`run_with_intervals`] also
+//! computes, for one engine class of the precision contract, the acceptance interval of
+//! every output channel (module [`interval`]).
 //!
 //! # Execution model
 //!

@@ -38,6 +38,10 @@ pub enum Command {
     Gen(crate::gen_cmd::GenArgs),
     /// Run programs on the oracle and every other engine and compare them.
     Diff(crate::diff_cmd::DiffArgs),
+    /// Differential campaign: generated programs on the oracle and every engine.
+    Fuzz(crate::fuzz_cmd::FuzzArgs),
+    /// Minimize a program on which an engine diverges, keeping the divergence signature.
+    Reduce(crate::reduce_cmd::ReduceArgs),
     /// List the fault catalogue: NAME ENGINE DESCRIPTION, one per line.
     Faults,
 }
@@ -169,6 +173,8 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Check(a) => check(&a),
         Command::Gen(a) => crate::gen_cmd::execute(&a),
         Command::Diff(a) => crate::diff_cmd::execute(&a),
+        Command::Fuzz(a) => crate::fuzz_cmd::execute(&a),
+        Command::Reduce(a) => crate::reduce_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

@@ -1,0 +1,271 @@
+//! `shaderdiff fuzz [--lang tgsi|nv|mixed] [--seed S] [--programs N] [--time DURATION]
+//! [--jobs N] [--shard I/N] [--backends ...] [--out DIR]` (INTERFACE.md "Commands" and
+//! "`fuzz` output directory"); the campaign itself is [`crate::fuzz`].
+//!
+//! Defaults: a seed drawn from the clock (printed, and recorded in `summary.json`, so the
+//! campaign can be repeated with `--seed`), `--jobs` = the number of cores, `--shard 0/1`,
+//! `--out shaderdiff-out`. Without `--programs` or `--time` the campaign runs until Ctrl-C.
+//! A progress line (programs, programs/s, findings, unsupported) is drawn on stderr when it
+//! is a terminal and `CI` is not set. Ctrl-C stops at the next chunk and writes the summary
+//! (a second Ctrl-C exits at once; everything found so far is already on disk).
+//!
+//! Exit status: 1 if any engine diverged on any program, else 0; 2 bad usage or an
+//! unwritable output directory; 3 `--lang nv|mixed` (NV assembly is not supported yet) or
+//! no engine to compare.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shaderdiff_generators::random::RandomConfig;
+use shaderdiff_results::Store;
+
+use crate::cli::{emit, Failure};
+use crate::diff_cmd::EngineArgs;
+use crate::fuzz::{self, Campaign, Stats};
+use crate::reduce::REDUCE_STEP_LIMIT;
+
+/// `--lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FuzzLang {
+    /// TGSI programs.
+    Tgsi,
+    /// NVIDIA assembly (not supported yet: exit 3).
+    Nv,
+    /// Both (not supported yet: exit 3).
+    Mixed,
+}
+
+/// `shaderdiff fuzz` arguments.
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    /// Program language.
+    #[arg(long, value_enum, default_value_t = FuzzLang::Tgsi)]
+    pub lang: FuzzLang,
+    /// Campaign seed [default: from the clock; printed].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Stop after N programs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub programs: Option<u64>,
+    /// Stop after this long (`60s`, `5m`, `1h`).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub time: Option<Duration>,
+    /// Worker threads [default: number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// This machine's share of the campaign: programs I, I+N, I+2N, ...
+    #[arg(long, value_name = "I/N", default_value = "0/1", value_parser = parse_shard)]
+    pub shard: (u64, u64),
+    /// Engines and comparison options.
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Output directory (INTERFACE.md layout).
+    #[arg(long, value_name = "DIR", default_value = "shaderdiff-out")]
+    pub out: PathBuf,
+    /// Invocations per program (rounded up to whole quads for fragment programs).
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub invocations: u64,
+    /// Approximate instruction budget per program.
+    #[arg(long, value_name = "N", default_value_t = 48,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_instructions: u64,
+    /// Also generate operations whose result the specification leaves undefined for some
+    /// inputs (the comparators skip undefined channels).
+    #[arg(long)]
+    pub allow_undefined: bool,
+    /// Do not reduce new findings.
+    #[arg(long)]
+    pub no_reduce: bool,
+    /// Time budget of each reduction.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub reduce_time: Duration,
+    /// Write DIR/programs.log: `INDEX FINGERPRINT` of every program, in stream order.
+    #[arg(long)]
+    pub log_programs: bool,
+}
+
+/// Parses `I/N` with `N >= 1` and `I < N`.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
+    let i: u64 = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{i}` is not a number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` is not a number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("shard {i}/{n}: need 0 <= I < N"));
+    }
+    Ok((i, n))
+}
+
+fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    (t ^ (std::process::id() as u64) << 32) % 1_000_000_000
+}
+
+/// The campaign `args` describe.
+pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
+    let mut config = RandomConfig::with_defined_only(!args.allow_undefined);
+    config.invocations = args.invocations as usize;
+    config.gen.max_instructions = args.max_instructions as usize;
+    let jobs = args.jobs.map(|j| j as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    Campaign {
+        seed,
+        shard: args.shard,
+        config,
+        programs: args.programs,
+        time: args.time,
+        jobs,
+        reduce: !args.no_reduce,
+        reduce_time: args.reduce_time,
+        log_programs: args.log_programs,
+        fault: args.engines.inject_fault.clone(),
+        lang: "tgsi".into(),
+    }
+}
+
+/// Installs the Ctrl-C handler once per process: the first press sets `stop`, the second
+/// exits at once (status 130).
+fn install_ctrlc(stop: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nshaderdiff: stopping (findings so far are on disk; Ctrl-C again to quit now)");
+    });
+}
+
+fn progress(programs: Option<u64>) -> ProgressBar {
+    let visible = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    let target = if visible {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(programs, target);
+    let template = if programs.is_some() {
+        "{elapsed_precise} [{bar:30}] {msg}"
+    } else {
+        "{elapsed_precise} {spinner} {msg}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs `shaderdiff fuzz`; returns the exit status.
+pub fn execute(args: &FuzzArgs) -> u8 {
+    match run(args) {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("{}", f.message());
+            f.code()
+        }
+    }
+}
+
+fn run(args: &FuzzArgs) -> Result<u8, Failure> {
+    if args.lang != FuzzLang::Tgsi {
+        return Err(Failure::Unsupported(
+            "fuzz --lang nv|mixed: NV assembly is not supported yet".into(),
+        ));
+    }
+    let differ = args.engines.differ()?;
+    let mut small = args.engines.clone();
+    small.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
+    let reducer = small.differ()?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let c = campaign(args, seed);
+    let store = Store::create(&args.out).map_err(|e| Failure::BadInput(e.to_string()))?;
+    eprintln!(
+        "shaderdiff fuzz: seed {seed}, shard {}/{}, {} job{}, engines {} vs {}, output {}",
+        c.shard.0,
+        c.shard.1,
+        c.jobs,
+        if c.jobs == 1 { "" } else { "s" },
+        crate::diff::ORACLE,
+        differ.engine_names().join(","),
+        args.out.display()
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    install_ctrlc(stop.clone());
+    let stats = Stats::default();
+    let bar = progress(c.programs);
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            let start = std::time::Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                let n = stats.programs.load(Ordering::Relaxed);
+                let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-3);
+                bar.set_position(n);
+                bar.set_message(format!(
+                    "{n} programs, {rate:.0}/s, {} findings, {} unsupported",
+                    stats.findings.load(Ordering::Relaxed),
+                    stats.unsupported.load(Ordering::Relaxed)
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let r = fuzz::run(&c, &differ, &reducer, &store, &stats, &stop);
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    let outcome = result.map_err(|e| Failure::Failed(e.to_string()))?;
+    let s = &outcome.summary;
+    let mut text = format!(
+        "fuzz: {} programs in {:.1}s ({:.0}/s), seed {}, shard {}, engines {}: {} mismatch{}, {} unique finding{}, {} unsupported{}\n",
+        s.programs,
+        s.elapsed_s,
+        s.programs_per_s,
+        s.seed,
+        s.shard,
+        s.engines.join(","),
+        s.mismatches,
+        if s.mismatches == 1 { "" } else { "es" },
+        s.unique_findings,
+        if s.unique_findings == 1 { "" } else { "s" },
+        s.unsupported,
+        if stop.load(Ordering::Relaxed) { " (interrupted)" } else { "" }
+    );
+    text.push_str(&format!(
+        "summary: {}\n",
+        store.root().join("summary.json").display()
+    ));
+    for f in &s.findings {
+        let dir = store.root().join("findings").join(&f.signature);
+        text.push_str(&format!(
+            "finding {}: {} program{}{}, {}\n",
+            f.signature,
+            f.count,
+            if f.count == 1 { "" } else { "s" },
+            f.reduced_instructions
+                .map(|n| format!(
+                    ", reduced to {n} instruction{}",
+                    if n == 1 { "" } else { "s" }
+                ))
+                .unwrap_or_default(),
+            dir.display()
+        ));
+    }
+    emit(&text)?;
+    Ok(if s.mismatches > 0 { 1 } else { 0 })
+}

@@ -1,0 +1,269 @@
+//! Test-case reduction (`shaderdiff reduce`, and every new finding of `fuzz`): shrinks a
+//! program and its inputs while keeping the **same divergence signature** (engine, opcode
+//! class of the first diverging instruction, value type; [`crate::signature`]), not just
+//! "some mismatch". Every candidate must pass `validate`, and the engine must still diverge
+//! from the oracle on the candidate itself (not only on its probed copy).
+//!
+//! Passes, repeated until none changes anything (a fixed point) or the time budget ends:
+//!
+//! 1. **Invocations** ([`inputs`]): keep one invocation that shows the divergence (one quad
+//!    for fragment programs).
+//! 2. **Redirect** ([`structure`]): copy the first diverging instruction's result into a
+//!    fresh output, so everything after it can go.
+//! 3. **Delta debugging over instructions** ([`structure`]): ddmin-style removal of chunks of
+//!    *structural units* (a plain instruction, a whole IF..ENDIF, ELSE branch, loop, SWITCH,
+//!    CASE body, or subroutine together with its CALs), from large chunks to single units.
+//! 4. **Unwrapping** ([`structure`]): replace a block by one of its bodies (IF → then- or
+//!    else-body, loop → body without its BRK/CONT, SWITCH → one case body, CAL → the inlined
+//!    subroutine body).
+//! 5. **Operands** ([`operands`]): replace a source with its value (an immediate when all
+//!    invocations see the same value, else a fresh input carrying each invocation's value,
+//!    both captured from the oracle), drop `|x|`, `-x` and saturate, shrink swizzles
+//!    (identity, then broadcasts), narrow writemasks to one channel.
+//! 6. **Constants** ([`inputs`]): round immediates and input values (0, ±1, 2, 0.5,
+//!    integers, fewer mantissa bits, small integers).
+//! 7. **Cleanup** ([`cleanup`]): drop unused declarations, immediates, outputs and input
+//!    values.
+//!
+//! Candidates run through the engines as libraries (no files, no re-parsing). The result is
+//! printed losslessly with a stamp comment ([`stamped_text`]).
+
+mod cleanup;
+mod inputs;
+mod operands;
+mod structure;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use shaderdiff_ir::tgsi::{print_with, PrintOptions};
+use shaderdiff_ir::{Opcode, Program};
+use shaderdiff_oracles::Inputs;
+use shaderdiff_results::Signature;
+
+use crate::diff::{engine_failure, Differ, Outcome};
+use crate::edit::is_valid;
+use crate::signature::{locate, Divergence};
+
+/// When to stop early.
+#[derive(Clone, Debug, Default)]
+pub struct ReduceOptions {
+    /// Stop (keeping the best program so far) at this time.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag is set (Ctrl-C).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Most rounds of all passes (0 = until a fixed point).
+    pub max_rounds: usize,
+}
+
+/// A reduced test case.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    /// The reduced program.
+    pub program: Program,
+    /// Inputs that show the divergence on it.
+    pub inputs: Inputs,
+    /// Its divergence (same signature as the original's).
+    pub divergence: Divergence,
+    /// Candidates tested.
+    pub tests: usize,
+    /// Candidates accepted.
+    pub accepted: usize,
+    /// A fixed point was reached (false: stopped by the deadline or the stop flag).
+    pub complete: bool,
+}
+
+/// Why a program could not be reduced.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReduceError {
+    /// The engine agrees with the oracle (or cannot run the program) on these inputs.
+    #[error("the program does not diverge on {0} with these inputs: nothing to reduce")]
+    NoDivergence(String),
+    /// It diverges, but not with the requested signature.
+    #[error("the program diverges with signature {found}, not {wanted}")]
+    OtherSignature {
+        /// Requested.
+        wanted: String,
+        /// Found.
+        found: String,
+    },
+}
+
+/// The current test case.
+#[derive(Clone, Debug)]
+pub(crate) struct State {
+    pub program: Program,
+    pub inputs: Inputs,
+    pub div: Divergence,
+}
+
+/// The oracle of a reduction: runs candidates and keeps the budget.
+pub(crate) struct Ctx<'a> {
+    pub differ: &'a Differ,
+    pub engine: usize,
+    pub target: Signature,
+    pub tests: usize,
+    pub accepted: usize,
+    opts: &'a ReduceOptions,
+}
+
+impl Ctx<'_> {
+    /// Whether the budget is spent.
+    pub fn stopped(&self) -> bool {
+        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .opts
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The engine's outcome on `p`, when it diverges from the oracle.
+    pub fn diverging_outcome(&self, p: &Program, inputs: &Inputs) -> Option<Outcome> {
+        let oracle = self.differ.oracle_for(self.engine, p, inputs).ok()?;
+        let engine = &self.differ.engines()[self.engine];
+        let outcome = match engine.execute(p, inputs) {
+            Ok(actual) => self.differ.judge(p, &oracle, engine.name(), &actual),
+            Err(e) => engine_failure(e),
+        };
+        outcome.diverged().then_some(outcome)
+    }
+
+    /// The divergence of a candidate, when it is valid and diverges with the target
+    /// signature.
+    pub fn check(&mut self, p: &Program, inputs: &Inputs) -> Option<Divergence> {
+        if self.stopped() || !is_valid(p) {
+            return None;
+        }
+        self.tests += 1;
+        let outcome = self.diverging_outcome(p, inputs)?;
+        let d = locate(self.differ, self.engine, p, inputs, &outcome);
+        (d.signature == self.target).then_some(d)
+    }
+
+    /// Tests a candidate; on success it becomes the current state.
+    pub fn try_state(&mut self, st: &mut State, program: Program, inputs: Inputs) -> bool {
+        match self.check(&program, &inputs) {
+            Some(div) => {
+                *st = State {
+                    program,
+                    inputs,
+                    div,
+                };
+                self.accepted += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Ctx::try_state`] keeping the inputs.
+    pub fn try_program(&mut self, st: &mut State, program: Program) -> bool {
+        let inputs = st.inputs.clone();
+        self.try_state(st, program, inputs)
+    }
+}
+
+/// Instructions of `p` besides END and NOP (declarations and immediates are not
+/// instructions): the size the reducer minimizes.
+pub fn size(p: &Program) -> usize {
+    p.instructions
+        .iter()
+        .filter(|i| !matches!(i.opcode, Opcode::END | Opcode::NOP))
+        .count()
+}
+
+/// Reduces `program` on `inputs` for engine `engine` of `differ`, keeping signature
+/// `target` (default: the program's own first divergence on that engine).
+///
+/// `differ` should have a modest step budget (candidates may loop forever): callers use
+/// [`REDUCE_STEP_LIMIT`] and retry with their full budget when the original needs more.
+///
+/// # Errors
+/// [`ReduceError::NoDivergence`] when the engine does not diverge on the original;
+/// [`ReduceError::OtherSignature`] when it diverges with another signature than `target`.
+pub fn reduce(
+    differ: &Differ,
+    engine: usize,
+    program: &Program,
+    inputs: &Inputs,
+    target: Option<&Signature>,
+    opts: &ReduceOptions,
+) -> Result<Reduced, ReduceError> {
+    let name = differ.engines()[engine].name().to_string();
+    let mut ctx = Ctx {
+        differ,
+        engine,
+        target: Signature::new("", "", ""),
+        tests: 1,
+        accepted: 0,
+        opts,
+    };
+    let outcome = ctx
+        .diverging_outcome(program, inputs)
+        .ok_or_else(|| ReduceError::NoDivergence(name.clone()))?;
+    let div = locate(differ, engine, program, inputs, &outcome);
+    if let Some(t) = target {
+        if *t != div.signature {
+            return Err(ReduceError::OtherSignature {
+                wanted: t.to_string(),
+                found: div.signature.to_string(),
+            });
+        }
+    }
+    ctx.target = div.signature.clone();
+    let mut st = State {
+        program: program.clone(),
+        inputs: inputs.clone(),
+        div,
+    };
+    inputs::invocations(&mut ctx, &mut st);
+    structure::redirect(&mut ctx, &mut st);
+    let mut rounds = 0;
+    let complete = loop {
+        if ctx.stopped() {
+            break false;
+        }
+        let before = (st.program.clone(), st.inputs.clone());
+        structure::ddmin(&mut ctx, &mut st);
+        cleanup::cleanup(&mut ctx, &mut st);
+        structure::unwrap(&mut ctx, &mut st);
+        operands::simplify(&mut ctx, &mut st);
+        inputs::constants(&mut ctx, &mut st);
+        cleanup::cleanup(&mut ctx, &mut st);
+        rounds += 1;
+        if (st.program.clone(), st.inputs.clone()) == before {
+            break !ctx.stopped();
+        }
+        if opts.max_rounds > 0 && rounds >= opts.max_rounds {
+            break false;
+        }
+    };
+    Ok(Reduced {
+        program: st.program,
+        inputs: st.inputs,
+        divergence: st.div,
+        tests: ctx.tests,
+        accepted: ctx.accepted,
+        complete,
+    })
+}
+
+/// Step budget for reduction candidates (a candidate whose loop lost its counter must fail
+/// fast); generated programs need far fewer steps per invocation.
+pub const REDUCE_STEP_LIMIT: u64 = 20_000;
+
+/// The reduced program's text: a stamp comment (`# shaderdiff-reduce signature=..
+/// instructions=.. from=..`) and the program printed losslessly (it reads back to the same
+/// program).
+pub fn stamped_text(r: &Reduced, from: &str) -> String {
+    format!(
+        "# shaderdiff-reduce {} signature={} instructions={} from={}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        r.divergence.signature,
+        size(&r.program),
+        from.replace(char::is_whitespace, "_"),
+        print_with(&r.program, &PrintOptions { lossless: true })
+    )
+}

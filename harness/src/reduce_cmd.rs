@@ -1,0 +1,199 @@
+//! `shaderdiff reduce PROGRAM [--inputs FILE.json] [--backends ..] [--out FILE]`
+//! (INTERFACE.md "Commands"): minimizes a program on which an engine diverges from the
+//! oracle, keeping the divergence signature ([`crate::reduce`]).
+//!
+//! Inputs: `--inputs`, else the program's `NAME.inputs.json`, else all zero; with
+//! `--random-inputs N` the N generated sets are tried too, and the first set on which an
+//! engine diverges is used. The first engine (in `--backends` order) that diverges is the one
+//! reduced for, unless `--signature` names the wanted signature.
+//!
+//! Output: the reduced program (stamped, lossless TGSI) to `--out FILE` or stdout; its
+//! inputs to `--inputs-out FILE`, by default `NAME.inputs.json` beside `--out` (which
+//! `diff` picks up by itself), so `shaderdiff diff FILE` replays the finding. One summary
+//! line on stderr.
+//!
+//! Exit status: 0 reduced; 2 bad input, or nothing to reduce (no engine diverges on the
+//! given inputs); 3 no engine to compare; 1 an output file could not be written.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::Inputs;
+use shaderdiff_results::Signature;
+
+use crate::cli::{load_program, Failure};
+use crate::diff::Differ;
+use crate::diff_cmd::{load_inputs, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS};
+use crate::inputs;
+use crate::reduce::{
+    reduce, size, stamped_text, ReduceError, ReduceOptions, Reduced, REDUCE_STEP_LIMIT,
+};
+
+/// `shaderdiff reduce` arguments.
+#[derive(Debug, Args)]
+pub struct ReduceArgs {
+    /// The program to reduce.
+    #[arg(value_name = "PROGRAM")]
+    pub program: PathBuf,
+    /// Engines and comparison options.
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Inputs file (default: NAME.inputs.json beside the program, else all zero).
+    #[arg(long, value_name = "FILE.json")]
+    pub inputs: Option<PathBuf>,
+    /// Also try N generated input sets.
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub random_inputs: u64,
+    /// Seed of the generated input sets.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Keep this signature (default: the program's first divergence).
+    #[arg(long, value_name = "SIGNATURE")]
+    pub signature: Option<String>,
+    /// Write the reduced program here (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Write the reduced inputs here (default: NAME.inputs.json beside --out).
+    #[arg(long, value_name = "FILE.json")]
+    pub inputs_out: Option<PathBuf>,
+    /// Stop after this long and keep the smallest program so far (`30s`, `5m`).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub time: Option<Duration>,
+}
+
+/// Reduces `program` for the first engine of `differ` that diverges on one of `sets`
+/// (or the one whose signature is `wanted`). `Ok(None)`: nothing diverges.
+///
+/// # Errors
+/// [`ReduceError`] from [`reduce`] when the wanted signature is not the program's.
+pub fn reduce_first(
+    differ: &Differ,
+    program: &Program,
+    sets: &[Inputs],
+    wanted: Option<&Signature>,
+    opts: &ReduceOptions,
+) -> Result<Option<Reduced>, ReduceError> {
+    let mut last_err = None;
+    for set in sets {
+        let diff = differ.diff(program, set);
+        for (e, o) in diff.engines.iter().enumerate() {
+            if !o.outcome.diverged() {
+                continue;
+            }
+            if let Some(w) = wanted {
+                if w.engine != o.engine {
+                    continue;
+                }
+            }
+            match reduce(differ, e, program, set, wanted, opts) {
+                Ok(r) => return Ok(Some(r)),
+                Err(err) => last_err = Some(err),
+            }
+        }
+    }
+    match last_err {
+        Some(e @ ReduceError::OtherSignature { .. }) => Err(e),
+        _ => Ok(None),
+    }
+}
+
+/// Runs `shaderdiff reduce`; returns the exit status.
+pub fn execute(args: &ReduceArgs) -> u8 {
+    match run(args) {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("{}", f.message());
+            f.code()
+        }
+    }
+}
+
+fn run(args: &ReduceArgs) -> Result<(), Failure> {
+    let start = Instant::now();
+    let name = args.program.display().to_string();
+    let program = load_program(&args.program)?;
+    let wanted = match &args.signature {
+        Some(s) => Some(
+            s.parse::<Signature>()
+                .map_err(|e| Failure::BadInput(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let mut sets = Vec::new();
+    let sibling = sibling_inputs(&args.program);
+    if let Some(f) = &args.inputs {
+        sets.push(load_inputs(f, &program, None)?);
+    } else if sibling.is_file() {
+        sets.push(load_inputs(&sibling, &program, None)?);
+    } else if args.random_inputs == 0 {
+        sets.push(inputs::defaults(&program, None).map_err(|e| Failure::BadInput(e.to_string()))?);
+    }
+    sets.extend(random_inputs(
+        &program,
+        args.seed,
+        args.random_inputs,
+        RANDOM_INVOCATIONS,
+    ));
+    let opts = ReduceOptions {
+        deadline: args.time.map(|t| start + t),
+        ..ReduceOptions::default()
+    };
+    // Candidates run with a small step budget; the original may need the full one.
+    let mut fast = args.engines.clone();
+    fast.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
+    let mut result = reduce_first(&fast.differ()?, &program, &sets, wanted.as_ref(), &opts);
+    if matches!(result, Ok(None)) && fast.step_limit < args.engines.step_limit {
+        result = reduce_first(
+            &args.engines.differ()?,
+            &program,
+            &sets,
+            wanted.as_ref(),
+            &opts,
+        );
+    }
+    let r = match result {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            return Err(Failure::BadInput(format!(
+                "{name}: nothing to reduce: no engine diverges from the oracle on these inputs"
+            )))
+        }
+        Err(e) => return Err(Failure::BadInput(format!("{name}: {e}"))),
+    };
+    let text = stamped_text(&r, &name);
+    let inputs_text = crate::inputs_json::to_json(&r.inputs);
+    let write = |path: &PathBuf, text: &str| {
+        std::fs::write(path, text)
+            .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", path.display())))
+    };
+    match &args.out {
+        Some(out) => write(out, &text)?,
+        None => crate::cli::emit(&text)?,
+    }
+    let inputs_out = args
+        .inputs_out
+        .clone()
+        .or_else(|| args.out.as_ref().map(|o| sibling_inputs(o)));
+    match &inputs_out {
+        Some(p) => write(p, &inputs_text)?,
+        None => eprintln!(
+            "shaderdiff: the reduced inputs were not written (pass --out or --inputs-out)"
+        ),
+    }
+    eprintln!(
+        "{name}: reduced {} -> {} instructions, signature {}{}, {} candidates in {:.2}s{}",
+        size(&program),
+        size(&r.program),
+        r.divergence.signature,
+        inputs_out
+            .map(|p| format!(" (inputs: {})", p.display()))
+            .unwrap_or_default(),
+        r.tests,
+        start.elapsed().as_secs_f64(),
+        if r.complete { "" } else { " (stopped early)" }
+    );
+    Ok(())
+}

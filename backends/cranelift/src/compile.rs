@@ -25,7 +25,7 @@ use crate::analysis::Analysis;
 use crate::lower::{self, Env, LowerError, Lowered};
 use crate::plan::Plan;
 use crate::run::RunCtx;
-use crate::ENGINE;
+use crate::{JitOptions, ENGINE};
 
 /// The native entry point of a compiled program (see `lower` for the contract).
 pub(crate) type EntryFn = unsafe extern "C" fn(*const RunCtx) -> u64;
@@ -89,7 +89,7 @@ impl JitProgram {
         let mut module = new_module(&self.isa);
         let mut ctx = module.make_context();
         let mut fbc = FunctionBuilderContext::new();
-        let Ok(libcalls) = declare_libcalls(&mut module, &mut ctx) else {
+        let Ok(libcalls) = declare_libcalls(&mut module, &mut ctx, &self.front.program) else {
             return String::new();
         };
         let cc = self.isa.default_call_conv();
@@ -107,8 +107,8 @@ impl JitProgram {
     }
 }
 
-/// Cranelift settings and target of the host, shared by every module.
-pub(crate) fn host_isa() -> Result<OwnedTargetIsa, String> {
+/// Cranelift settings and target of the host for `options`, shared by every module.
+pub(crate) fn host_isa(options: &JitOptions) -> Result<OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -116,8 +116,18 @@ pub(crate) fn host_isa() -> Result<OwnedTargetIsa, String> {
     };
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
-    set(&mut flags, "opt_level", "speed")?;
-    set(&mut flags, "enable_verifier", "true")?;
+    let (opt, regalloc) = if options.optimize {
+        ("speed", "backtracking")
+    } else {
+        ("none", "single_pass")
+    };
+    set(&mut flags, "opt_level", opt)?;
+    set(&mut flags, "regalloc_algorithm", regalloc)?;
+    set(
+        &mut flags,
+        "enable_verifier",
+        if options.verify { "true" } else { "false" },
+    )?;
     let builder =
         cranelift_native::builder().map_err(|e| format!("host not supported by Cranelift: {e}"))?;
     builder
@@ -133,9 +143,27 @@ fn new_module(isa: &OwnedTargetIsa) -> JITModule {
     JITModule::new(jb)
 }
 
-/// Declares every ALU libcall as an import of the module and in `ctx`'s function.
-fn declare_libcalls(module: &mut JITModule, ctx: &mut Context) -> Result<Libcalls, String> {
+/// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs).
+fn needs_libcalls(program: &Program) -> bool {
+    use shaderdiff_ir::Opcode::*;
+    program
+        .instructions
+        .iter()
+        .any(|i| matches!(i.opcode, EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT))
+}
+
+/// Declares every ALU libcall as an import of the module and in `ctx`'s function, when the
+/// program has an opcode that calls one. (Cranelift's own libcalls, such as `fmaf`, are
+/// resolved through the JIT's symbol table and need no declaration.)
+fn declare_libcalls(
+    module: &mut JITModule,
+    ctx: &mut Context,
+    program: &Program,
+) -> Result<Libcalls, String> {
     let mut lc = Libcalls::default();
+    if !needs_libcalls(program) {
+        return Ok(lc);
+    }
     for d in alu::libcall_defs() {
         let mut sig = module.make_signature();
         sig.params
@@ -185,7 +213,7 @@ fn define(
     n: usize,
 ) -> Result<(FuncId, Lowered), EngineError> {
     module.clear_context(ctx);
-    let libcalls = declare_libcalls(module, ctx).map_err(compile_error)?;
+    let libcalls = declare_libcalls(module, ctx, &front.program).map_err(compile_error)?;
     let lowered = lower::build(
         &mut ctx.func,
         fbc,

@@ -142,6 +142,8 @@ pub(crate) struct Lowerer<'a, 'f> {
     exec: Variable,
     gone: Variable,
     steps: Variable,
+    /// `i32x4` constants already made in a block, by (block, value).
+    consts: HashMap<(Block, u32), Value>,
     /// Register channels held in variables, by (space, flat index).
     regs: HashMap<(usize, u32), [Variable; 4]>,
     /// Instructions counted but not yet added to `steps`.
@@ -233,6 +235,7 @@ pub(crate) fn build(
         exec,
         gone,
         steps,
+        consts: HashMap::new(),
         regs: HashMap::new(),
         pending: 0,
         full: true,
@@ -265,9 +268,18 @@ impl<'a, 'f> Lowerer<'a, 'f> {
     // ----- small helpers -----
 
     /// An `i32x4` with `x` in every lane.
+    /// Splatted constants are made once per block.
     fn ci(&mut self, x: u32) -> Value {
+        let block = self.b.current_block();
+        if let Some(v) = block.and_then(|b| self.consts.get(&(b, x))) {
+            return *v;
+        }
         let s = self.b.ins().iconst(I32, i64::from(x as i32));
-        self.b.ins().splat(I32X4, s)
+        let v = self.b.ins().splat(I32X4, s);
+        if let Some(b) = block {
+            self.consts.insert((b, x), v);
+        }
+        v
     }
 
     /// `i8` truth value: some lane of mask `m` is set.

@@ -12,6 +12,7 @@
 //! * Store: saturate, then write the writemask channels of the executing lanes (`bitselect`
 //!   with the execution mask, unless the mask is known to be all live lanes).
 
+use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -230,8 +231,13 @@ impl Lowerer<'_, '_> {
         if matches!(place, Place::Null) {
             return Err(self.invalid(i, "NULL cannot be read"));
         }
-        let zero = self.ci(0);
         let mut by_comp: [Option<Value>; 4] = [None; 4];
+        // Channels not fetched are zero; the placeholder is overwritten for every channel.
+        let zero = if chans & 0xF != 0xF {
+            self.ci(0)
+        } else {
+            Value::reserved_value()
+        };
         let mut out = [zero; 4];
         for (c, o) in out.iter_mut().enumerate() {
             if chans >> c & 1 == 0 {

@@ -7,6 +7,9 @@
 //! * the same computation hand-written in Rust over structure-of-arrays planes, and the ratio
 //!   native time / jit time (target ≥ 0.5). The two results are checked to be bit-identical.
 
+// The native kernel indexes [register][channel][lane] planes in lockstep, as SoA code does.
+#![allow(clippy::needless_range_loop)]
+
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};

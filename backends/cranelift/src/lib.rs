@@ -237,10 +237,7 @@ impl Engine for JitEngine {
     }
 
     /// [`JitEngine::prepare_batch`]: [`BATCH`] programs per code module.
-    fn prepare_batch(
-        &self,
-        programs: &[&Program],
-    ) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
+    fn prepare_batch(&self, programs: &[&Program]) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
         JitEngine::prepare_batch(self, programs)
     }
 

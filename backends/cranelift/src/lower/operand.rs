@@ -368,8 +368,8 @@ impl Lowerer<'_, '_> {
                 }
             }
             Place::Mem(off) => {
-                for c in 0..4 {
-                    let Some(x) = v[c] else { continue };
+                for (c, x) in v.iter().enumerate() {
+                    let Some(x) = *x else { continue };
                     let at = (off + c as u32 * 16) as i32;
                     let x = match exec {
                         Some(m) => {
@@ -402,8 +402,8 @@ impl Lowerer<'_, '_> {
                     let fake = self.b.ins().iconst(I64, i64::from(dummy + l as u32 * 4));
                     let off = self.b.ins().select(doit, real, fake);
                     let at = self.b.ins().iadd(self.cv.scratch, off);
-                    for c in 0..4 {
-                        let Some(x) = v[c] else { continue };
+                    for (c, x) in v.iter().enumerate() {
+                        let Some(x) = *x else { continue };
                         let x = self.b.ins().extractlane(x, l as u8);
                         self.b.ins().store(mem(), x, at, (c * 16) as i32);
                     }

@@ -152,3 +152,64 @@ fn compiled_code_is_reusable_and_shareable() {
         }
     });
 }
+
+/// Deeply nested control flow lowers (250 nested IFs) and beyond the jit's nesting limit is
+/// unsupported, never a crash.
+#[test]
+fn deep_nesting_lowers_or_is_unsupported() {
+    let nest = |depth: usize| {
+        let mut t = String::from("VERT\nDCL IN[0]\nDCL OUT[0]\n");
+        t.push_str(&"IF IN[0].xxxx\n".repeat(depth));
+        t.push_str("MOV OUT[0], IN[0]\n");
+        t.push_str(&"ENDIF\n".repeat(depth));
+        t.push_str("END\n");
+        t
+    };
+    let ins = inputs(
+        2,
+        &[(input(0), vec![fv([1.0, 2.0, 3.0, 4.0]), fv([0.0; 4])])],
+    );
+    let o = run(&nest(250), &ins.clone());
+    expect(&o, out(0), 0xF, &[fv([1.0, 2.0, 3.0, 4.0]), fv([0.0; 4])]);
+    let e = JitEngine::new(&EngineConfig::default());
+    match e.execute(&parse(&nest(300)), &ins) {
+        Err(err @ EngineError::Unsupported { .. }) => assert_eq!(err.exit_code(), 3),
+        other => panic!("want Unsupported, got {other:?}"),
+    }
+}
+
+/// Subroutines that each call the next one twice would inline to 2^24 bodies: the jit
+/// stops at its size limit and answers Unsupported, quickly.
+#[test]
+fn exponential_inlining_is_unsupported() {
+    let mut t = String::from("VERT\nDCL OUT[0]\nIMM[0] FLT32 { 1.0, 0.0, 0.0, 0.0 }\n");
+    let subs = 24;
+    // main: CAL sub0; END. sub k at 2 + 4k: BGNSUB, CAL k+1, CAL k+1, ENDSUB.
+    t.push_str("  0: CAL :2\n  1: END\n");
+    for k in 0..subs {
+        let at = 2 + 4 * k;
+        if k + 1 < subs {
+            let next = at + 4;
+            t.push_str(&format!(
+                "{at}: BGNSUB\n{}: CAL :{next}\n{}: CAL :{next}\n{}: ENDSUB\n",
+                at + 1,
+                at + 2,
+                at + 3
+            ));
+        } else {
+            t.push_str(&format!(
+                "{at}: BGNSUB\n{}: ADD OUT[0], OUT[0], IMM[0]\n{}: NOP\n{}: ENDSUB\n",
+                at + 1,
+                at + 2,
+                at + 3
+            ));
+        }
+    }
+    let e = JitEngine::new(&EngineConfig::default());
+    let t0 = Instant::now();
+    match e.execute(&parse(&t), &inputs(4, &[])) {
+        Err(EngineError::Unsupported { reason, .. }) => assert!(reason.contains("too large")),
+        other => panic!("want Unsupported, got {other:?}"),
+    }
+    assert!(t0.elapsed() < Duration::from_secs(10));
+}

@@ -305,11 +305,30 @@ fn slow(
     }
 }
 
+/// A NaN whose bits are not determined: the ends are two different NaN patterns, so the
+/// channel is never exact and integer opcodes reading it are undetermined.
+pub(crate) const NAN_UNKNOWN: (u32, u32, bool) = (0x7fc0_0000, 0xffc0_0000, true);
+
+/// Whether a NaN result of `op` has unspecified bits: float arithmetic (EXEC-NOTES §0 "NaN
+/// bit patterns": x86 makes 0xFFC00000 or keeps an input's payload, GPUs usually make
+/// 0x7FC00000; rounding opcodes may quiet a signaling NaN). Moves, selects and ABS (a sign
+/// bit operation) keep the bits.
+pub(crate) fn arithmetic_nan(op: Opcode) -> bool {
+    float_rule(op) && !matches!(op, Opcode::MOV | Opcode::CMP | Opcode::ABS)
+        || matches!(
+            op,
+            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE
+        )
+}
+
 /// Makes the stored set consistent with the plain value `v`: a NaN-only set keeps `v`'s
 /// bits as its ends, and the set always contains `v` (the oracle is an engine of every
 /// class; a set missing it is an interval-rule defect, caught in debug builds).
 fn snap(op: Opcode, r: Iv, v: u32) -> (u32, u32, bool) {
     let f = f32::from_bits(v);
+    if f.is_nan() && arithmetic_nan(op) {
+        return NAN_UNKNOWN;
+    }
     if r.empty() && f.is_nan() {
         return (v, v, true);
     }

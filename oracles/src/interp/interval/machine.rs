@@ -433,8 +433,10 @@ impl Machine<'_> {
                 for (l, r) in lanes {
                     let v = self.s.out[c][b + l];
                     let f = f32::from_bits(v);
-                    if r.empty() && f.is_nan() {
-                        set_point(&mut st.out, c, b + l, v);
+                    if f.is_nan() {
+                        // Arithmetic NaN: bits not determined (eval::arithmetic_nan).
+                        let (lo, hi, nan) = super::eval::NAN_UNKNOWN;
+                        set_iv(&mut st.out, c, b + l, lo, hi, nan);
                     } else {
                         let r = if r.contains(f) {
                             r

@@ -8,7 +8,9 @@
 //! -0 < +0) and a "NaN allowed" bit ([`Iv`]; stored as [`crate::io::Interval`]). A channel
 //! is **exact** when `lo == hi == value` and the NaN bit says whether the value is a NaN.
 //! Inputs, constants, immediates and the results of integer, bit and exact-bound opcodes on
-//! exact sources are exact. Undefined channels (the interpreter's undefined bits) carry
+//! exact sources are exact, except NaNs made by float arithmetic: their bits are not
+//! specified (EXEC-NOTES.md §0 "NaN bit patterns"), so they are stored as "some NaN" (two
+//! different NaN patterns as ends) and integer opcodes reading them are undetermined. Undefined channels (the interpreter's undefined bits) carry
 //! nothing meaningful; their reported interval is [`crate::io::Interval::ANY`].
 //!
 //! # Semantics per opcode class (contract bound → interval rule)

@@ -441,3 +441,22 @@ fn gpu_bounds_by_hand() {
     );
     assert_eq!(scalar_bits("gpu", Opcode::POW, &[f32::NAN, 0.0]), any);
 }
+
+#[test]
+fn integer_opcodes_on_arithmetic_nan_bits_are_undetermined() {
+    // EXEC-NOTES §0 "NaN bit patterns": x86 keeps or makes 0xFFC00000, GPUs usually make
+    // 0x7FC00000, and rounding may quiet a signaling NaN — the bits of a NaN computed by
+    // float arithmetic are not specified, so NOT of them is not either. A MOV keeps bits.
+    let snan = 0xffbf_ffffu32;
+    for (op, undefined) in [("CEIL", 0x1), ("ADD", 0x1), ("MOV", 0x0)] {
+        let second = if op == "ADD" { ", IN[0]" } else { "" };
+        let p = parse(&format!(
+            "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0]\n0: {op} TEMP[0], IN[0]{second}\n\
+             1: NOT OUT[0].x, TEMP[0]\n2: END\n"
+        ));
+        for cls in ["cpu", "gpu"] {
+            let (_, _, und) = out0(&run_iv(&p, &one_input([snan, 0, 0, 0]), cls));
+            assert_eq!(und & 1, undefined, "{op} {cls}");
+        }
+    }
+}

@@ -27,7 +27,7 @@
 //!   accepts both zeros.
 //! * **Error bounds** (`ulp`, `abs`, `range`: EX2, LG2, POW, SIN, COS, RSQ on `cpu`;
 //!   DIV, RCP, RSQ, EX2, LG2, SIN, COS on `gpu`): the exact result (binary64, see
-//!   [`approx`]) widened by the bound, rounded inward to binary32. Ranges use the endpoint
+//!   `approx` module) widened by the bound, rounded inward to binary32. Ranges use the endpoint
 //!   images of monotone functions with the loosest tolerance over the range. Inputs outside
 //!   the bound's range with no `outside` bound, results that are not mathematically defined
 //!   under `not_defined = "any"`, and infinite tolerances give "any value".

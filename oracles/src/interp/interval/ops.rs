@@ -5,7 +5,7 @@
 //!
 //! The evaluation of each opcode follows its bound in the contract ([`Env::bound`]):
 //! exact bounds use interval arithmetic on the oracle's own functions, error bounds go
-//! through [`super::approx`], `fused_or_unfused` takes the union of the enumerated
+//! through the `approx` module, `fused_or_unfused` takes the union of the enumerated
 //! evaluations, inherited bounds apply the formula's steps with their own bounds.
 
 use shaderdiff_ir::Opcode;

@@ -139,7 +139,7 @@ fn compile(c: &mut Criterion) {
     ] {
         let e = engine(JitOptions {
             verify,
-            optimize: true,
+            ..JitOptions::default()
         });
         let samples = (0..201)
             .map(|_| {

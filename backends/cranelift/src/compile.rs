@@ -116,10 +116,11 @@ pub(crate) fn host_isa(options: &JitOptions) -> Result<OwnedTargetIsa, String> {
     };
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
-    let (opt, regalloc) = if options.optimize {
-        ("speed", "backtracking")
+    let opt = if options.egraph { "speed" } else { "none" };
+    let regalloc = if options.optimize {
+        "backtracking"
     } else {
-        ("none", "single_pass")
+        "single_pass"
     };
     set(&mut flags, "opt_level", opt)?;
     set(&mut flags, "regalloc_algorithm", regalloc)?;

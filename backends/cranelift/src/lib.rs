@@ -68,10 +68,15 @@ pub struct JitOptions {
     /// builds (every test), off in release builds. Either way a panic inside Cranelift is
     /// caught and reported as [`EngineError::Compile`].
     pub verify: bool,
-    /// Cranelift's optimizer (`opt_level = speed`) and its backtracking register allocator
-    /// (default). Off: `opt_level = none` and the single-pass allocator: about 2× faster
-    /// compiles, slower code, same results.
+    /// Cranelift's backtracking register allocator (default). Off: the single-pass
+    /// allocator: about 2× faster compiles, code that spills more, same results.
     pub optimize: bool,
+    /// Cranelift's e-graph optimizer (`opt_level = speed`). Off by default: it places every
+    /// value right before its first use, which turns the lowering's channel-interleaved
+    /// order (x, y, z, w of one instruction, then the next instruction) into one long
+    /// dependency chain per channel; measured about 2× slower on straight-line ALU code, at
+    /// the same compile time. The lowering already makes each constant once per block.
+    pub egraph: bool,
 }
 
 impl Default for JitOptions {
@@ -79,6 +84,7 @@ impl Default for JitOptions {
         JitOptions {
             verify: cfg!(debug_assertions),
             optimize: true,
+            egraph: false,
         }
     }
 }

@@ -59,6 +59,10 @@ pub(crate) struct Plan {
     pub scratch_bytes: u32,
     /// Byte offset of the dummy register in the scratch buffer.
     pub dummy: u32,
+    /// Per-invocation input registers the program reads directly and never writes, kept
+    /// in the scratch buffer (loaded once per quad, read with one vector load per use, so
+    /// they hold no register for the whole program): (space, flat) → byte offset.
+    pub staged: BTreeMap<(usize, u32), u32>,
     /// Declared-tables of spaces with holes.
     pub tables: Vec<u8>,
     /// The stage is FRAG (killed flags are reported).
@@ -112,6 +116,51 @@ impl Plan {
                 all_declared,
                 table,
             });
+        }
+        // Read-only inputs named directly: staged in the scratch buffer.
+        let direct = |reg: &Register| -> Option<(usize, u32)> {
+            let sp = shape.space_of(reg.file, reg.dimension.is_some())?;
+            let dim = reg.dimension.map_or(0, |d| i64::from(d.value));
+            let f = shape.spaces()[sp].flat(dim, i64::from(reg.index.value))?;
+            Some((sp, f as u32))
+        };
+        let mut read = BTreeSet::new();
+        let mut written = BTreeSet::new();
+        for insn in &program.instructions {
+            for d in insn.dst.iter().filter(|d| !d.reg.is_indirect()) {
+                written.extend(direct(&d.reg));
+            }
+            for s in &insn.src {
+                if !s.reg.is_indirect() {
+                    read.extend(direct(&s.reg));
+                }
+            }
+            let addrs = insn
+                .dst
+                .iter()
+                .map(|d| d.reg)
+                .chain(insn.src.iter().map(|s| s.reg))
+                .flat_map(|r| {
+                    r.index
+                        .indirect
+                        .into_iter()
+                        .chain(r.dimension.and_then(|d| d.indirect))
+                });
+            for a in addrs {
+                read.extend(direct(&Register::new(a.file, a.index)));
+            }
+        }
+        let mut staged = BTreeMap::new();
+        for (i, s) in shape.spaces().iter().enumerate() {
+            if !matches!(s.file, File::Input | File::SystemValue) || indirect.contains(&i) {
+                continue;
+            }
+            for &(sp, f) in read.range((i, 0)..(i + 1, 0)) {
+                if !written.contains(&(sp, f)) {
+                    staged.insert((sp, f), scratch);
+                    scratch += REG_BYTES;
+                }
+            }
         }
         let dummy = scratch;
         let scratch_bytes = scratch + REG_BYTES;
@@ -170,6 +219,7 @@ impl Plan {
             outputs,
             scratch_bytes,
             dummy,
+            staged,
             tables,
             fragment: shape.stage() == shaderdiff_ir::Stage::Fragment,
         }

@@ -6,8 +6,7 @@
 //! Programs are compiled in rounds of 1,000: most through `JitEngine::prepare_batch` (the
 //! campaign path, one code module per batch) and some through `Engine::prepare` (one module
 //! each); one program per round is run to show the code is live before it is dropped. The
-//! engine uses the fast-compile settings (no verifier, no optimizer, single-pass register
-//! allocation): code memory is allocated and released the same way whatever the settings,
+//! engine uses the fast-compile settings (no verifier, single-pass register allocation): code memory is allocated and released the same way whatever the settings,
 //! and this keeps the 100,000 compiles to seconds.
 
 use shaderdiff_cranelift::{JitEngine, JitOptions};
@@ -68,6 +67,7 @@ fn compile_and_free_100k_programs_keeps_rss_flat() {
     let fast = JitOptions {
         verify: false,
         optimize: false,
+        egraph: false,
     };
     let engine = JitEngine::with_options(&EngineConfig::default(), fast);
     let programs: Vec<Program> = (0..ROUND).map(program).collect();

@@ -438,7 +438,19 @@ impl<'a, 'f> Lowerer<'a, 'f> {
                 }
             }
         }
+        for (&(s, f), &off) in &plan.staged {
+            if let Some(k) = plan.input_binding(s, f) {
+                let vals = self.load_binding(k);
+                for (c, v) in vals.into_iter().enumerate() {
+                    let at = (off + c as u32 * 16) as i32;
+                    self.b.ins().store(mem(), v, self.cv.scratch, at);
+                }
+            }
+        }
         for (s, f) in direct {
+            if plan.staged.contains_key(&(s, f)) {
+                continue;
+            }
             let vars = [(); 4].map(|_| self.b.declare_var(I32X4));
             let vals = match plan.input_binding(s, f) {
                 Some(k) => self.load_binding(k),

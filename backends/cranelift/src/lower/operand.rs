@@ -69,6 +69,8 @@ impl Lowerer<'_, '_> {
                 Place::Uniform(slot, value)
             } else if sp.in_memory {
                 Place::Mem(sp.base + f * REG_BYTES)
+            } else if let Some(&off) = env.plan.staged.get(&(s, f)) {
+                Place::Mem(off)
             } else {
                 Place::Var(s, f)
             });

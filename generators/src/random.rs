@@ -171,7 +171,6 @@ pub struct Stamp {
 impl Stamp {
     /// The stamp comment lines (each ends in `\n`).
     pub fn lines(&self, swarm: &Swarm) -> String {
-        let ops: Vec<&str> = swarm.opcodes.iter().map(|o| o.name()).collect();
         format!(
             "# shaderdiff-gen {} seed={} index={} mode={} swarm={} invocations={} max-instructions={}\n\
              # swarm stage={} features={} opcodes={}\n",
@@ -184,7 +183,7 @@ impl Stamp {
             self.max_instructions,
             swarm.stage,
             swarm.features.names(),
-            ops.join(","),
+            opcode_names(&swarm.opcodes),
         )
     }
 
@@ -245,6 +244,20 @@ impl Stamp {
         c.invocations = self.invocations;
         c
     }
+}
+
+/// The generator version in the stamp on the first line of any generated program (seeded
+/// or spec: `# shaderdiff-gen VERSION ...`); `None` when the text has no stamp. A stored
+/// program whose version differs from [`GENERATOR_VERSION`] may be stale.
+pub fn stamp_version(text: &str) -> Option<&str> {
+    let mut w = text
+        .lines()
+        .next()?
+        .trim()
+        .strip_prefix('#')?
+        .split_whitespace();
+    (w.next()? == "shaderdiff-gen").then_some(())?;
+    w.next()
 }
 
 /// Opcodes named in a swarm, for reports.

@@ -2,7 +2,9 @@
 //! determinism, swarm draws, and defined-only mode (the oracle reports no undefined channel
 //! and no unconstrained invocation over many seeds).
 
-use shaderdiff_generators::random::{generate, program_choices, RandomConfig, Stamp};
+use shaderdiff_generators::random::{
+    generate, program_choices, stamp_version, RandomConfig, Stamp,
+};
 use shaderdiff_generators::{build, GENERATOR_VERSION};
 use shaderdiff_ir::tgsi::parse;
 use shaderdiff_ir::Opcode;
@@ -70,6 +72,7 @@ fn every_generated_program_parses_back_and_runs() {
                 .unwrap_or_else(|e| panic!("{e}\n{}", g.text));
             assert_eq!(out.invocations, g.inputs.invocations);
             assert_eq!(g.inputs.invocations % 4, 0);
+            assert_eq!(stamp_version(&g.text), Some(GENERATOR_VERSION));
             let stamp = Stamp::parse(&g.text).expect("stamped");
             assert!(stamp.is_current());
             assert_eq!((stamp.seed, stamp.index), (11, index));

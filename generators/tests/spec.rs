@@ -68,7 +68,10 @@ fn every_case_parses_back_and_runs() {
         assert!(c.name.starts_with("spec-"));
         let p = parse(&c.text, &c.name).unwrap_or_else(|e| panic!("{e}\n{}", c.text));
         assert_eq!(p, c.program, "{}", c.name);
-        assert!(c.text.starts_with("# shaderdiff-gen "));
+        assert_eq!(
+            shaderdiff_generators::random::stamp_version(&c.text),
+            Some(shaderdiff_generators::GENERATOR_VERSION)
+        );
         assert_eq!(c.inputs.invocations % 4, 0, "{}", c.name);
         assert!(c.inputs.invocations >= 4);
         let out = interp::run(&c.program, &c.inputs, &InterpConfig::default())

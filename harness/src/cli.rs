@@ -44,6 +44,8 @@ pub enum Command {
     Reduce(crate::reduce_cmd::ReduceArgs),
     /// List the fault catalogue: NAME ENGINE DESCRIPTION, one per line.
     Faults,
+    /// Print what a backend compiles a program to (jit: --emit clif).
+    Compile(crate::compile_cmd::CompileArgs),
 }
 
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
@@ -175,6 +177,7 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Diff(a) => crate::diff_cmd::execute(&a),
         Command::Fuzz(a) => crate::fuzz_cmd::execute(&a),
         Command::Reduce(a) => crate::reduce_cmd::execute(&a),
+        Command::Compile(a) => crate::compile_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {
@@ -271,7 +274,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
 /// Maps an engine error to its exit status ([`EngineError::exit_code`], INTERFACE.md):
 /// unsupported → 3, invalid program or inputs → 2, a failed run (step limit, call depth,
 /// trap) → 1. The message starts with the program file, and `line:col` when known.
-fn engine_failure(program: &str, e: EngineError) -> Failure {
+pub(crate) fn engine_failure(program: &str, e: EngineError) -> Failure {
     let located = matches!(
         &e,
         EngineError::Unsupported { pos: Some(_), .. }

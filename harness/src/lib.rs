@@ -2,6 +2,7 @@
 //! ([`lang`]), the inputs file ([`inputs`], [`value`]) and run output ([`output`]) formats
 //! of INTERFACE.md.
 pub mod cli;
+pub mod compile_cmd;
 pub mod diff;
 pub mod diff_cmd;
 pub mod edit;

@@ -1,0 +1,107 @@
+//! `shaderdiff compile PROGRAM --backend valhall|jit --emit asm|hex|clif` (INTERFACE.md
+//! "Commands"): print what a backend compiles a program to.
+//!
+//! * `--backend jit --emit clif`: the program's Cranelift IR as the jit lowers it (one
+//!   function that runs every quad), before Cranelift's own passes.
+//! * `--backend jit --emit asm|hex`: exit 3, the jit emits CLIF only.
+//! * `--backend valhall`: exit 3 while no Valhall engine is registered in this build.
+//!
+//! Exit status as for `run`: 2 for unreadable or invalid programs, 3 when the program uses
+//! something the backend does not support (decided before compiling), 1 when stdout cannot
+//! be written.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use shaderdiff_backends::{self as backends, EngineConfig};
+
+use crate::cli::{emit, engine_failure, load_program, Failure};
+
+/// `shaderdiff compile PROGRAM --backend valhall|jit --emit asm|hex|clif`.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// Program file (TGSI text).
+    #[arg(value_name = "PROGRAM")]
+    pub program: PathBuf,
+    /// Backend that compiles it.
+    #[arg(long, value_enum)]
+    pub backend: CompileBackend,
+    /// What to print.
+    #[arg(long, value_enum)]
+    pub emit: Emit,
+}
+
+/// Backends that compile programs (the interpreter does not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompileBackend {
+    /// The Valhall backend.
+    Valhall,
+    /// The Cranelift JIT backend.
+    Jit,
+}
+
+impl CompileBackend {
+    /// The engine name (INTERFACE.md "Binary and engines").
+    pub fn name(self) -> &'static str {
+        match self {
+            CompileBackend::Valhall => "valhall",
+            CompileBackend::Jit => "jit",
+        }
+    }
+}
+
+/// Output forms of `compile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Emit {
+    /// Assembly text (Valhall).
+    Asm,
+    /// Encoded machine code as hex bytes (Valhall).
+    Hex,
+    /// Cranelift IR text (jit).
+    Clif,
+}
+
+/// Runs `compile`; returns the exit status (messages on stderr, the listing on stdout).
+pub fn execute(args: &CompileArgs) -> u8 {
+    match compile(args) {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("{}", f.message());
+            f.code()
+        }
+    }
+}
+
+fn compile(args: &CompileArgs) -> Result<(), Failure> {
+    let program = load_program(&args.program)?;
+    let name = args.program.display().to_string();
+    let backend = args.backend.name();
+    let engine = backends::engine(backend, &EngineConfig::default()).ok_or_else(|| {
+        Failure::Unsupported(format!(
+            "{name}: engine `{backend}` is not available in this build"
+        ))
+    })?;
+    let supported = match args.backend {
+        CompileBackend::Jit => args.emit == Emit::Clif,
+        CompileBackend::Valhall => args.emit != Emit::Clif,
+    };
+    if !supported {
+        let emits = match args.backend {
+            CompileBackend::Jit => "clif",
+            CompileBackend::Valhall => "asm and hex",
+        };
+        return Err(Failure::Unsupported(
+            format!("{name}: {backend} emits {emits}, not {:?}", args.emit).to_lowercase(),
+        ));
+    }
+    engine
+        .check(&program)
+        .map_err(|e| engine_failure(&name, e))?;
+    let compiled = engine
+        .prepare(&program)
+        .map_err(|e| engine_failure(&name, e))?;
+    let listing = compiled.listing().ok_or_else(|| {
+        Failure::Unsupported(format!("{name}: {backend} has no listing to print"))
+    })?;
+    emit(&listing)
+}

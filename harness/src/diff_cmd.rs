@@ -81,6 +81,15 @@ impl EngineArgs {
     /// Unknown engine or fault names: [`Failure::BadInput`]; no engine left to compare with
     /// the oracle: [`Failure::Unsupported`].
     pub fn differ(&self) -> Result<Differ, Failure> {
+        self.differ_with(self.step_limit, true)
+    }
+
+    /// [`EngineArgs::differ`] with another step budget; `notes`: print the notes (a
+    /// second differ for the same command stays quiet).
+    ///
+    /// # Errors
+    /// As [`EngineArgs::differ`].
+    pub fn differ_with(&self, step_limit: u64, notes: bool) -> Result<Differ, Failure> {
         for b in &self.backends {
             if !KNOWN_ENGINES.contains(&b.as_str()) {
                 return Err(Failure::BadInput(format!(
@@ -99,7 +108,7 @@ impl EngineArgs {
             eprintln!("shaderdiff: engine {m} is not available in this build; skipping");
         }
         if let (Some(o), Some(f)) = (owner, &self.inject_fault) {
-            if !engines.iter().any(|e| e.name() == o) {
+            if notes && !engines.iter().any(|e| e.name() == o) {
                 eprintln!("shaderdiff: fault {f} belongs to engine {o}, which is not compared");
             }
         }
@@ -112,7 +121,7 @@ impl EngineArgs {
             NanArg::Any => NanPolicy::Any,
             NanArg::Strict => NanPolicy::Strict,
         };
-        Differ::new(engines, self.step_limit, nan).map_err(Failure::BadInput)
+        Differ::new(engines, step_limit, nan).map_err(Failure::BadInput)
     }
 }
 

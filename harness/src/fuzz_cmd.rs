@@ -224,9 +224,16 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let r = fuzz::run(&c, &differ, &reducer, &store, &stats, &stop);
-        done.store(true, Ordering::Relaxed);
-        r
+        // Stop the progress thread however `fuzz::run` ends: a panic would otherwise
+        // leave the scope waiting for it forever.
+        struct Done<'a>(&'a AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let _done = Done(&done);
+        fuzz::run(&c, &differ, &reducer, &store, &stats, &stop)
     });
     bar.finish_and_clear();
     let outcome = result.map_err(|e| Failure::Failed(e.to_string()))?;
@@ -249,6 +256,11 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
     text.push_str(&format!(
         "summary: {}\n",
         store.root().join("summary.json").display()
+    ));
+    text.push_str(&format!(
+        "findings: {}{}\n",
+        store.root().join("findings").display(),
+        if s.findings.is_empty() { " (none)" } else { "" }
     ));
     for f in &s.findings {
         let dir = store.root().join("findings").join(&f.signature);

@@ -142,17 +142,12 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
         ..ReduceOptions::default()
     };
     // Candidates run with a small step budget; the original may need the full one.
-    let mut fast = args.engines.clone();
-    fast.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
-    let mut result = reduce_first(&fast.differ()?, &program, &sets, wanted.as_ref(), &opts);
-    if matches!(result, Ok(None)) && fast.step_limit < args.engines.step_limit {
-        result = reduce_first(
-            &args.engines.differ()?,
-            &program,
-            &sets,
-            wanted.as_ref(),
-            &opts,
-        );
+    let fast = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
+    let differ = args.engines.differ_with(fast, true)?;
+    let mut result = reduce_first(&differ, &program, &sets, wanted.as_ref(), &opts);
+    if matches!(result, Ok(None)) && fast < args.engines.step_limit {
+        let full = args.engines.differ_with(args.engines.step_limit, false)?;
+        result = reduce_first(&full, &program, &sets, wanted.as_ref(), &opts);
     }
     let r = match result {
         Ok(Some(r)) => r,

@@ -22,6 +22,7 @@ use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::{self, Libcalls};
 use crate::analysis::Analysis;
+use crate::faults::Fault;
 use crate::lower::{self, Env, LowerError, Lowered};
 use crate::plan::Plan;
 use crate::run::RunCtx;
@@ -36,6 +37,8 @@ pub(crate) struct Front {
     pub shape: Shape,
     pub plan: Plan,
     pub an: Analysis,
+    /// The catalogued fault the lowering injects (`faults`), if one is switched on.
+    pub fault: Option<Fault>,
 }
 
 impl Front {
@@ -45,6 +48,7 @@ impl Front {
             shape: &self.shape,
             plan: &self.plan,
             an: &self.an,
+            fault: self.fault,
         }
     }
 }

@@ -166,7 +166,8 @@ impl JitEngine {
     /// plan and the control-flow analysis.
     fn front(&self, program: &Program) -> Result<Front, EngineError> {
         self.caps.check(ENGINE, program)?;
-        let faulty = faults::rewrite(program, self.config.fault.as_deref());
+        let fault = faults::Fault::from_config(self.config.fault.as_deref());
+        let faulty = faults::rewrite(program, fault);
         let program = faulty.as_ref().unwrap_or(program);
         let shape = Shape::new(program).map_err(exec_error)?;
         let an = Analysis::new(program).ok_or_else(|| EngineError::InvalidProgram {
@@ -179,6 +180,7 @@ impl JitEngine {
             shape,
             plan,
             an,
+            fault,
         })
     }
 

@@ -1,35 +1,345 @@
 //! The jit's fault catalogue: deliberate, realistic miscompilations that
 //! `--inject-fault NAME` switches on ([`shaderdiff_engine::EngineConfig::fault`]), so anyone
 //! can check that the differential loop finds and reduces them (issue 4 "Fault injection").
-//! Without the flag none is active: [`rewrite`] returns `None` and the jit compiles the
-//! program as given.
 //!
-//! A fault is either a rewrite of the program before lowering (this module) or a switch in
-//! the lowering itself; both only ever apply when [`JitEngine`](crate::JitEngine) was built
-//! with the fault's name.
+//! Each fault imitates a bug a real shader compiler could have: a wrong instruction
+//! selection (an opcode lowered as its neighbour), a NaN or sign case handled with the wrong
+//! comparison, a modifier applied with the wrong type, an operand table with two entries
+//! swapped. Two mechanisms implement them, and both only ever act when the
+//! [`JitEngine`](crate::JitEngine) was built with the fault's name:
+//!
+//! * **Rewrites** ([`rewrite`]): the program is changed before lowering (instruction
+//!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
+//!   fault the jit compiles the program it was given, untouched.
+//! * **Lowering switches**: the lowering asks [`Fault`] at a handful of sites, each marked
+//!   `FAULT HOOK` in `lower/` (saturate, integer negation, IF condition, KILL_IF, and the
+//!   ALU dispatch, which calls [`lower::alu`] for `shift-count-unmasked`, `f2i-rounds`,
+//!   `round-half-away` and `min-nan-propagates`). The test is on the compile-time
+//!   configuration: generated code carries no trace of it when the fault is off.
+//!
+//! Every fault can be shown by a program of at most four instructions besides END (the
+//! issue's bar for a reduced finding): an ALU fault by its opcode alone, `if-nan-false` by
+//! `IF`, a write and `ENDIF`, `kill-if-sign-bit` by one `KILL_IF`.
+
+pub(crate) mod lower;
 
 use shaderdiff_engine::FaultDef;
-use shaderdiff_ir::{Opcode, Program};
+use shaderdiff_ir::{Opcode, Program, IDENTITY_SWIZZLE};
 
-/// Every fault the jit can inject.
-pub const CATALOGUE: &[FaultDef] = &[FaultDef {
-    name: "dp3-reads-w",
-    description: "DP3 also adds the .w products (lowered as DP4)",
-}];
+/// One catalogued fault of the jit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// `dp3-reads-w`.
+    Dp3ReadsW,
+    /// `swizzle-swap`.
+    SwizzleSwap,
+    /// `writemask-ignored-w`.
+    WritemaskIgnoredW,
+    /// `sat-nan-passthrough`.
+    SatNanPassthrough,
+    /// `cmp-swapped`.
+    CmpSwapped,
+    /// `ucmp-swapped`.
+    UcmpSwapped,
+    /// `ibfe-no-sign-extend`.
+    IbfeNoSignExtend,
+    /// `shift-count-unmasked`.
+    ShiftCountUnmasked,
+    /// `f2i-rounds`.
+    F2iRounds,
+    /// `umul-hi-signed`.
+    UmulHiSigned,
+    /// `round-half-away`.
+    RoundHalfAway,
+    /// `min-nan-propagates`.
+    MinNanPropagates,
+    /// `usge-signed`.
+    UsgeSigned,
+    /// `i2f-unsigned`.
+    I2fUnsigned,
+    /// `ineg-flips-sign-bit`.
+    InegFlipsSignBit,
+    /// `if-nan-false`.
+    IfNanFalse,
+    /// `kill-if-sign-bit`.
+    KillIfSignBit,
+}
 
-/// The program the jit compiles when `fault` is active and is a rewrite fault; `None`
-/// otherwise (no fault, or a fault of another engine).
-pub(crate) fn rewrite(program: &Program, fault: Option<&str>) -> Option<Program> {
-    match fault? {
-        "dp3-reads-w" => {
-            let mut p = program.clone();
-            for insn in &mut p.instructions {
-                if insn.opcode == Opcode::DP3 {
-                    insn.opcode = Opcode::DP4;
+/// Every fault with its catalogue entry, in `shaderdiff faults` order.
+const FAULTS: &[(Fault, FaultDef)] = &[
+    (
+        Fault::Dp3ReadsW,
+        FaultDef {
+            name: "dp3-reads-w",
+            description: "DP3 also adds the .w products (lowered as DP4)",
+        },
+    ),
+    (
+        Fault::SwizzleSwap,
+        FaultDef {
+            name: "swizzle-swap",
+            description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP sources with a non-identity swizzle read .z for .y and .y for .z",
+        },
+    ),
+    (
+        Fault::WritemaskIgnoredW,
+        FaultDef {
+            name: "writemask-ignored-w",
+            description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP also write .w when the writemask leaves .w out",
+        },
+    ),
+    (
+        Fault::SatNanPassthrough,
+        FaultDef {
+            name: "sat-nan-passthrough",
+            description: "_SAT clamps with ordered compares, so NaN passes through instead of becoming 0.0",
+        },
+    ),
+    (
+        Fault::CmpSwapped,
+        FaultDef {
+            name: "cmp-swapped",
+            description: "CMP gives src2 where src0 < 0 and src1 elsewhere (src1 and src2 swapped)",
+        },
+    ),
+    (
+        Fault::UcmpSwapped,
+        FaultDef {
+            name: "ucmp-swapped",
+            description: "UCMP gives src2 where src0 != 0 and src1 elsewhere (src1 and src2 swapped)",
+        },
+    ),
+    (
+        Fault::IbfeNoSignExtend,
+        FaultDef {
+            name: "ibfe-no-sign-extend",
+            description: "IBFE zero-extends the extracted field (lowered as UBFE)",
+        },
+    ),
+    (
+        Fault::ShiftCountUnmasked,
+        FaultDef {
+            name: "shift-count-unmasked",
+            description: "SHL/USHR/ISHR do not mask the count with 31: counts >= 32 give 0 (ISHR: the sign)",
+        },
+    ),
+    (
+        Fault::F2iRounds,
+        FaultDef {
+            name: "f2i-rounds",
+            description: "F2I rounds to nearest even instead of truncating",
+        },
+    ),
+    (
+        Fault::UmulHiSigned,
+        FaultDef {
+            name: "umul-hi-signed",
+            description: "UMUL_HI gives the high word of the signed product (lowered as IMUL_HI)",
+        },
+    ),
+    (
+        Fault::RoundHalfAway,
+        FaultDef {
+            name: "round-half-away",
+            description: "ROUND rounds halfway cases away from zero instead of to even",
+        },
+    ),
+    (
+        Fault::MinNanPropagates,
+        FaultDef {
+            name: "min-nan-propagates",
+            description: "MIN/MAX test the wrong operand for NaN, so a NaN operand is returned instead of ignored",
+        },
+    ),
+    (
+        Fault::UsgeSigned,
+        FaultDef {
+            name: "usge-signed",
+            description: "USGE/USLT compare as signed integers (lowered as ISGE/ISLT)",
+        },
+    ),
+    (
+        Fault::I2fUnsigned,
+        FaultDef {
+            name: "i2f-unsigned",
+            description: "I2F converts its source as unsigned (lowered as U2F)",
+        },
+    ),
+    (
+        Fault::InegFlipsSignBit,
+        FaultDef {
+            name: "ineg-flips-sign-bit",
+            description: "the negate modifier on integer sources flips bit 31 (float negation) instead of two's complement",
+        },
+    ),
+    (
+        Fault::IfNanFalse,
+        FaultDef {
+            name: "if-nan-false",
+            description: "IF tests its condition with an ordered != 0.0, so a NaN condition is false",
+        },
+    ),
+    (
+        Fault::KillIfSignBit,
+        FaultDef {
+            name: "kill-if-sign-bit",
+            description: "KILL_IF tests the sign bit instead of < 0.0, so -0.0 and negative NaNs kill",
+        },
+    ),
+];
+
+/// Every fault the jit can inject, as `shaderdiff faults` lists them.
+pub const CATALOGUE: &[FaultDef] = &{
+    let mut defs = [FaultDef {
+        name: "",
+        description: "",
+    }; FAULTS.len()];
+    let mut i = 0;
+    while i < FAULTS.len() {
+        defs[i] = FAULTS[i].1;
+        i += 1;
+    }
+    defs
+};
+
+impl Fault {
+    /// The fault named `name` (a [`CATALOGUE`] name); `None` for any other name, including
+    /// faults of other engines.
+    pub fn from_name(name: &str) -> Option<Fault> {
+        FAULTS.iter().find(|(_, d)| d.name == name).map(|(f, _)| *f)
+    }
+
+    /// The fault of an engine configuration's `fault` field, if it is one of the jit's.
+    pub fn from_config(fault: Option<&str>) -> Option<Fault> {
+        fault.and_then(Fault::from_name)
+    }
+
+    /// The catalogue name (`--inject-fault NAME`).
+    pub fn name(self) -> &'static str {
+        FAULTS
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("", |(_, d)| d.name)
+    }
+}
+
+/// The float arithmetic opcodes whose operands `swizzle-swap` and `writemask-ignored-w`
+/// mishandle.
+fn float_arith(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
+}
+
+/// A swizzle with components y and z exchanged.
+fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
+    swizzle.map(|c| match c {
+        1 => 2,
+        2 => 1,
+        c => c,
+    })
+}
+
+/// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
+/// or a fault the lowering implements). The rewritten program has the same instructions,
+/// declarations and source map, so positions and register shapes do not change.
+pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program> {
+    use Opcode::*;
+    let fault = fault?;
+    let renamed = |op: Opcode| -> Option<Opcode> {
+        match (fault, op) {
+            (Fault::Dp3ReadsW, DP3) => Some(DP4),
+            (Fault::IbfeNoSignExtend, IBFE) => Some(UBFE),
+            (Fault::UmulHiSigned, UMUL_HI) => Some(IMUL_HI),
+            (Fault::UsgeSigned, USGE) => Some(ISGE),
+            (Fault::UsgeSigned, USLT) => Some(ISLT),
+            (Fault::I2fUnsigned, I2F) => Some(U2F),
+            _ => None,
+        }
+    };
+    let applies = match fault {
+        Fault::Dp3ReadsW
+        | Fault::IbfeNoSignExtend
+        | Fault::UmulHiSigned
+        | Fault::UsgeSigned
+        | Fault::I2fUnsigned
+        | Fault::SwizzleSwap
+        | Fault::WritemaskIgnoredW
+        | Fault::CmpSwapped
+        | Fault::UcmpSwapped => true,
+        Fault::SatNanPassthrough
+        | Fault::ShiftCountUnmasked
+        | Fault::F2iRounds
+        | Fault::RoundHalfAway
+        | Fault::MinNanPropagates
+        | Fault::InegFlipsSignBit
+        | Fault::IfNanFalse
+        | Fault::KillIfSignBit => false,
+    };
+    if !applies {
+        return None;
+    }
+    let mut p = program.clone();
+    for insn in &mut p.instructions {
+        if let Some(op) = renamed(insn.opcode) {
+            insn.opcode = op;
+        }
+        match fault {
+            Fault::SwizzleSwap if float_arith(insn.opcode) => {
+                for s in &mut insn.src {
+                    if s.swizzle != IDENTITY_SWIZZLE {
+                        s.swizzle = swap_yz(s.swizzle);
+                    }
                 }
             }
-            Some(p)
+            Fault::WritemaskIgnoredW if float_arith(insn.opcode) => {
+                for d in &mut insn.dst {
+                    if d.writemask != 0 {
+                        d.writemask |= 0b1000;
+                    }
+                }
+            }
+            Fault::CmpSwapped if insn.opcode == CMP && insn.src.len() >= 3 => {
+                insn.src.swap(1, 2);
+            }
+            Fault::UcmpSwapped if insn.opcode == UCMP && insn.src.len() >= 3 => {
+                insn.src.swap(1, 2);
+            }
+            _ => {}
         }
-        _ => None,
+    }
+    Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        assert!(CATALOGUE.len() >= 12);
+        for (f, d) in FAULTS {
+            assert_eq!(Fault::from_name(d.name), Some(*f), "{}", d.name);
+            assert_eq!(f.name(), d.name);
+            assert!(
+                d.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{}",
+                d.name
+            );
+            assert!(!d.description.is_empty() && !d.description.contains('\n'));
+        }
+        let mut names: Vec<&str> = CATALOGUE.iter().map(|d| d.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len());
+        assert_eq!(Fault::from_name("no-such-fault"), None);
+        assert_eq!(Fault::from_config(None), None);
+    }
+
+    #[test]
+    fn swap_exchanges_y_and_z_only() {
+        assert_eq!(swap_yz([0, 1, 2, 3]), [0, 2, 1, 3]);
+        assert_eq!(swap_yz([1, 1, 3, 0]), [2, 2, 3, 0]);
     }
 }

@@ -31,6 +31,7 @@ use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 
 use super::{le, Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};
+use crate::faults::{self, Fault};
 
 /// What a statement sequence did at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -477,7 +478,12 @@ impl Lowerer<'_, '_> {
                 let mut any = None;
                 for x in v {
                     let f = self.b.ins().bitcast(F32X4, le(), x);
-                    let lt = self.b.ins().fcmp(FloatCC::LessThan, f, zero);
+                    // FAULT HOOK (kill-if-sign-bit): a sign-bit test instead of `< 0.0`.
+                    let lt = if self.env.fault == Some(Fault::KillIfSignBit) {
+                        faults::lower::kill_sign_bit(&mut self.b, x)
+                    } else {
+                        self.b.ins().fcmp(FloatCC::LessThan, f, zero)
+                    };
                     any = Some(match any {
                         None => lt,
                         Some(a) => self.b.ins().bor(a, lt),
@@ -581,7 +587,12 @@ impl Lowerer<'_, '_> {
         for (k, src) in insn.src.iter().take(nsrc).enumerate() {
             srcs.push(self.fetch(i, src, fetch_type(op, k), chans)?);
         }
-        let out = {
+        // FAULT HOOK (shift-count-unmasked, f2i-rounds, round-half-away, min-nan-propagates):
+        // the faulty lowering of this opcode, when its fault is switched on.
+        let faulty = faults::lower::alu(env.fault, &mut self.b, op, &srcs, wm);
+        let out = if let Some(out) = faulty {
+            out
+        } else {
             let mut ctx = AluCtx {
                 b: &mut self.b,
                 libcalls: self.libcalls,

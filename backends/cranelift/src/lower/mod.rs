@@ -44,6 +44,7 @@ use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::Libcalls;
 use crate::analysis::Analysis;
+use crate::faults::Fault;
 use crate::plan::{Plan, REG_BYTES};
 use crate::run::{Binding, RunCtx};
 
@@ -86,6 +87,9 @@ pub(crate) struct Env<'a> {
     pub shape: &'a Shape,
     pub plan: &'a Plan,
     pub an: &'a Analysis,
+    /// The catalogued fault to inject (`crate::faults`), if one is switched on: read only at
+    /// the sites marked `FAULT HOOK`, at compile time.
+    pub fault: Option<Fault>,
 }
 
 /// Facts about a lowered function the run needs.

@@ -20,6 +20,7 @@ use shaderdiff_ir::{Dst, Indirect, Register, Saturate, Src};
 use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{le, mem, LowerError, Lowerer};
+use crate::faults::{self, Fault};
 use crate::plan::{Plan, REG_BYTES};
 
 /// One invocation's resolution of an indirect operand.
@@ -281,7 +282,13 @@ impl Lowerer<'_, '_> {
                     v = self.b.ins().iabs(v);
                 }
                 if neg {
-                    v = self.b.ins().ineg(v);
+                    // FAULT HOOK (ineg-flips-sign-bit): float negation on an integer source.
+                    v = if self.env.fault == Some(Fault::InegFlipsSignBit) {
+                        let m = self.ci(0x8000_0000);
+                        self.b.ins().bxor(v, m)
+                    } else {
+                        self.b.ins().ineg(v)
+                    };
                 }
                 v
             }
@@ -296,6 +303,10 @@ impl Lowerer<'_, '_> {
             Saturate::Zero => 0.0f32,
             Saturate::Signed => -1.0f32,
         };
+        // FAULT HOOK (sat-nan-passthrough): `_SAT` that lets NaN through.
+        if sat == Saturate::Zero && self.env.fault == Some(Fault::SatNanPassthrough) {
+            return faults::lower::saturate_nan_passthrough(&mut self.b, v);
+        }
         let f = self.b.ins().bitcast(F32X4, le(), v);
         let one = self.fconst(1.0);
         let lo_v = self.fconst(lo);
@@ -429,7 +440,13 @@ impl Lowerer<'_, '_> {
             FetchType::Float => {
                 let f = self.b.ins().bitcast(F32X4, le(), v);
                 let z = self.b.ins().bitcast(F32X4, le(), zero);
-                self.b.ins().fcmp(FloatCC::NotEqual, f, z)
+                // FAULT HOOK (if-nan-false): an ordered test, false for NaN.
+                let cc = if self.env.fault == Some(Fault::IfNanFalse) {
+                    FloatCC::OrderedNotEqual
+                } else {
+                    FloatCC::NotEqual
+                };
+                self.b.ins().fcmp(cc, f, z)
             }
             FetchType::Int => self.b.ins().icmp(IntCC::NotEqual, v, zero),
         })

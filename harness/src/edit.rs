@@ -68,8 +68,9 @@ pub fn remove(p: &Program, remove: &[bool]) -> Program {
         .iter()
         .enumerate()
         .filter(|(i, insn)| {
-            !gone(*i)
-                && !(insn.opcode == Opcode::CAL && insn.label.is_some_and(|l| gone(l as usize)))
+            let dead_call =
+                insn.opcode == Opcode::CAL && insn.label.is_some_and(|l| gone(l as usize));
+            !gone(*i) && !dead_call
         })
         .map(|(i, insn)| (Some(i), insn.clone()))
         .collect();
@@ -150,9 +151,7 @@ mod tests {
         let p = tgsi::parse(SUBS, "t").unwrap();
         // Remove the first subroutine (BGNSUB at 6 .. ENDSUB at 9) and the NOP at 5.
         let mut r = vec![false; p.instructions.len()];
-        for i in 5..=9 {
-            r[i] = true;
-        }
+        r[5..=9].fill(true);
         let q = remove(&p, &r);
         assert!(is_valid(&q), "{}", tgsi::print(&q));
         let ops: Vec<Opcode> = q.instructions.iter().map(|i| i.opcode).collect();

@@ -119,12 +119,22 @@ mod tests {
         let odd = Signature::new("Val-hall", "a/b c", "");
         assert_eq!(odd.to_string(), "val_hall-a_b_c-none");
         assert!(odd.is_path_safe());
-        assert_eq!(Signature::new("jit", ".x", "f64.lo").to_string(), "jit-_x-f64.lo");
+        assert_eq!(
+            Signature::new("jit", ".x", "f64.lo").to_string(),
+            "jit-_x-f64.lo"
+        );
     }
 
     #[test]
     fn malformed_text_is_rejected() {
-        for bad in ["jit-int_div", "jit--i32", "jit-a-b-c", "JIT-x-i32", "jit-x/y-i32", ""] {
+        for bad in [
+            "jit-int_div",
+            "jit--i32",
+            "jit-a-b-c",
+            "JIT-x-i32",
+            "jit-x/y-i32",
+            "",
+        ] {
             assert!(bad.parse::<Signature>().is_err(), "{bad}");
         }
     }

@@ -147,10 +147,12 @@ impl Store {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(StoreError::io(&path, e)),
         };
-        serde_json::from_str(&text).map(Some).map_err(|e| StoreError {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| StoreError {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })
     }
 }
 

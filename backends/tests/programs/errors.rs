@@ -108,7 +108,10 @@ fn engine_errors(
 ) {
     let program = parse(text);
     let mut report = Report::default();
-    for e in engines_with(&EngineConfig { step_limit, ..EngineConfig::default() }) {
+    for e in engines_with(&EngineConfig {
+        step_limit,
+        ..EngineConfig::default()
+    }) {
         let name = e.name();
         report.checked += 1;
         match e.execute(&program, &ins) {

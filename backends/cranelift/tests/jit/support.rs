@@ -81,7 +81,11 @@ fn same_error(jit: &EngineError, oracle: &ExecError) -> bool {
 /// result.
 pub fn run_limit(text: &str, ins: &Inputs, step_limit: u64) -> Result<Outputs, EngineError> {
     let program = parse(text);
-    let jit = JitEngine::new(&EngineConfig { step_limit, ..EngineConfig::default() }).execute(&program, ins);
+    let jit = JitEngine::new(&EngineConfig {
+        step_limit,
+        ..EngineConfig::default()
+    })
+    .execute(&program, ins);
     let oracle = interp::run(&program, ins, &InterpConfig { step_limit });
     match (&jit, &oracle) {
         (Ok(j), Ok(o)) => agree(j, o, text),

@@ -171,6 +171,15 @@ pub(crate) fn saturate_nan_passthrough(b: &mut Fb, v: Value) -> Value {
     sel(b, le0, zero, upper)
 }
 
+/// `if-nan-false`: the IF condition mask `x < 0.0 || x > 0.0` (ordered, so false for NaN)
+/// where tgsi.rst's `x != 0.0` is true for NaN.
+pub(crate) fn ordered_nonzero(b: &mut Fb, x: Value) -> Value {
+    let zero = ci(b, 0);
+    let lt = fcmp(b, FloatCC::LessThan, x, zero);
+    let gt = fcmp(b, FloatCC::GreaterThan, x, zero);
+    b.ins().bor(lt, gt)
+}
+
 /// `kill-if-sign-bit`: the per-lane kill test of one KILL_IF component as an integer
 /// `bits < 0` (sign bit set) instead of the float `x < 0.0`.
 pub(crate) fn kill_sign_bit(b: &mut Fb, x: Value) -> Value {

@@ -85,7 +85,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         Fault::WritemaskIgnoredW,
         FaultDef {
             name: "writemask-ignored-w",
-            description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP also write .w when the writemask leaves .w out",
+            description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP ignore the .w bit of a writemask that has other channels: .w keeps its old value",
         },
     ),
     (
@@ -291,10 +291,13 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
                     }
                 }
             }
+            // A 4-channel store done as a 3-channel one: .w is dropped (not added: a
+            // channel written outside the writemask would be invisible to the probe of
+            // the faulty instruction, so findings would be attributed to later readers).
             Fault::WritemaskIgnoredW if float_arith(insn.opcode) => {
                 for d in &mut insn.dst {
-                    if d.writemask != 0 {
-                        d.writemask |= 0b1000;
+                    if d.writemask & 0b1000 != 0 && d.writemask & 0b0111 != 0 {
+                        d.writemask &= 0b0111;
                     }
                 }
             }

@@ -441,12 +441,10 @@ impl Lowerer<'_, '_> {
                 let f = self.b.ins().bitcast(F32X4, le(), v);
                 let z = self.b.ins().bitcast(F32X4, le(), zero);
                 // FAULT HOOK (if-nan-false): an ordered test, false for NaN.
-                let cc = if self.env.fault == Some(Fault::IfNanFalse) {
-                    FloatCC::OrderedNotEqual
-                } else {
-                    FloatCC::NotEqual
-                };
-                self.b.ins().fcmp(cc, f, z)
+                if self.env.fault == Some(Fault::IfNanFalse) {
+                    return Ok(faults::lower::ordered_nonzero(&mut self.b, f));
+                }
+                self.b.ins().fcmp(FloatCC::NotEqual, f, z)
             }
             FetchType::Int => self.b.ins().icmp(IntCC::NotEqual, v, zero),
         })

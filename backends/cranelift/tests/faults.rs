@@ -1,0 +1,321 @@
+//! The jit's fault catalogue (`shaderdiff faults`, `--inject-fault NAME`): every fault
+//! changes exactly the result it describes, and only when switched on.
+//!
+//! Each case is a program of one or two instructions with the value the specification
+//! gives (cited per case: tgsi.rst, EXEC-NOTES.md) and the value the described
+//! miscompilation gives, worked out by hand from the fault's one-line description. The jit
+//! must give the first without a fault (and with an unknown fault name) and the second
+//! with the fault on.
+
+use shaderdiff_cranelift::faults::{Fault, CATALOGUE};
+use shaderdiff_cranelift::JitEngine;
+use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
+use shaderdiff_ir::File;
+use shaderdiff_oracles::{RegKey, Vec4};
+
+/// One fault's demonstration.
+struct Case {
+    fault: &'static str,
+    program: &'static str,
+    /// Per-invocation `IN[0]` values (empty: one invocation, no inputs).
+    input: Vec<Vec4>,
+    /// `OUT[0]` per invocation without the fault (the specification's value).
+    correct: Vec<Vec4>,
+    /// `OUT[0]` per invocation with the fault on.
+    faulty: Vec<Vec4>,
+    /// Killed flags without / with the fault (fragment programs).
+    killed: Option<(Vec<bool>, Vec<bool>)>,
+}
+
+fn f(v: [f32; 4]) -> Vec4 {
+    v.map(f32::to_bits)
+}
+
+fn i(v: [i32; 4]) -> Vec4 {
+    v.map(|x| x as u32)
+}
+
+const NAN: u32 = 0x7fc0_0000;
+const NEG_NAN: u32 = 0xffc0_0000;
+
+fn cases() -> Vec<Case> {
+    let one = |program, correct: Vec4, faulty: Vec4| Case {
+        fault: "",
+        program,
+        input: vec![],
+        correct: vec![correct],
+        faulty: vec![faulty],
+        killed: None,
+    };
+    let with = |fault, c: Case| Case { fault, ..c };
+    vec![
+        // tgsi.rst DP3: src0.x*src1.x + src0.y*src1.y + src0.z*src1.z = 1 + 2 + 3.
+        with(
+            "dp3-reads-w",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {1.0, 2.0, 3.0, 4.0}\nIMM[1] FLT32 {1.0, 1.0, 1.0, 1.0}\n\
+                 DP3 OUT[0], IMM[0], IMM[1]\nEND\n",
+                f([6.0; 4]),
+                f([10.0; 4]),
+            ),
+        ),
+        // tgsi.rst "Source Modifiers"/swizzles: `.xyzx` reads x, y, z, x.
+        with(
+            "swizzle-swap",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {1.0, 2.0, 3.0, 4.0}\nIMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\n\
+                 ADD OUT[0], IMM[0].xyzx, IMM[1]\nEND\n",
+                f([1.0, 2.0, 3.0, 1.0]),
+                f([1.0, 3.0, 2.0, 1.0]),
+            ),
+        ),
+        // tgsi.rst: the writemask selects the channels written; `.xyw` leaves z alone.
+        with(
+            "writemask-ignored-w",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {1.0, 2.0, 3.0, 4.0}\nIMM[1] FLT32 {9.0, 9.0, 9.0, 9.0}\n\
+                 MOV OUT[0], IMM[1]\nADD OUT[0].xyw, IMM[0], IMM[0]\nEND\n",
+                f([2.0, 4.0, 9.0, 8.0]),
+                f([2.0, 4.0, 9.0, 9.0]),
+            ),
+        ),
+        // EXEC-NOTES.md §2: `_SAT` of NaN is 0.0, negatives 0, > 1 gives 1.
+        with(
+            "sat-nan-passthrough",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {nan, -1.0, 2.0, 0.5}\nMOV_SAT OUT[0], IMM[0]\nEND\n",
+                f([0.0, 0.0, 1.0, 0.5]),
+                [NAN, 0, 1.0f32.to_bits(), 0.5f32.to_bits()],
+            ),
+        ),
+        // tgsi.rst CMP: src0 < 0 ? src1 : src2 (EXEC-NOTES.md: -0.0 selects src2).
+        with(
+            "cmp-swapped",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {-1.0, 1.0, -0.0, -0.5}\n\
+                 IMM[1] FLT32 {10.0, 10.0, 10.0, 10.0}\nIMM[2] FLT32 {20.0, 20.0, 20.0, 20.0}\n\
+                 CMP OUT[0], IMM[0], IMM[1], IMM[2]\nEND\n",
+                f([10.0, 20.0, 20.0, 10.0]),
+                f([20.0, 10.0, 10.0, 20.0]),
+            ),
+        ),
+        // tgsi.rst UCMP: src0 != 0 ? src1 : src2.
+        with(
+            "ucmp-swapped",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] UINT32 {0, 1, 0, 5}\n\
+                 IMM[1] UINT32 {10, 10, 10, 10}\nIMM[2] UINT32 {20, 20, 20, 20}\n\
+                 UCMP OUT[0], IMM[0], IMM[1], IMM[2]\nEND\n",
+                [20, 10, 20, 10],
+                [10, 20, 10, 20],
+            ),
+        ),
+        // tgsi.rst IBFE: the field (bits 4..7 of 0xF0 = 0b1111) is sign-extended.
+        with(
+            "ibfe-no-sign-extend",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] INT32 {240, 112, 0, -1}\nIMM[1] INT32 {4, 4, 4, 0}\n\
+                 IMM[2] INT32 {4, 4, 4, 32}\nIBFE OUT[0], IMM[0], IMM[1], IMM[2]\nEND\n",
+                i([-1, 7, 0, -1]),
+                i([15, 7, 0, -1]),
+            ),
+        ),
+        // tgsi.rst SHL: the count is masked with 0x1f (32 → 0, 33 → 1).
+        with(
+            "shift-count-unmasked",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] INT32 {1, 1, 1, 1}\nIMM[1] INT32 {0, 31, 32, 33}\n\
+                 SHL OUT[0], IMM[0], IMM[1]\nEND\n",
+                i([1, i32::MIN, 1, 2]),
+                i([1, i32::MIN, 0, 0]),
+            ),
+        ),
+        // tgsi.rst ISHR: arithmetic shift by count & 0x1f (33 → 1, 32 → 0).
+        with(
+            "shift-count-unmasked",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] INT32 {-8, -8, -8, 8}\nIMM[1] INT32 {1, 33, 32, 40}\n\
+                 ISHR OUT[0], IMM[0], IMM[1]\nEND\n",
+                i([-4, -4, -8, 0]),
+                i([-4, -1, -1, 0]),
+            ),
+        ),
+        // tgsi.rst F2I / EXEC-NOTES.md: truncation toward zero.
+        with(
+            "f2i-rounds",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {2.5, -2.7, 1.5, 0.4}\nF2I OUT[0], IMM[0]\nEND\n",
+                i([2, -2, 1, 0]),
+                i([2, -3, 2, 0]),
+            ),
+        ),
+        // tgsi.rst UMUL_HI: high 32 bits of the unsigned 64-bit product.
+        // 0xffffffff*2 = 0x1_fffffffe; 2*3 = 6; 0x80000000*2 = 2^32; 3*0xffffffff = 0x2_fffffffd.
+        // Signed: -2, 6, -2^32, -3 have high words -1, 0, -1, -1.
+        with(
+            "umul-hi-signed",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] UINT32 {4294967295, 2, 2147483648, 3}\n\
+                 IMM[1] UINT32 {2, 3, 2, 4294967295}\nUMUL_HI OUT[0], IMM[0], IMM[1]\nEND\n",
+                [1, 0, 1, 2],
+                [u32::MAX, 0, u32::MAX, u32::MAX],
+            ),
+        ),
+        // EXEC-NOTES.md ROUND: ties to even: 0.5 → 0, 2.5 → 2, -2.5 → -2, 1.5 → 2.
+        with(
+            "round-half-away",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {0.5, 2.5, -2.5, 1.5}\nROUND OUT[0], IMM[0]\nEND\n",
+                f([0.0, 2.0, -2.0, 2.0]),
+                f([1.0, 3.0, -3.0, 2.0]),
+            ),
+        ),
+        // EXEC-NOTES.md MIN/MAX: a NaN operand is ignored; both NaN → NaN.
+        with(
+            "min-nan-propagates",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {nan, 1.0, 3.0, nan}\nIMM[1] FLT32 {1.0, nan, 2.0, nan}\n\
+                 MIN OUT[0], IMM[0], IMM[1]\nEND\n",
+                [1.0f32.to_bits(), 1.0f32.to_bits(), 2.0f32.to_bits(), NAN],
+                [NAN, NAN, 2.0f32.to_bits(), NAN],
+            ),
+        ),
+        // tgsi.rst USGE: unsigned src0 >= src1 ? ~0 : 0.
+        with(
+            "usge-signed",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] UINT32 {4294967295, 1, 5, 0}\n\
+                 IMM[1] UINT32 {1, 4294967295, 5, 2147483648}\nUSGE OUT[0], IMM[0], IMM[1]\nEND\n",
+                [u32::MAX, 0, u32::MAX, 0],
+                [0, u32::MAX, u32::MAX, u32::MAX],
+            ),
+        ),
+        // tgsi.rst I2F: signed integer to float.
+        with(
+            "i2f-unsigned",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] INT32 {-1, 3, -2147483648, 0}\nI2F OUT[0], IMM[0]\nEND\n",
+                f([-1.0, 3.0, -2_147_483_648.0, 0.0]),
+                f([4_294_967_296.0, 3.0, 2_147_483_648.0, 0.0]),
+            ),
+        ),
+        // EXEC-NOTES.md §1: `-x` on an integer source is two's-complement negation.
+        with(
+            "ineg-flips-sign-bit",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] INT32 {5, 0, -3, 1}\nIMM[1] INT32 {0, 0, 0, 0}\n\
+                 UADD OUT[0], -IMM[0], IMM[1]\nEND\n",
+                i([-5, 0, 3, -1]),
+                [0x8000_0005, 0x8000_0000, 0x7fff_fffd, 0x8000_0001],
+            ),
+        ),
+        // tgsi.rst IF: true when src0.x != 0.0, which holds for NaN.
+        with(
+            "if-nan-false",
+            one(
+                "VERT\nDCL OUT[0]\nIMM[0] FLT32 {nan, 1.0, 2.0, 0.0}\n\
+                 MOV OUT[0], IMM[0].zzzz\nIF IMM[0].xxxx\nMOV OUT[0], IMM[0].yyyy\nENDIF\nEND\n",
+                f([1.0; 4]),
+                f([2.0; 4]),
+            ),
+        ),
+        // tgsi.rst KILL_IF: discard when some component < 0 (-0.0 and NaN are not < 0).
+        Case {
+            fault: "kill-if-sign-bit",
+            program: "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n\
+                      IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\nKILL_IF IN[0]\nMOV OUT[0], IMM[0]\nEND\n",
+            input: vec![
+                [0x8000_0000, 0, 0, 0],
+                f([1.0, 0.0, 2.0, 0.0]),
+                f([0.0, -1.0, 0.0, 0.0]),
+                [0, NEG_NAN, 0, 0],
+            ],
+            correct: vec![f([1.0; 4]); 4],
+            faulty: vec![f([1.0; 4]); 4],
+            killed: Some((
+                vec![false, false, true, false],
+                vec![true, false, true, true],
+            )),
+        },
+    ]
+}
+
+fn run(case: &Case, fault: Option<&str>) -> Outputs {
+    let program = shaderdiff_ir::tgsi::parse(case.program, "fault.tgsi")
+        .unwrap_or_else(|e| panic!("{e}\n{}", case.program));
+    let mut inputs = Inputs {
+        invocations: case.input.len().max(1),
+        ..Inputs::default()
+    };
+    if !case.input.is_empty() {
+        inputs
+            .registers
+            .insert(RegKey::new(File::Input, 0), case.input.clone());
+    }
+    let engine = JitEngine::new(&EngineConfig {
+        fault: fault.map(str::to_string),
+        ..EngineConfig::default()
+    });
+    engine
+        .execute(&program, &inputs)
+        .unwrap_or_else(|e| panic!("{fault:?}: {e}\n{}", case.program))
+}
+
+/// Bit equality, any NaN matching any NaN (EXEC-NOTES.md: compare NaNs by class).
+fn same(a: u32, b: u32) -> bool {
+    a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
+}
+
+fn check(case: &Case, fault: Option<&str>, want: &[Vec4], killed: Option<&Vec<bool>>) {
+    let o = run(case, fault);
+    let got = &o.registers[&RegKey::new(File::Output, 0)];
+    for (inv, (g, w)) in got.iter().zip(want).enumerate() {
+        // INTERFACE.md: a killed invocation's registers are not part of any comparison.
+        if killed.is_some_and(|k| k[inv]) {
+            continue;
+        }
+        for c in 0..4 {
+            assert!(
+                same(g[c], w[c]),
+                "{} with fault {fault:?}: invocation {inv} channel {c}: got {:#010x}, want {:#010x}\n{}",
+                case.fault,
+                g[c],
+                w[c],
+                case.program
+            );
+        }
+    }
+    if let Some(k) = killed {
+        assert_eq!(
+            o.killed.as_ref(),
+            Some(k),
+            "{} with fault {fault:?}",
+            case.fault
+        );
+    }
+}
+
+#[test]
+fn every_fault_changes_its_result_only_when_on() {
+    for case in cases() {
+        let (k_ok, k_bad) = match &case.killed {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        check(&case, None, &case.correct, k_ok);
+        check(&case, Some("no-such-fault"), &case.correct, k_ok);
+        check(&case, Some(case.fault), &case.faulty, k_bad);
+    }
+}
+
+#[test]
+fn every_catalogued_fault_has_a_case_and_is_listed_by_the_engine() {
+    let covered: Vec<&str> = cases().iter().map(|c| c.fault).collect();
+    for d in CATALOGUE {
+        assert!(covered.contains(&d.name), "no case for {}", d.name);
+        assert!(Fault::from_name(d.name).is_some());
+    }
+    let engine = JitEngine::new(&EngineConfig::default());
+    assert_eq!(engine.faults(), CATALOGUE);
+    assert!(CATALOGUE.len() >= 12);
+}

@@ -4,6 +4,7 @@
 //! decides where stores need no execution mask.
 
 use shaderdiff_ir::{Opcode, Program, Structure};
+use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 
 /// Control-flow facts of a program (see the module docs).
 #[derive(Clone, Debug)]
@@ -85,6 +86,66 @@ impl Analysis {
     /// Whether the subroutine starting at BGNSUB `begin` may kill or end invocations.
     pub fn sub_loses(&self, begin: usize) -> bool {
         self.sub_loses.get(begin).copied().unwrap_or(true)
+    }
+
+    /// An upper bound of the instructions the lowering emits for `program` with every
+    /// subroutine call inlined (recursion up to the oracle's call depth, beyond which a
+    /// CAL is not inlined), saturated at `limit + 1`. Checked before lowering so that
+    /// exponential inlining is rejected at once.
+    pub fn inlined_size(&self, program: &Program, limit: u64) -> u64 {
+        use std::collections::HashMap;
+        let insns = &program.instructions;
+        let st = &self.structure;
+        let mut in_sub = vec![false; insns.len()];
+        for s in &st.subroutines {
+            for f in in_sub
+                .iter_mut()
+                .take(s.end as usize + 1)
+                .skip(s.begin as usize)
+            {
+                *f = true;
+            }
+        }
+        // est(sub, depth): instructions of one inlined call of `sub` made at call depth `depth`.
+        fn est(
+            an: &Analysis,
+            insns: &[shaderdiff_ir::Instruction],
+            sub: usize,
+            depth: usize,
+            limit: u64,
+            memo: &mut HashMap<(usize, usize), u64>,
+        ) -> u64 {
+            if depth >= MAX_CALL_DEPTH {
+                return 0;
+            }
+            if let Some(&v) = memo.get(&(sub, depth)) {
+                return v;
+            }
+            let end = an.partner(sub);
+            let mut total = (end - sub + 1) as u64;
+            for i in sub + 1..end {
+                if insns[i].opcode == Opcode::CAL && total <= limit {
+                    let t = an.partner(i);
+                    total = total.saturating_add(est(an, insns, t, depth + 1, limit, memo));
+                }
+            }
+            let total = total.min(limit + 1);
+            memo.insert((sub, depth), total);
+            total
+        }
+        let mut memo = HashMap::new();
+        let mut total = 0u64;
+        for (i, insn) in insns.iter().enumerate() {
+            if in_sub[i] {
+                continue;
+            }
+            total += 1;
+            if insn.opcode == Opcode::CAL && total <= limit {
+                let t = self.partner(i);
+                total = total.saturating_add(est(self, insns, t, 0, limit, &mut memo));
+            }
+        }
+        total.min(limit + 1)
     }
 
     /// Matching partner of instruction `i` (see [`Structure::partner`]).

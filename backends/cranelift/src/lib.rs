@@ -174,6 +174,18 @@ impl JitEngine {
             pos: None,
             message: "malformed control flow".into(),
         })?;
+        let limit = lower::MAX_LOWERED as u64;
+        if an.inlined_size(program, limit) > limit {
+            return Err(EngineError::Unsupported {
+                engine: ENGINE.into(),
+                opcode: None,
+                pos: None,
+                reason: format!(
+                    "program too large for the jit: more than {limit} instructions after \
+                     inlining subroutines"
+                ),
+            });
+        }
         let plan = Plan::new(program, &shape);
         Ok(Front {
             program: program.clone(),

@@ -319,7 +319,14 @@ pub fn div(a: Iv, b: Iv) -> Iv {
     if b.lo < 0.0 && b.hi > 0.0 {
         return Iv::range(f32::NEG_INFINITY, f32::INFINITY, nan);
     }
-    hull_of(&[a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi], nan)
+    let corners = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi];
+    if corners.iter().any(|q| q.is_nan()) {
+        // A corner is 0/0 or inf/inf: quotients of interior points (e.g. -1/inf = -0
+        // when a = [-inf, inf], b = [inf, inf]) are not bounded by the corners, so the
+        // sound answer is every value.
+        return Iv::range(f32::NEG_INFINITY, f32::INFINITY, nan);
+    }
+    hull_of(&corners, nan)
 }
 
 /// `a * b + c` with one rounding (`f32::mul_add` is exactly rounded).
@@ -360,6 +367,20 @@ pub fn flush(x: Iv) -> Iv {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn div_with_nan_corners_still_contains_interior_quotients() {
+        // IEEE 754: -1 / +inf = -0 and 1 / +inf = +0, although the corners
+        // -inf/inf and inf/inf are NaN (found by `fuzz --seed 7` in a debug build).
+        let a = Iv::range(f32::NEG_INFINITY, f32::INFINITY, false);
+        let b = Iv::point(f32::INFINITY);
+        let q = div(a, b);
+        assert!(q.contains(-0.0) && q.contains(0.0) && q.nan);
+        // 0/0 corner: [0, 1] / [0, 1] holds 1/0.5 = 2.
+        let q = div(Iv::range(0.0, 1.0, false), Iv::range(0.0, 1.0, false));
+        assert!(q.contains(2.0) && q.nan);
+    }
+
     use super::*;
 
     fn r(lo: f32, hi: f32) -> Iv {

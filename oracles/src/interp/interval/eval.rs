@@ -187,6 +187,12 @@ pub(crate) fn eval_alu(
             } else {
                 slow(env, &fl, insn, sh, s, c, l, v, inexact)
             };
+            if f32::from_bits(v).is_nan() && carries_unknown_nan(s, nsrc, l) {
+                // A move or select (MOV, CMP, UCMP ...) of an arithmetic NaN: its bits
+                // stay as undetermined as the source's.
+                put(out, c, l, NAN_UNKNOWN);
+                continue;
+            }
             match r {
                 None => {
                     undet[c] |= 1 << l;
@@ -317,8 +323,18 @@ pub(crate) fn arithmetic_nan(op: Opcode) -> bool {
     float_rule(op) && !matches!(op, Opcode::MOV | Opcode::CMP | Opcode::ABS)
         || matches!(
             op,
-            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE
+            // UP2H: IEEE 754 quiets a signalling half NaN on conversion, but tgsi.rst does
+            // not fix the resulting bits, so engines may keep the payload as it was.
+            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE | Opcode::UP2H
         )
+}
+
+/// Whether lane `l` of any source channel holds a NaN whose bits are undetermined
+/// ([`NAN_UNKNOWN`]). Checked on every channel: conservative for swizzled reads.
+fn carries_unknown_nan(s: &Srcs, nsrc: usize, l: usize) -> bool {
+    (0..nsrc).any(|k| {
+        (0..4).any(|c| s.iv[k].lo[c][l] == NAN_UNKNOWN.0 && s.iv[k].hi[c][l] == NAN_UNKNOWN.1)
+    })
 }
 
 /// Makes the stored set consistent with the plain value `v`: a NaN-only set keeps `v`'s

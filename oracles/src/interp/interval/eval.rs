@@ -187,9 +187,11 @@ pub(crate) fn eval_alu(
             } else {
                 slow(env, &fl, insn, sh, s, c, l, v, inexact)
             };
-            if f32::from_bits(v).is_nan() && carries_unknown_nan(s, nsrc, l) {
-                // A move or select (MOV, CMP, UCMP ...) of an arithmetic NaN: its bits
-                // stay as undetermined as the source's.
+            if moves_float_bits(op) && f32::from_bits(v).is_nan() && carries_unknown_nan(s, nsrc, l)
+            {
+                // A move or select (MOV, CMP, UCMP, ABS) of an arithmetic NaN: its bits
+                // stay as undetermined as the source's. Other opcodes reading it (IMUL_HI,
+                // AND ...) take the general path: an inexact source makes them undetermined.
                 put(out, c, l, NAN_UNKNOWN);
                 continue;
             }
@@ -327,6 +329,12 @@ pub(crate) fn arithmetic_nan(op: Opcode) -> bool {
             // not fix the resulting bits, so engines may keep the payload as it was.
             Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE | Opcode::UP2H
         )
+}
+
+/// Opcodes whose result is one source's float bits, perhaps with the sign bit changed
+/// (tgsi.rst MOV, CMP, UCMP, ABS): a NaN result is the source's NaN, no more determined.
+fn moves_float_bits(op: Opcode) -> bool {
+    matches!(op, Opcode::MOV | Opcode::CMP | Opcode::UCMP | Opcode::ABS)
 }
 
 /// Whether lane `l` of any source channel holds a NaN whose bits are undetermined

@@ -18,5 +18,6 @@ pub mod probe;
 pub mod reduce;
 pub mod reduce_cmd;
 pub mod report;
+pub mod roots;
 pub mod signature;
 pub mod value;

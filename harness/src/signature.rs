@@ -23,7 +23,8 @@ use shaderdiff_results::Signature;
 
 use crate::diff::{Differ, Outcome};
 use crate::edit::static_rank;
-use crate::probe::{instrument, ProbeKind};
+use crate::probe::{instrument, ProbeKind, ProbeMode};
+use crate::roots;
 
 /// The opcode class used in signatures: a stable grouping of opcodes that a single engine
 /// bug is likely to affect together (based on tgsi.rst's sections, refined).
@@ -195,7 +196,9 @@ pub fn locate(
     }
 }
 
-/// The first mismatching probe: (instruction, value type, how).
+/// The first divergence by probing (instruction, value type, how): the instrumented
+/// program in both [`ProbeMode`]s, judged like the original, and [`roots::pick`] on the
+/// diverging probes.
 fn probe_first(
     differ: &Differ,
     e: usize,
@@ -203,27 +206,53 @@ fn probe_first(
     inputs: &Inputs,
     rank: &[usize],
 ) -> Option<(usize, String, Located)> {
-    let probed = instrument(program)?;
-    let oracle = differ.oracle_for(e, &probed.program, inputs).ok()?;
+    let first = diverging(differ, e, program, inputs, ProbeMode::First);
+    let last = diverging(differ, e, program, inputs, ProbeMode::Last);
+    let (p, ty) = roots::pick(program, rank, &first, &last)?;
+    Some(match p.kind {
+        ProbeKind::Result => {
+            let op = program.instructions[p.instruction].opcode;
+            (p.instruction, value_type(op, &ty), Located::Probe)
+        }
+        ProbeKind::Block | ProbeKind::Decision => {
+            (p.instruction, "none".to_string(), Located::Block)
+        }
+    })
+}
+
+/// The diverging probes of `program` instrumented in `mode` (empty when it cannot be
+/// instrumented or run), one per probe with its first mismatch's channel type.
+fn diverging(
+    differ: &Differ,
+    e: usize,
+    program: &Program,
+    inputs: &Inputs,
+    mode: ProbeMode,
+) -> Vec<roots::Hit> {
+    let Some(probed) = instrument(program, mode) else {
+        return Vec::new();
+    };
+    let Ok(oracle) = differ.oracle_for(e, &probed.program, inputs) else {
+        return Vec::new();
+    };
     let engine = &differ.engines()[e];
-    let actual = engine.execute(&probed.program, inputs).ok()?;
+    let Ok(actual) = engine.execute(&probed.program, inputs) else {
+        return Vec::new();
+    };
     let Outcome::Mismatch(ms) = differ.judge(&probed.program, &oracle, engine.name(), &actual)
     else {
-        return None;
+        return Vec::new();
     };
-    ms.iter()
-        .filter_map(|m| {
-            let probe = probed.probe_at(out_index(&m.register)?)?;
-            Some((probe, m))
-        })
-        .min_by_key(|(p, _)| rank[p.instruction])
-        .map(|(p, m)| match p.kind {
-            ProbeKind::Result => {
-                let op = program.instructions[p.instruction].opcode;
-                (p.instruction, value_type(op, &m.ty), Located::Probe)
-            }
-            ProbeKind::Block => (p.instruction, "none".to_string(), Located::Block),
-        })
+    let mut hits: Vec<roots::Hit> = Vec::new();
+    for m in &ms {
+        let Some(probe) = out_index(&m.register).and_then(|k| probed.probe_at(k)) else {
+            continue;
+        };
+        if !hits.iter().any(|h| h.0.register == probe.register) {
+            hits.push((*probe, m.ty.clone()));
+        }
+    }
+    hits
 }
 
 /// `k` of `OUT[k]`.

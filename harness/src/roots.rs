@@ -1,0 +1,214 @@
+//! Choosing the first divergence among the diverging probes of a program.
+//!
+//! Probes of [`ProbeMode::Last`](crate::probe::ProbeMode::Last) see the last value of each
+//! instruction, so in a loop a miscompiled instruction's wrong value reaches instructions
+//! that come *before* it in program order (the next iteration reads it), and the lowest
+//! diverging instruction is often a consequence. Probes of
+//! [`ProbeMode::First`](crate::probe::ProbeMode::First) see each instruction's first
+//! execution, which in structured code happens in program order (subroutines where first
+//! called); they miss a fault that only bites in a later iteration. [`pick`] takes every
+//! diverging first-execution probe and every diverging last-value probe that is a *root*:
+//! no other diverging instruction writes a register it reads, and it is not inside the body
+//! of another diverging block. The earliest of those in static execution order wins.
+
+use shaderdiff_ir::{Opcode, Program, Register, Structure, NO_PARTNER};
+
+use crate::probe::{Probe, ProbeKind};
+
+/// A diverging probe and the comparator's type name of its first mismatching channel.
+pub type Hit = (Probe, String);
+
+/// The first divergence among `first` (diverging probes of the first-execution
+/// instrumentation) and `last` (of the last-value instrumentation), by `rank` (static
+/// execution order, one entry per instruction of `program`). When no candidate qualifies
+/// (every last-value divergence depends on another, as in a cycle of loop-carried
+/// registers), the earliest last-value divergence. `None` when both are empty.
+pub fn pick(program: &Program, rank: &[usize], first: &[Hit], last: &[Hit]) -> Option<Hit> {
+    let order = |h: &&Hit| rank.get(h.0.instruction).copied().unwrap_or(usize::MAX);
+    let st = Structure::analyse(program).ok();
+    let roots: Vec<&Hit> = match &st {
+        Some(st) => last
+            .iter()
+            .filter(|h| is_root(program, st, h, last))
+            .collect(),
+        None => last.iter().collect(),
+    };
+    first
+        .iter()
+        .chain(roots)
+        .min_by_key(order)
+        .or_else(|| last.iter().min_by_key(order))
+        .cloned()
+}
+
+/// Whether last-value probe `h` is a root among the diverging `last` (module docs).
+fn is_root(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
+    let i = h.0.instruction;
+    let op = p.instructions[i].opcode;
+    if h.0.kind == ProbeKind::Block && op == Opcode::BGNSUB {
+        // How often a subroutine runs follows from its call sites' blocks.
+        return false;
+    }
+    // Inside an IF/ELSE/CASE body whose entries diverge, a last value differs because the
+    // body ran a different number of times. (Not loop or subroutine bodies: the faulty
+    // instruction itself often decides how often they run.)
+    let inside = last.iter().any(|o| {
+        let b = o.0.instruction;
+        o.0.kind == ProbeKind::Block
+            && b != i
+            && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
+            && body(st, b, i)
+    });
+    if inside {
+        return false;
+    }
+    let reads = reads(p, st, i, h.0.kind);
+    !last.iter().any(|w| {
+        let j = w.0.instruction;
+        w.0.kind == ProbeKind::Result
+            && j != i
+            && p.instructions[j]
+                .dst
+                .iter()
+                .any(|d| reads.iter().any(|r| aliases(r, &d.reg)))
+    })
+}
+
+/// Whether instruction `k` lies in the body opened by instruction `o` (deeper nesting,
+/// before the nesting returns to `o`'s level).
+fn body(st: &Structure, o: usize, k: usize) -> bool {
+    k > o && (o + 1..=k).all(|m| st.depth.get(m).copied().unwrap_or(0) > st.depth[o])
+}
+
+/// Registers whose values decide probe `kind` of instruction `i`: a result's sources; an
+/// IF/UIF's (or its ELSE's) condition; a SWITCH's selector for CASE/DEFAULT; for BGNLOOP
+/// the conditions of every IF/UIF and SWITCH in its body. Address registers of
+/// indirect operands count as read.
+fn reads(p: &Program, st: &Structure, i: usize, kind: ProbeKind) -> Vec<Register> {
+    let op = p.instructions[i].opcode;
+    let partner = |k: usize| (st.partner[k] != NO_PARTNER).then(|| st.partner[k] as usize);
+    let deciders: Vec<usize> = match (kind, op) {
+        (ProbeKind::Block, Opcode::ELSE) => (0..i)
+            .rev()
+            .find(|&k| partner(k) == Some(i))
+            .into_iter()
+            .collect(),
+        (ProbeKind::Block, Opcode::CASE | Opcode::DEFAULT) => partner(i).into_iter().collect(),
+        (ProbeKind::Block, Opcode::BGNLOOP) => (i + 1..partner(i).unwrap_or(i))
+            .filter(|&k| {
+                use Opcode::*;
+                matches!(p.instructions[k].opcode, IF | UIF | SWITCH)
+            })
+            .collect(),
+        _ => vec![i],
+    };
+    let mut regs = Vec::new();
+    for k in deciders {
+        for s in &p.instructions[k].src {
+            regs.push(s.reg);
+            if let Some(a) = s.reg.index.indirect {
+                regs.push(Register::new(a.file, a.index));
+            }
+        }
+    }
+    regs
+}
+
+/// Whether reading `r` may observe a write to `w`.
+fn aliases(r: &Register, w: &Register) -> bool {
+    r.file == w.file
+        && (r.index.indirect.is_some()
+            || w.index.indirect.is_some()
+            || r.index.value == w.index.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::static_rank;
+    use shaderdiff_ir::tgsi;
+
+    fn hit(instruction: usize, kind: ProbeKind) -> Hit {
+        let probe = Probe {
+            instruction,
+            register: 0,
+            mask: 1,
+            kind,
+        };
+        (probe, "f32".into())
+    }
+
+    /// The writemask-ignored-w finding of `fuzz --seed 1`: LRP (7) loses .w, the next
+    /// iteration's UADD (6) reads it. Last-value probes diverge at both; UADD reads
+    /// TEMP[0], which the diverging LRP writes, so LRP is the first divergence.
+    const LOOP: &str = "COMP\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\nDCL TEMP[10]\n\
+        IMM[0] INT32 {0, 1, 0, 2}\nIMM[1] UINT32 {0, 0, 0, 0}\n\
+        IMM[2] FLT32 {0.0, 0.0, 0.0, 1.0}\n\
+        BGNLOOP\nUADD TEMP[10].x, TEMP[10], IMM[0].yyyy\n\
+        USLT TEMP[10].y, IMM[0].wwww, TEMP[10].xxxx\nUIF TEMP[10].yyyy\nBRK\nENDIF\n\
+        UADD OUT[0].w, IMM[1], TEMP[0]\nLRP TEMP[0], IMM[2], IMM[2], IMM[2]\nENDLOOP\nEND\n";
+
+    #[test]
+    fn a_loop_carried_consequence_is_not_the_first_divergence() {
+        let p = tgsi::parse(LOOP, "t").unwrap();
+        let rank = static_rank(&p);
+        let last = [hit(6, ProbeKind::Result), hit(7, ProbeKind::Result)];
+        let got = pick(&p, &rank, &[], &last).unwrap();
+        assert_eq!(got.0.instruction, 7);
+        // A first-execution divergence earlier in order wins over a later root.
+        let first = [hit(1, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 1);
+    }
+
+    #[test]
+    fn a_loop_count_decided_by_a_diverging_condition_is_not_a_root() {
+        let p = tgsi::parse(LOOP, "t").unwrap();
+        let rank = static_rank(&p);
+        // The loop ran a different number of times because USLT (2), which the UIF in
+        // the body reads, diverged at its first execution. The loop's count reads what
+        // USLT writes, and UADD (1) reads it too: neither is a root.
+        let last = [
+            hit(0, ProbeKind::Block),
+            hit(1, ProbeKind::Result),
+            hit(2, ProbeKind::Result),
+        ];
+        let first = [hit(2, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 2);
+        // Without a first-execution divergence the registers form a cycle: the earliest.
+        assert_eq!(pick(&p, &rank, &[], &last).unwrap().0.instruction, 0);
+    }
+
+    #[test]
+    fn results_inside_a_diverging_if_body_are_consequences() {
+        let src = "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0..1]\n\
+            IMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+            IF IN[0].xxxx\nADD TEMP[0], IN[0], IMM[0]\nENDIF\nMUL TEMP[1], IN[0], IN[0]\n\
+            MOV OUT[0], TEMP[1]\nEND\n";
+        let p = tgsi::parse(src, "t").unwrap();
+        let rank = static_rank(&p);
+        // The IF decided wrongly (its block probe diverges): ADD (1) differs only because
+        // its body ran on one engine; MUL (3) after the ENDIF diverges on its own.
+        let st = Structure::analyse(&p).unwrap();
+        let last = [
+            hit(0, ProbeKind::Block),
+            hit(1, ProbeKind::Result),
+            hit(3, ProbeKind::Result),
+        ];
+        assert!(is_root(&p, &st, &last[0], &last));
+        assert!(!is_root(&p, &st, &last[1], &last));
+        assert!(is_root(&p, &st, &last[2], &last));
+        assert_eq!(pick(&p, &rank, &[], &last).unwrap().0.instruction, 0);
+    }
+
+    #[test]
+    fn a_cycle_falls_back_to_the_earliest_divergence() {
+        let src = "VERT\nDCL OUT[0]\nDCL TEMP[0..1]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+            BGNLOOP\nADD TEMP[0], TEMP[1], IMM[0]\nADD TEMP[1], TEMP[0], IMM[0]\nBRK\n\
+            ENDLOOP\nMOV OUT[0], TEMP[1]\nEND\n";
+        let p = tgsi::parse(src, "t").unwrap();
+        let rank = static_rank(&p);
+        let last = [hit(1, ProbeKind::Result), hit(2, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &[], &last).unwrap().0.instruction, 1);
+        assert!(pick(&p, &rank, &[], &[]).is_none());
+    }
+}

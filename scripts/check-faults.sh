@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Checks the fault catalogue end to end (issue 4, "Fault injection", Must show):
+#
+#   for every fault NAME that `shaderdiff faults` lists (or only the NAMEs given):
+#     1. `shaderdiff fuzz --inject-fault NAME --seed 1 --programs 2000 --out DIR` exits 1;
+#     2. every finding DIR/findings/<signature>/ has a reduced.tgsi with at most 4
+#        instructions besides END (and NOP), counted on `shaderdiff check --print`;
+#     3. `shaderdiff diff reduced.tgsi --inputs inputs.json --inject-fault NAME` exits 1
+#        (the finding replays).
+#
+# Prints one line per fault (programs until the first finding, mismatching programs,
+# findings, reduced sizes, seconds) and exits 0 when every fault passes, 1 otherwise.
+#
+# Usage: scripts/check-faults.sh [--bin PATH] [--programs N] [--keep DIR] [NAME...]
+#   --bin PATH     the shaderdiff binary (default: $CARGO_TARGET_DIR/release/shaderdiff or
+#                  target/release/shaderdiff; build it with `cargo build --release -p shaderdiff`)
+#   --programs N   campaign size (default 2000, the issue's bar)
+#   --keep DIR     write campaigns under DIR and keep them (default: a temporary directory)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BIN=""
+PROGRAMS=2000
+KEEP=""
+NAMES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) BIN=$2; shift 2 ;;
+    --programs) PROGRAMS=$2; shift 2 ;;
+    --keep) KEEP=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -*) echo "check-faults: unknown option $1" >&2; exit 2 ;;
+    *) NAMES+=("$1"); shift ;;
+  esac
+done
+if [ -z "$BIN" ]; then
+  BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/shaderdiff
+fi
+if [ ! -x "$BIN" ]; then
+  echo "check-faults: no binary at $BIN (cargo build --release -p shaderdiff)" >&2
+  exit 2
+fi
+MAX_INSNS=4
+
+if [ -n "$KEEP" ]; then
+  WORK=$KEEP
+  mkdir -p "$WORK"
+else
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
+
+CATALOGUE=$("$BIN" faults)
+if [ ${#NAMES[@]} -eq 0 ]; then
+  mapfile -t NAMES < <(printf '%s\n' "$CATALOGUE" | awk 'NF { print $1 }')
+fi
+if [ ${#NAMES[@]} -eq 0 ]; then
+  echo "check-faults: the catalogue is empty" >&2
+  exit 1
+fi
+
+# Instructions of a program besides END and NOP: the numbered lines of its canonical form.
+count_insns() {
+  "$BIN" check --print "$1" | awk '$1 ~ /^[0-9]+:$/ && $2 != "END" && $2 != "NOP" { n++ } END { print n + 0 }'
+}
+
+# first_index of the earliest finding in a summary.json (programs needed = that + 1).
+first_found() {
+  grep -o '"first_index": *[0-9]*' "$1" | grep -o '[0-9]*$' | sort -n | head -1
+}
+
+FAILED=()
+printf '%-22s %8s %10s %8s  %-10s %6s  %s\n' FAULT FOUND_AT MISMATCHES FINDINGS REDUCED SECONDS RESULT
+for name in "${NAMES[@]}"; do
+  if ! printf '%s\n' "$CATALOGUE" | awk '{ print $1 }' | grep -qx -- "$name"; then
+    echo "check-faults: $name is not in the catalogue" >&2
+    FAILED+=("$name")
+    continue
+  fi
+  out=$WORK/$name
+  rm -rf "$out"
+  t0=$(date +%s.%N)
+  set +e
+  "$BIN" fuzz --inject-fault "$name" --seed 1 --programs "$PROGRAMS" --out "$out" \
+    >"$WORK/$name.log" 2>&1 </dev/null
+  rc=$?
+  set -e
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  problems=()
+  [ "$rc" -eq 1 ] || problems+=("fuzz exit $rc (want 1)")
+  found_at=-
+  mismatches=-
+  findings=0
+  sizes=()
+  if [ -f "$out/summary.json" ]; then
+    fi=$(first_found "$out/summary.json" || true)
+    [ -n "$fi" ] && found_at=$((fi + 1))
+    mismatches=$(grep -o '"mismatches": *[0-9]*' "$out/summary.json" | grep -o '[0-9]*$' || echo -)
+  fi
+  for dir in "$out"/findings/*/; do
+    [ -d "$dir" ] || continue
+    findings=$((findings + 1))
+    sig=$(basename "$dir")
+    if [ ! -f "$dir/reduced.tgsi" ] || [ ! -f "$dir/inputs.json" ]; then
+      problems+=("$sig: no reduced.tgsi/inputs.json")
+      continue
+    fi
+    case "$sig" in
+      *-fail_*) problems+=("$sig: the engine failed (compile error, trap ...) instead of miscompiling") ;;
+    esac
+    n=$(count_insns "$dir/reduced.tgsi")
+    sizes+=("$n")
+    [ "$n" -le "$MAX_INSNS" ] || problems+=("$sig: reduced.tgsi has $n instructions (max $MAX_INSNS)")
+    set +e
+    (cd "$dir" && "$BIN" diff reduced.tgsi --inputs inputs.json --inject-fault "$name" \
+      >"$WORK/$name.$sig.replay" 2>&1 </dev/null)
+    drc=$?
+    set -e
+    [ "$drc" -eq 1 ] || problems+=("$sig: replay exit $drc (want 1)")
+  done
+  [ "$findings" -gt 0 ] || problems+=("no finding")
+  result=ok
+  if [ ${#problems[@]} -gt 0 ]; then
+    result="FAIL: $(IFS=';'; echo "${problems[*]}")"
+    FAILED+=("$name")
+  fi
+  reduced=$(IFS=,; echo "${sizes[*]:-}")
+  printf '%-22s %8s %10s %8s  %-10s %6s  %s\n' "$name" "$found_at" "$mismatches" "$findings" \
+    "${reduced:--}" "$secs" "$result"
+done
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+  echo "check-faults: ${#FAILED[@]} of ${#NAMES[@]} faults failed: ${FAILED[*]}"
+  exit 1
+fi
+echo "check-faults: all ${#NAMES[@]} faults found, reduced to <= $MAX_INSNS instructions and replayed"

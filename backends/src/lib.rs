@@ -4,6 +4,7 @@
 //! [`ENGINE_NAMES`] / [`engine`].
 
 pub mod interp;
+pub mod test_faults;
 
 pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
@@ -11,11 +12,13 @@ pub use shaderdiff_engine::*;
 /// Names of the engines this build knows, oracle first.
 pub const ENGINE_NAMES: &[&str] = &["interp", "jit"];
 
-/// The engine called `name`, configured with `config`; `None` for an unknown name.
+/// The engine called `name`, configured with `config` (a test-only fault in it wraps the
+/// engine, [`test_faults::wrap`]); `None` for an unknown name.
 pub fn engine(name: &str, config: &EngineConfig) -> Option<Box<dyn Engine>> {
-    match name {
-        "interp" => Some(Box::new(interp::InterpEngine::new(config))),
-        "jit" => Some(Box::new(shaderdiff_cranelift::JitEngine::new(config))),
-        _ => None,
-    }
+    let e: Box<dyn Engine> = match name {
+        "interp" => Box::new(interp::InterpEngine::new(config)),
+        "jit" => Box::new(shaderdiff_cranelift::JitEngine::new(config)),
+        _ => return None,
+    };
+    Some(test_faults::wrap(e, config))
 }

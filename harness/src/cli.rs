@@ -44,6 +44,8 @@ pub enum Command {
     Reduce(crate::reduce_cmd::ReduceArgs),
     /// List the fault catalogue: NAME ENGINE DESCRIPTION, one per line.
     Faults,
+    /// Run a conformance suite: JUnit, baselines, retries, partitions (deqp-runner style).
+    Conform(crate::conform_cmd::ConformArgs),
     /// Print what a backend compiles a program to (jit: --emit clif).
     Compile(crate::compile_cmd::CompileArgs),
 }
@@ -178,6 +180,7 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Fuzz(a) => crate::fuzz_cmd::execute(&a),
         Command::Reduce(a) => crate::reduce_cmd::execute(&a),
         Command::Compile(a) => crate::compile_cmd::execute(&a),
+        Command::Conform(a) => crate::conform_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

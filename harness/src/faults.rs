@@ -16,8 +16,15 @@ pub fn catalogue() -> Vec<(&'static str, FaultDef)> {
         .collect()
 }
 
-/// The engine that owns fault `name`.
+/// The engine that owns fault `name`: a catalogued fault, or a test-only one
+/// ([`backends::test_faults`]: accepted, never listed).
 pub fn owner(name: &str) -> Option<&'static str> {
+    if backends::test_faults::TEST_FAULTS
+        .iter()
+        .any(|f| f.name == name)
+    {
+        return Some(backends::test_faults::TEST_FAULT_ENGINE);
+    }
     catalogue()
         .into_iter()
         .find(|(_, f)| f.name == name)

@@ -3,6 +3,7 @@
 //! of INTERFACE.md.
 pub mod cli;
 pub mod compile_cmd;
+pub mod conform_cmd;
 pub mod diff;
 pub mod diff_cmd;
 pub mod edit;

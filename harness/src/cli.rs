@@ -46,6 +46,8 @@ pub enum Command {
     Faults,
     /// Run a conformance suite: JUnit, baselines, retries, partitions (deqp-runner style).
     Conform(crate::conform_cmd::ConformArgs),
+    /// Combine the output directories of a campaign's shards (fuzz --shard I/N).
+    Merge(crate::merge_cmd::MergeArgs),
     /// Print what a backend compiles a program to (jit: --emit clif).
     Compile(crate::compile_cmd::CompileArgs),
 }
@@ -181,6 +183,7 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Reduce(a) => crate::reduce_cmd::execute(&a),
         Command::Compile(a) => crate::compile_cmd::execute(&a),
         Command::Conform(a) => crate::conform_cmd::execute(&a),
+        Command::Merge(a) => crate::merge_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

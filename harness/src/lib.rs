@@ -14,6 +14,7 @@ pub mod gen_cmd;
 pub mod inputs;
 pub mod inputs_json;
 pub mod lang;
+pub mod merge_cmd;
 pub mod output;
 pub mod probe;
 pub mod reduce;

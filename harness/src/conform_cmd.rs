@@ -396,6 +396,7 @@ fn run_entry(
     let diffs = differ.diff_inputs(program, sets);
     let elapsed = t0.elapsed().as_secs_f64() / engines.len().max(1) as f64;
     let mut out = Vec::new();
+    let report_json = std::cell::OnceCell::new();
     for (e, engine) in engines.iter().enumerate() {
         let (first, reason) = raw_status(&diffs, e);
         let mut raw = first;
@@ -429,15 +430,12 @@ fn run_entry(
             _ => last_reason.clone(),
         };
         let details = status.fails_run().then(|| {
-            details(
-                differ,
-                args,
-                entry,
-                program,
-                sets,
-                inputs_file.as_deref(),
-                engine,
-            )
+            // One diff report per program (it covers every engine), made once.
+            let json = report_json.get_or_init(|| {
+                let path = entry.path.display().to_string();
+                report(differ, &path, program, sets).to_json_line()
+            });
+            details(args, entry, inputs_file.as_deref(), engine, json)
         });
         // The first run is the reported one; when it was retried, the later failing runs
         // are reruns (or, for a flake, the failing runs before the pass).
@@ -477,18 +475,15 @@ fn skip_pair(name: &str, engine: &str, why: &str) -> PairResult {
     }
 }
 
-/// The diff report (JSON) of a failing pair and the command that replays it.
+/// The command that replays a failing pair, then the program's diff report (`json`).
 fn details(
-    differ: &Differ,
     args: &ConformArgs,
     entry: &Entry,
-    program: &Program,
-    sets: &[Inputs],
     inputs_file: Option<&Path>,
     engine: &str,
+    json: &str,
 ) -> String {
     let path = entry.path.display().to_string();
-    let r = report(differ, &path, program, sets);
     let inputs = match inputs_file {
         Some(f) => format!("--inputs {}", f.display()),
         None => format!(
@@ -504,8 +499,5 @@ fn details(
         .as_ref()
         .map(|f| format!(" --inject-fault {f}"))
         .unwrap_or_default();
-    format!(
-        "replay: shaderdiff diff {path} {inputs} --backends interp,{engine}{fault}\n{}\n",
-        r.to_json_line()
-    )
+    format!("replay: shaderdiff diff {path} {inputs} --backends interp,{engine}{fault}\n{json}\n")
 }

@@ -1,24 +1,52 @@
-//! Test-only faults: run-time misbehaviour that no real compiler bug looks like, which the
-//! harness's own tests need (a nondeterministic engine for `conform --retries`). They wrap
-//! any engine ([`wrap`]), are accepted by `--inject-fault` like catalogued faults and are
-//! owned by [`TEST_FAULT_ENGINE`], but `shaderdiff faults` does not list them: their names
-//! start with `test-`.
+//! Test-only faults: run-time misbehaviour the harness's own tests need, which the
+//! catalogued miscompilations cannot show: a nondeterministic engine (for
+//! `conform --retries`), and an engine that segfaults, aborts, hangs or runs out of memory
+//! (for the worker-process isolation of `fuzz` and `conform`). They wrap any engine
+//! ([`wrap`]), are accepted by `--inject-fault` like catalogued faults and are owned by
+//! [`TEST_FAULT_ENGINE`], but `shaderdiff faults` does not list them: their names start
+//! with `test-`.
+//!
+//! The process-killing faults fire only on programs that use one trigger opcode (a compiler
+//! bug that some programs hit), so a campaign sees both healthy and dying programs and a
+//! reducer can shrink a dying program to the trigger: `test-segfault` (raises SIGSEGV while
+//! compiling a program with BREV), `test-abort` (aborts while compiling a program with
+//! POPC), `test-hang` (sleeps forever running a program with UBFE), `test-oom` (asks for
+//! 64 TiB while compiling a program with LSB: the allocation fails and Rust aborts with
+//! "memory allocation of ... failed", which the supervisor counts as resource exhaustion).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, FaultDef, Inputs, Outputs,
 };
-use shaderdiff_ir::Program;
+use shaderdiff_ir::{Opcode, Program};
 
 /// The engine that owns the test-only faults.
 pub const TEST_FAULT_ENGINE: &str = "jit";
 
 /// The test-only faults.
-pub const TEST_FAULTS: &[FaultDef] = &[FaultDef {
-    name: "test-nondeterministic",
-    description: "test only: every second run in the process flips bit 0 of .x of the first output of invocation 0",
-}];
+pub const TEST_FAULTS: &[FaultDef] = &[
+    FaultDef {
+        name: "test-nondeterministic",
+        description: "test only: every second run in the process flips bit 0 of .x of the first output of invocation 0",
+    },
+    FaultDef {
+        name: "test-segfault",
+        description: "test only: the process raises SIGSEGV while compiling a program that uses BREV",
+    },
+    FaultDef {
+        name: "test-abort",
+        description: "test only: the process aborts while compiling a program that uses POPC",
+    },
+    FaultDef {
+        name: "test-hang",
+        description: "test only: running a program that uses UBFE never returns",
+    },
+    FaultDef {
+        name: "test-oom",
+        description: "test only: compiling a program that uses LSB allocates 64 TiB (allocation failure)",
+    },
+];
 
 /// Whether `name` is a test-only fault name (`test-` prefix).
 pub fn is_test_fault(name: &str) -> bool {
@@ -33,7 +61,147 @@ pub fn wrap(engine: Box<dyn Engine>, config: &EngineConfig) -> Box<dyn Engine> {
             inner: engine,
             runs: AtomicU64::new(0),
         }),
+        Some("test-segfault") => Box::new(Dying::new(engine, Opcode::BREV, Death::Segfault)),
+        Some("test-abort") => Box::new(Dying::new(engine, Opcode::POPC, Death::Abort)),
+        Some("test-hang") => Box::new(Dying::new(engine, Opcode::UBFE, Death::Hang)),
+        Some("test-oom") => Box::new(Dying::new(engine, Opcode::LSB, Death::OutOfMemory)),
         _ => engine,
+    }
+}
+
+/// How a [`Dying`] engine goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Death {
+    Segfault,
+    Abort,
+    Hang,
+    OutOfMemory,
+}
+
+impl Death {
+    /// Ends the process (or never returns), as a crashing compiler or hanging code would.
+    fn strike(self) -> ! {
+        match self {
+            Death::Segfault => {
+                // SAFETY: signal(2) and raise(3) have no preconditions. The default action
+                // is restored first (the Rust runtime's stack-overflow handler would
+                // otherwise take the signal), so raise ends the process.
+                unsafe {
+                    libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+                    libc::raise(libc::SIGSEGV);
+                }
+                std::process::abort()
+            }
+            Death::Abort => std::process::abort(),
+            Death::Hang => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
+            Death::OutOfMemory => {
+                // 64 TiB: more than any machine or address-space limit grants, so the
+                // allocation fails and the global allocator's error handler aborts.
+                let v: Vec<u8> = Vec::with_capacity(1 << 46);
+                std::hint::black_box(&v);
+                std::process::abort()
+            }
+        }
+    }
+
+    /// Whether this death strikes while compiling (else while running).
+    fn at_compile(self) -> bool {
+        self != Death::Hang
+    }
+}
+
+/// `test-segfault`, `test-abort`, `test-hang`, `test-oom`: dies on programs using `trigger`.
+struct Dying {
+    inner: Box<dyn Engine>,
+    trigger: Opcode,
+    death: Death,
+}
+
+/// The compiled form of a [`Dying`] engine: the inner one, and whether running it dies.
+struct DyingCompiled {
+    inner: Box<dyn Compiled>,
+    dies: bool,
+}
+
+impl Compiled for DyingCompiled {
+    fn listing(&self) -> Option<String> {
+        self.inner.listing()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Dying {
+    fn new(inner: Box<dyn Engine>, trigger: Opcode, death: Death) -> Dying {
+        Dying {
+            inner,
+            trigger,
+            death,
+        }
+    }
+
+    fn triggered(&self, program: &Program) -> bool {
+        program
+            .instructions
+            .iter()
+            .any(|i| i.opcode == self.trigger)
+    }
+
+    fn wrap_compiled(
+        &self,
+        program: &Program,
+        compiled: Result<Box<dyn Compiled>, EngineError>,
+    ) -> Result<Box<dyn Compiled>, EngineError> {
+        let dies = self.triggered(program);
+        if dies && self.death.at_compile() {
+            self.death.strike();
+        }
+        compiled.map(|inner| Box::new(DyingCompiled { inner, dies }) as Box<dyn Compiled>)
+    }
+}
+
+impl Engine for Dying {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        self.inner.check(program)
+    }
+
+    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
+        let compiled = self.inner.prepare(program);
+        self.wrap_compiled(program, compiled)
+    }
+
+    fn prepare_batch(&self, programs: &[&Program]) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
+        programs
+            .iter()
+            .zip(self.inner.prepare_batch(programs))
+            .map(|(p, c)| self.wrap_compiled(p, c))
+            .collect()
+    }
+
+    fn faults(&self) -> &'static [FaultDef] {
+        self.inner.faults()
+    }
+
+    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        let Some(c) = compiled.as_any().downcast_ref::<DyingCompiled>() else {
+            return self.inner.run(compiled, inputs);
+        };
+        if c.dies {
+            self.death.strike();
+        }
+        self.inner.run(c.inner.as_ref(), inputs)
     }
 }
 

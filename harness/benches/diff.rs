@@ -62,11 +62,15 @@ fn campaign_throughput(n: u64) -> f64 {
         log_programs: false,
         fault: None,
         lang: "tgsi".into(),
+        argv: Vec::new(),
+        // In process: the bench measures the engines, not process start-up.
+        isolation: None,
     };
     let d = differ();
     let stats = Stats::default();
     let start = Instant::now();
-    let out = fuzz::run(&c, &d, &d, &store, &stats, &AtomicBool::new(false)).expect("campaign");
+    let out =
+        fuzz::run(&c, &d, &d, &store, &stats, &AtomicBool::new(false), None).expect("campaign");
     let rate = out.summary.programs as f64 / start.elapsed().as_secs_f64();
     if out.summary.mismatches > 0 {
         println!(

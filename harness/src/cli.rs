@@ -48,6 +48,9 @@ pub enum Command {
     Conform(crate::conform_cmd::ConformArgs),
     /// Combine the output directories of a campaign's shards (fuzz --shard I/N).
     Merge(crate::merge_cmd::MergeArgs),
+    /// Worker process of `fuzz` and `conform` (internal: started by them).
+    #[command(hide = true)]
+    Worker(crate::worker_cmd::WorkerArgs),
     /// Print what a backend compiles a program to (jit: --emit clif).
     Compile(crate::compile_cmd::CompileArgs),
 }
@@ -184,6 +187,7 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Compile(a) => crate::compile_cmd::execute(&a),
         Command::Conform(a) => crate::conform_cmd::execute(&a),
         Command::Merge(a) => crate::merge_cmd::execute(&a),
+        Command::Worker(a) => crate::worker_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

@@ -18,6 +18,12 @@
 //! the next `--baseline`), and with `--junit` the JUnit report. Prints one line per pair
 //! that is not a pass or skip and a count per status.
 //!
+//! Engines run in supervised worker processes ([`crate::conform_worker`]): an engine that
+//! crashes or hangs on a program gets `Crash` or `Timeout` for that program (with the
+//! worker's last stderr lines and a replay command), the other engines are still judged,
+//! and the run goes on. `--timeout` bounds one program on one engine for one input set;
+//! `--in-process` turns isolation off.
+//!
 //! Exit status: 2 for bad usage or a bad program, inputs, baseline or skips file (nothing
 //! is run); 1 when a pair failed unexpectedly or passed unexpectedly; else 0.
 
@@ -72,17 +78,69 @@ pub struct ConformArgs {
     /// Directory for results.csv and failures.csv.
     #[arg(long, value_name = "DIR", default_value = "conform-out")]
     pub out: PathBuf,
-    /// Worker threads [default: the number of cores].
+    /// Workers [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
+    /// Longest one program may run on one engine for one input set before its worker is
+    /// killed (Timeout).
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub timeout: std::time::Duration,
+    /// Address-space limit of each worker process (`4GiB`, `512MiB`, `none`).
+    #[arg(long, value_name = "SIZE", default_value = "8GiB", value_parser = crate::isolate::parse_memory_limit)]
+    pub worker_memory: crate::isolate::MemoryLimit,
+    /// Run engines in this process, not in worker processes (no crash or hang isolation).
+    #[arg(long)]
+    pub in_process: bool,
 }
 
 /// One program of the suite, loaded.
-struct Entry {
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
+    /// The program and its input sets, or why the oracle cannot take it (Skip).
+    pub(crate) loaded: Result<(Program, Vec<Inputs>, Option<PathBuf>), String>,
+}
+
+/// Loads suite program `path` called `name`, with its inputs file or generated inputs.
+///
+/// # Errors
+/// A bad program or inputs file (an unsupported program is `Ok` with `loaded: Err`).
+pub(crate) fn load_entry(
+    args: &ConformArgs,
     name: String,
     path: PathBuf,
-    /// The program and its input sets, or why the oracle cannot take it (Skip).
-    loaded: Result<(Program, Vec<Inputs>, Option<PathBuf>), String>,
+) -> Result<Entry, Failure> {
+    let loaded = match load_program(&path) {
+        Ok(program) => {
+            let sibling = sibling_inputs(&path);
+            if sibling.is_file() {
+                let inputs = load_inputs(&sibling, &program, None)?;
+                Ok((program, vec![inputs], Some(sibling)))
+            } else {
+                let sets = random_inputs(
+                    &program,
+                    args.seed,
+                    args.random_inputs,
+                    crate::diff_cmd::RANDOM_INVOCATIONS,
+                );
+                Ok((program, sets, None))
+            }
+        }
+        Err(Failure::Unsupported(m)) => Err(m),
+        Err(f) => return Err(f),
+    };
+    Ok(Entry { name, path, loaded })
+}
+
+/// The baseline of `args` (empty without `--baseline`).
+///
+/// # Errors
+/// A bad baseline file.
+pub(crate) fn baseline_of(args: &ConformArgs) -> Result<Baseline, Failure> {
+    match &args.baseline {
+        Some(b) => read_baseline(b).map_err(|e| Failure::BadInput(e.to_string())),
+        None => Ok(Baseline::default()),
+    }
 }
 
 /// Every `*.tgsi` / `*.nv` file under `dir`, sorted by path.
@@ -213,10 +271,17 @@ fn raw_status(diffs: &[Diff], e: usize) -> (Status, Option<String>) {
 }
 
 /// One pair's result.
-struct PairResult {
-    case: Case,
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct PairResult {
+    pub(crate) case: Case,
     /// The status before the baseline (what failures.csv records).
-    raw: Status,
+    pub(crate) raw: Status,
+}
+
+/// `shaderdiff worker conform ARGS`: serves program requests on stdin
+/// ([`crate::conform_worker`]).
+pub fn worker(args: &ConformArgs) -> u8 {
+    crate::conform_worker::worker_main(args)
 }
 
 /// Runs `shaderdiff conform`; returns the exit status.
@@ -238,10 +303,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
             )?),
             None => None,
         };
-    let baseline = match &args.baseline {
-        Some(b) => read_baseline(b).map_err(|e| Failure::BadInput(e.to_string()))?,
-        None => Baseline::default(),
-    };
+    let baseline = baseline_of(args)?;
     let skips = match &args.skips {
         Some(s) => read_skips(s)?,
         None => Vec::new(),
@@ -264,45 +326,33 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
     // Load everything first: a bad program or inputs file stops the run before it starts.
     let mut entries = Vec::with_capacity(named.len());
     for (name, path) in named {
-        let skipped = skips.iter().any(|r| r.is_match(&name));
-        let loaded = if skipped {
-            Err("skipped by --skips".to_string())
+        if skips.iter().any(|r| r.is_match(&name)) {
+            entries.push(Entry {
+                name,
+                path,
+                loaded: Err("skipped by --skips".to_string()),
+            });
         } else {
-            match load_program(&path) {
-                Ok(program) => {
-                    let sibling = sibling_inputs(&path);
-                    if sibling.is_file() {
-                        let inputs = load_inputs(&sibling, &program, None)?;
-                        Ok((program, vec![inputs], Some(sibling)))
-                    } else {
-                        let sets = random_inputs(
-                            &program,
-                            args.seed,
-                            args.random_inputs,
-                            crate::diff_cmd::RANDOM_INVOCATIONS,
-                        );
-                        Ok((program, sets, None))
-                    }
-                }
-                Err(Failure::Unsupported(m)) => Err(m),
-                Err(f) => return Err(f),
-            }
-        };
-        entries.push(Entry { name, path, loaded });
+            entries.push(load_entry(args, name, path)?);
+        }
     }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::BadInput(format!("{}: {e}", args.out.display())))?;
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0) as usize)
-        .build()
-        .map_err(|e| Failure::BadInput(format!("--jobs: {e}")))?;
-    let results: Vec<Vec<PairResult>> = pool.install(|| {
-        entries
-            .par_iter()
-            .map(|entry| run_entry(&differ, args, &baseline, entry))
-            .collect()
-    });
+    let results: Vec<Vec<PairResult>> = if args.in_process {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs.unwrap_or(0) as usize)
+            .build()
+            .map_err(|e| Failure::BadInput(format!("--jobs: {e}")))?;
+        pool.install(|| {
+            entries
+                .par_iter()
+                .map(|entry| run_entry(&differ, args, &baseline, entry))
+                .collect()
+        })
+    } else {
+        crate::conform_worker::run_isolated(args, &entries, &differ.engine_names(), &baseline)?
+    };
     let pairs: Vec<PairResult> = results.into_iter().flatten().collect();
 
     let rows: Vec<Row> = pairs
@@ -376,7 +426,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
 }
 
 /// The results of one program on every engine.
-fn run_entry(
+pub(crate) fn run_entry(
     differ: &Differ,
     args: &ConformArgs,
     baseline: &Baseline,
@@ -460,7 +510,7 @@ fn run_entry(
     out
 }
 
-fn skip_pair(name: &str, engine: &str, why: &str) -> PairResult {
+pub(crate) fn skip_pair(name: &str, engine: &str, why: &str) -> PairResult {
     PairResult {
         case: Case {
             program: name.to_string(),
@@ -476,7 +526,7 @@ fn skip_pair(name: &str, engine: &str, why: &str) -> PairResult {
 }
 
 /// The command that replays a failing pair, then the program's diff report (`json`).
-fn details(
+pub(crate) fn details(
     args: &ConformArgs,
     entry: &Entry,
     inputs_file: Option<&Path>,

@@ -277,6 +277,18 @@ impl Differ {
         out
     }
 
+    /// Runs `program` on the oracle and then on each engine alone, calling `begin(name)`
+    /// before each, and discards the results: when a worker process dies on a program, the
+    /// last `begin` names the engine that killed it (crash attribution, [`crate::isolate`]).
+    pub fn run_each_engine(&self, program: &Program, inputs: &Inputs, begin: &mut dyn FnMut(&str)) {
+        begin(ORACLE);
+        let _ = interp::run(program, inputs, &self.interp);
+        for e in &self.engines {
+            begin(e.name());
+            let _ = e.check(program).and_then(|()| e.execute(program, inputs));
+        }
+    }
+
     /// Compares `program` on `inputs` across every engine (prepares, runs, compares).
     pub fn diff(&self, program: &Program, inputs: &Inputs) -> Diff {
         let prepared = self.prepare(program);

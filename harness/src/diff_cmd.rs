@@ -104,7 +104,7 @@ impl EngineArgs {
             self.step_limit,
             self.inject_fault.as_deref(),
         );
-        for m in &missing {
+        for m in missing.iter().filter(|_| notes) {
             eprintln!("shaderdiff: engine {m} is not available in this build; skipping");
         }
         if let (Some(o), Some(f)) = (owner, &self.inject_fault) {

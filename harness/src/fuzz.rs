@@ -3,39 +3,35 @@
 //!
 //! **Program stream.** Position `k` of shard `I/N` is program `I + k·N` of campaign `seed`
 //! ([`stream_index`]; `shaderdiff_generators::random::generate`), so shards never overlap
-//! and the same seed and shard give the same programs, in the same order, on any machine.
-//! `--programs P` takes positions `0..P`; `--time` stops at the next chunk boundary.
+//! and the same seed and shard give the same programs on any machine. `--programs P` takes
+//! positions `0..P`; `--time` stops at the next chunk boundary.
 //!
-//! **Parallelism.** `jobs` rayon workers take chunks of [`CHUNK`] consecutive positions from
-//! a shared counter; each chunk is generated, prepared in one batch per engine
-//! ([`Differ::diff_batch`]: the jit compiles it into one code module, released when the
-//! chunk is done, so memory stays flat) and compared.
+//! **Chunks.** `jobs` workers take chunks of [`CHUNK`] consecutive positions from a shared
+//! cursor ([`crate::fuzz_chunk`] runs one). By default each worker is a supervised child
+//! process ([`crate::fuzz_worker`], [`crate::isolate`]): a crash or hang kills only the
+//! worker and becomes a finding (`jit-crash-sigsegv`, `jit-timeout-none`), resource
+//! exhaustion marks the program poisoned, and the campaign carries on. With
+//! [`Campaign::isolation`] `None` the chunks run on threads of this process.
 //!
-//! **Findings.** A diverging engine's first divergence is located ([`locate`]) and its
-//! signature looked up. A new signature is written at once into
-//! `DIR/findings/<signature>/` (`program.tgsi`, `program.inputs.json`, `inputs.json`,
-//! `report.json`, `finding.json`), then reduced ([`reduce`]) and `reduced.tgsi`,
-//! `inputs.json` (now the reduced inputs) and `report.json` (the reduced program's report)
-//! are written; a known signature only counts. Every file is written atomically, and
-//! `summary.json` is rewritten every [`SUMMARY_PERIOD`] and at the end, so an interrupted
-//! campaign loses nothing it already found. When the oracle is suspect (two or more engines
-//! agree against it) the signature names the oracle (`interp-...`).
+//! **Commit and resume.** A chunk's results are folded into the campaign state only when
+//! the whole chunk is done, and the state is then written to `DIR/progress.json` atomically
+//! ([`crate::progress`]); `summary.json` is rewritten every [`SUMMARY_PERIOD`] and at the
+//! end. A campaign killed at any moment resumes from `progress.json` (`fuzz --resume DIR`)
+//! without losing a committed result and without running a committed program again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use shaderdiff_generators::random::{generate, Generated, RandomConfig};
+use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_generators::GENERATOR_VERSION;
-use shaderdiff_oracles::Inputs;
-use shaderdiff_results::{FindingEntry, Signature, Store, StoreError, Summary, SummaryStatus};
+use shaderdiff_results::{FindingEntry, Store, StoreError, Summary, SummaryStatus};
 
-use crate::diff::{Diff, Differ, ORACLE};
-use crate::inputs_json;
-use crate::reduce::{reduce, size, stamped_text, ReduceOptions};
-use crate::report::{DiffReport, SignatureRecord};
-use crate::signature::locate;
+use crate::diff::{Differ, ORACLE};
+use crate::fuzz_chunk::{Hooks, ProgramResult, Runner};
+use crate::isolate::WorkerSpec;
+use crate::progress::{from_ranges, to_ranges, Progress, PROGRESS_VERSION};
 
 /// Stream positions per work chunk.
 pub const CHUNK: u64 = 64;
@@ -54,6 +50,15 @@ pub fn fingerprint(text: &str) -> u64 {
     })
 }
 
+/// How worker processes are run.
+#[derive(Clone, Debug)]
+pub struct Isolation {
+    /// Starts a worker (`shaderdiff worker fuzz ARGS`).
+    pub worker: WorkerSpec,
+    /// Longest silence of a worker (per program, per engine run) before it is killed.
+    pub timeout: Duration,
+}
+
 /// What a campaign does.
 #[derive(Clone, Debug)]
 pub struct Campaign {
@@ -67,7 +72,7 @@ pub struct Campaign {
     pub programs: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
-    /// Worker threads.
+    /// Workers (processes, or threads in process).
     pub jobs: usize,
     /// Reduce new findings.
     pub reduce: bool,
@@ -79,9 +84,13 @@ pub struct Campaign {
     pub fault: Option<String>,
     /// `--lang`, recorded in the summary.
     pub lang: String,
+    /// The canonical `fuzz` arguments of this campaign (recorded for `--resume`).
+    pub argv: Vec<String>,
+    /// Worker processes, or `None` to run in this process.
+    pub isolation: Option<Isolation>,
 }
 
-/// Live counters, for progress display.
+/// Live counters, for progress display (committed chunks only).
 #[derive(Debug, Default)]
 pub struct Stats {
     /// Programs compared.
@@ -94,6 +103,8 @@ pub struct Stats {
     pub oracle_skipped: AtomicU64,
     /// Unique signatures of this campaign.
     pub findings: AtomicU64,
+    /// Programs whose worker ran out of resources.
+    pub poisoned: AtomicU64,
 }
 
 /// What a finished campaign returns.
@@ -105,150 +116,133 @@ pub struct Outcome {
     pub program_log: Vec<(u64, u64)>,
 }
 
-struct Shared<'a> {
-    campaign: &'a Campaign,
-    differ: &'a Differ,
-    reducer: &'a Differ,
-    store: &'a Store,
+/// Committed campaign state (guarded by one lock; written to `progress.json`).
+struct State {
+    findings: BTreeMap<String, FindingEntry>,
+    done: BTreeSet<u64>,
+    poisoned: Vec<u64>,
+    log: Vec<(u64, u64)>,
+}
+
+/// Everything the workers share.
+pub(crate) struct Shared<'a> {
+    pub(crate) campaign: &'a Campaign,
+    pub(crate) runner: Runner<'a>,
     stats: &'a Stats,
     stop: &'a AtomicBool,
     start: Instant,
-    next_chunk: AtomicU64,
-    findings: Mutex<BTreeMap<String, FindingEntry>>,
-    log: Mutex<Vec<(u64, u64)>>,
+    elapsed_before: f64,
+    cursor: Mutex<u64>,
+    claims: Mutex<BTreeSet<String>>,
+    known: Vec<String>,
+    state: Mutex<State>,
     last_summary: Mutex<Instant>,
     errors: Mutex<Vec<String>>,
 }
 
-/// Runs a campaign into `store`: `differ` compares, `reducer` (the same engines with a
-/// small step budget, [`crate::reduce::REDUCE_STEP_LIMIT`]) reduces. `stop` ends it early
-/// (Ctrl-C); `stats` is updated live. Returns the final summary.
-///
-/// # Errors
-/// The first file that could not be written (the campaign stops).
-pub fn run(
-    campaign: &Campaign,
-    differ: &Differ,
-    reducer: &Differ,
-    store: &Store,
-    stats: &Stats,
-    stop: &AtomicBool,
-) -> Result<Outcome, StoreError> {
-    let known: BTreeMap<String, FindingEntry> = store
-        .existing()
-        .into_iter()
-        .map(|s| {
-            let reduced = store.finding_dir(&s).join("reduced.tgsi").is_file();
-            let name = s.to_string();
-            (
-                name.clone(),
-                FindingEntry {
-                    signature: name,
-                    reduced,
-                    ..FindingEntry::default()
-                },
-            )
-        })
-        .collect();
-    let sh = Shared {
-        campaign,
-        differ,
-        reducer,
-        store,
-        stats,
-        stop,
-        start: Instant::now(),
-        next_chunk: AtomicU64::new(0),
-        findings: Mutex::new(known),
-        log: Mutex::new(Vec::new()),
-        last_summary: Mutex::new(Instant::now()),
-        errors: Mutex::new(Vec::new()),
-    };
-    store.write_summary(&summary(&sh, SummaryStatus::Running))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(campaign.jobs.max(1))
-        .build()
-        .map_err(|e| StoreError {
-            path: store.root().display().to_string(),
-            message: format!("cannot start worker threads: {e}"),
-        })?;
-    pool.scope(|s| {
-        for _ in 0..campaign.jobs.max(1) {
-            s.spawn(|_| worker(&sh));
+impl Shared<'_> {
+    /// The next chunk to run, or `None` when the budget is spent.
+    pub(crate) fn next_chunk(&self) -> Option<u64> {
+        if self.out_of_budget() {
+            return None;
         }
-    });
-    if let Some(e) = sh.errors.lock().map(|e| e.first().cloned()).ok().flatten() {
-        return Err(StoreError {
-            path: store.root().display().to_string(),
-            message: e,
-        });
+        let done = self.state.lock().ok()?.done.clone();
+        let mut cursor = self.cursor.lock().ok()?;
+        while done.contains(&*cursor) {
+            *cursor += 1;
+        }
+        let c = *cursor;
+        if self.campaign.programs.is_some_and(|p| c * CHUNK >= p) {
+            return None;
+        }
+        *cursor += 1;
+        Some(c)
     }
-    let interrupted = stop.load(Ordering::Relaxed);
-    let status = if interrupted {
-        SummaryStatus::Interrupted
-    } else {
-        SummaryStatus::Complete
-    };
-    let final_summary = summary(&sh, status);
-    store.write_summary(&final_summary)?;
-    let mut log = sh.log.into_inner().unwrap_or_default();
-    log.sort_unstable();
-    if campaign.log_programs {
-        let text: String = log.iter().map(|(i, h)| format!("{i} {h:016x}\n")).collect();
-        shaderdiff_results::atomic_write(&store.root().join("programs.log"), text.as_bytes())?;
+
+    /// Stream positions `[first, last)` of chunk `c`.
+    pub(crate) fn chunk_range(&self, c: u64) -> (u64, u64) {
+        let first = c * CHUNK;
+        let last = self
+            .campaign
+            .programs
+            .map_or(first + CHUNK, |p| (first + CHUNK).min(p));
+        (first, last)
     }
-    Ok(Outcome {
-        summary: final_summary,
-        program_log: log,
-    })
-}
 
-fn out_of_budget(sh: &Shared) -> bool {
-    sh.stop.load(Ordering::Relaxed)
-        || sh.campaign.time.is_some_and(|t| sh.start.elapsed() >= t)
-        || !sh.errors.lock().map(|e| e.is_empty()).unwrap_or(false)
-}
+    /// Whether `signature` is new to the campaign (and now claimed).
+    pub(crate) fn claim(&self, signature: &str) -> bool {
+        self.claims
+            .lock()
+            .map(|mut c| c.insert(signature.to_string()))
+            .unwrap_or(false)
+    }
 
-fn worker(sh: &Shared) {
-    loop {
-        if out_of_budget(sh) {
+    /// Records a fatal error (a file that could not be written): the campaign stops.
+    pub(crate) fn fail(&self, message: String) {
+        if let Ok(mut e) = self.errors.lock() {
+            e.push(message);
+        }
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .campaign
+                .time
+                .is_some_and(|t| self.start.elapsed() >= t)
+            || !self.errors.lock().map(|e| e.is_empty()).unwrap_or(false)
+    }
+
+    /// Folds chunk `c`'s results into the state and writes `progress.json` (and, when due,
+    /// `summary.json`).
+    pub(crate) fn commit(&self, c: u64, results: Vec<ProgramResult>) {
+        let Ok(mut st) = self.state.lock() else {
+            return;
+        };
+        let s = self.stats;
+        for r in &results {
+            if r.poisoned {
+                s.poisoned.fetch_add(1, Ordering::Relaxed);
+                st.poisoned.push(r.index);
+                continue;
+            }
+            s.programs.fetch_add(1, Ordering::Relaxed);
+            if self.campaign.log_programs {
+                st.log.push((r.index, r.fingerprint));
+            }
+            if r.oracle_skipped {
+                s.oracle_skipped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            s.unsupported.fetch_add(r.unsupported, Ordering::Relaxed);
+            if r.mismatch {
+                s.mismatches.fetch_add(1, Ordering::Relaxed);
+            }
+            for h in &r.hits {
+                let e = st
+                    .findings
+                    .entry(h.signature.clone())
+                    .or_insert_with(|| FindingEntry {
+                        signature: h.signature.clone(),
+                        ..FindingEntry::default()
+                    });
+                if e.count == 0 {
+                    s.findings.fetch_add(1, Ordering::Relaxed);
+                }
+                e.count += 1;
+                if h.recorded {
+                    e.first_index = Some(r.index);
+                    e.reduced = h.reduced_instructions.is_some();
+                    e.reduced_instructions = h.reduced_instructions;
+                }
+            }
+        }
+        st.done.insert(c);
+        if let Err(e) = self.progress(&st).save(self.runner.store.root()) {
+            self.fail(e.to_string());
             return;
         }
-        let c = sh.next_chunk.fetch_add(1, Ordering::Relaxed);
-        let first = c * CHUNK;
-        let mut last = first + CHUNK;
-        if let Some(p) = sh.campaign.programs {
-            if first >= p {
-                return;
-            }
-            last = last.min(p);
-        }
-        let generated: Vec<Generated> = (first..last)
-            .map(|k| {
-                generate(
-                    sh.campaign.seed,
-                    stream_index(sh.campaign.shard, k),
-                    &sh.campaign.config,
-                )
-            })
-            .collect();
-        let items: Vec<(&shaderdiff_ir::Program, &Inputs)> =
-            generated.iter().map(|g| (&g.program, &g.inputs)).collect();
-        let diffs = sh.differ.diff_batch(&items);
-        if sh.campaign.log_programs {
-            if let Ok(mut log) = sh.log.lock() {
-                log.extend(generated.iter().map(|g| (g.index, fingerprint(&g.text))));
-            }
-        }
-        for (g, d) in generated.iter().zip(&diffs) {
-            if let Err(e) = handle(sh, g, d) {
-                if let Ok(mut errs) = sh.errors.lock() {
-                    errs.push(e.to_string());
-                }
-                return;
-            }
-        }
-        let due = sh
+        let due = self
             .last_summary
             .lock()
             .map(|mut t| {
@@ -260,189 +254,243 @@ fn worker(sh: &Shared) {
             })
             .unwrap_or(false);
         if due {
-            if let Err(e) = sh.store.write_summary(&summary(sh, SummaryStatus::Running)) {
-                if let Ok(mut errs) = sh.errors.lock() {
-                    errs.push(e.to_string());
-                }
-                return;
+            let sum = self.summary(&st, SummaryStatus::Running);
+            if let Err(e) = self.runner.store.write_summary(&sum) {
+                self.fail(e.to_string());
             }
+        }
+    }
+
+    fn elapsed(&self) -> f64 {
+        self.elapsed_before + self.start.elapsed().as_secs_f64()
+    }
+
+    fn progress(&self, st: &State) -> Progress {
+        let s = self.stats;
+        Progress {
+            version: PROGRESS_VERSION,
+            argv: self.campaign.argv.clone(),
+            generator_version: GENERATOR_VERSION.to_string(),
+            done: to_ranges(&st.done),
+            programs: s.programs.load(Ordering::Relaxed),
+            mismatches: s.mismatches.load(Ordering::Relaxed),
+            unsupported: s.unsupported.load(Ordering::Relaxed),
+            oracle_skipped: s.oracle_skipped.load(Ordering::Relaxed),
+            poisoned: st.poisoned.clone(),
+            findings: st.findings.values().cloned().collect(),
+            known: self.known.clone(),
+            log: st.log.clone(),
+            elapsed_s: self.elapsed(),
+        }
+    }
+
+    fn summary(&self, st: &State, status: SummaryStatus) -> Summary {
+        let s = self.stats;
+        let programs = s.programs.load(Ordering::Relaxed);
+        let elapsed = self.elapsed();
+        let findings: Vec<FindingEntry> = st
+            .findings
+            .values()
+            .filter(|e| e.count > 0)
+            .cloned()
+            .collect();
+        let c = self.campaign;
+        Summary {
+            seed: c.seed,
+            programs,
+            mismatches: s.mismatches.load(Ordering::Relaxed),
+            unique_findings: findings.len() as u64,
+            elapsed_s: (elapsed * 1000.0).round() / 1000.0,
+            programs_per_s: if elapsed > 0.0 {
+                (programs as f64 / elapsed * 10.0).round() / 10.0
+            } else {
+                0.0
+            },
+            engines: self.runner.differ.engine_names(),
+            oracle: ORACLE.to_string(),
+            shard: format!("{}/{}", c.shard.0, c.shard.1),
+            lang: c.lang.clone(),
+            jobs: c.jobs,
+            generator_version: GENERATOR_VERSION.to_string(),
+            fault: c.fault.clone(),
+            unsupported: s.unsupported.load(Ordering::Relaxed),
+            oracle_skipped: s.oracle_skipped.load(Ordering::Relaxed),
+            poisoned: s.poisoned.load(Ordering::Relaxed),
+            status,
+            findings,
         }
     }
 }
 
-/// Counts one compared program and records its findings.
-fn handle(sh: &Shared, g: &Generated, d: &Diff) -> Result<(), StoreError> {
-    sh.stats.programs.fetch_add(1, Ordering::Relaxed);
-    if d.oracle.is_err() {
-        sh.stats.oracle_skipped.fetch_add(1, Ordering::Relaxed);
-        return Ok(());
+/// The in-process [`Hooks`]: claims against the shared set, results collected.
+struct LocalHooks<'s, 'a> {
+    sh: &'s Shared<'a>,
+    results: Vec<ProgramResult>,
+}
+
+impl Hooks for LocalHooks<'_, '_> {
+    fn begin(&mut self, _position: u64, _phase: &str) {}
+
+    fn claim(&mut self, signature: &str, _index: u64) -> bool {
+        self.sh.claim(signature)
     }
-    sh.stats
-        .unsupported
-        .fetch_add(d.unsupported() as u64, Ordering::Relaxed);
-    if !d.diverged() {
-        return Ok(());
+
+    fn result(&mut self, result: ProgramResult) {
+        self.results.push(result);
     }
-    sh.stats.mismatches.fetch_add(1, Ordering::Relaxed);
-    for (e, o) in d.engines.iter().enumerate() {
-        if !o.outcome.diverged() {
-            continue;
-        }
-        let div = locate(sh.differ, e, &g.program, &g.inputs, &o.outcome);
-        let mut sig = div.signature.clone();
-        if d.oracle_suspect {
-            sig = Signature::new(ORACLE, &sig.class, &sig.ty);
-        }
-        let name = sig.to_string();
-        let is_new = {
-            let mut f = sh.findings.lock().expect("findings lock");
-            let entry = f.entry(name.clone()).or_insert_with(|| FindingEntry {
-                signature: name.clone(),
-                ..FindingEntry::default()
-            });
-            entry.count += 1;
-            let new = entry.count == 1 && entry.first_index.is_none() && !entry.reduced;
-            if new {
-                entry.first_index = Some(g.index);
-                sh.stats.findings.fetch_add(1, Ordering::Relaxed);
-            } else if entry.count == 1 {
-                // Known from an earlier campaign into the same directory.
-                sh.stats.findings.fetch_add(1, Ordering::Relaxed);
-            }
-            new
+}
+
+fn local_worker(sh: &Shared) {
+    while let Some(c) = sh.next_chunk() {
+        let (first, last) = sh.chunk_range(c);
+        let mut hooks = LocalHooks {
+            sh,
+            results: Vec::new(),
         };
-        if is_new {
-            record(sh, g, d, e, &sig, &div)?;
+        if let Err(e) = sh.runner.run_chunk(first, last, false, &mut hooks) {
+            sh.fail(e.to_string());
+            return;
         }
+        let results = hooks.results;
+        sh.commit(c, results);
     }
-    Ok(())
 }
 
-/// The replay command of a finding.
-fn replay(sh: &Shared) -> String {
-    let mut s = format!(
-        "shaderdiff diff reduced.tgsi --inputs inputs.json --backends {},{}",
-        ORACLE,
-        sh.differ.engine_names().join(",")
-    );
-    if let Some(f) = &sh.campaign.fault {
-        s.push_str(&format!(" --inject-fault {f}"));
-    }
-    s
-}
-
-/// Writes a new finding, reduces it and writes the reduction.
-fn record(
-    sh: &Shared,
-    g: &Generated,
-    d: &Diff,
-    e: usize,
-    sig: &Signature,
-    div: &crate::signature::Divergence,
-) -> Result<(), StoreError> {
-    let st = sh.store;
-    let engines = sh.differ.engine_names();
-    let inputs_text = inputs_json::to_json(&g.inputs);
-    st.write_finding_file(sig, "program.tgsi", &g.text)?;
-    st.write_finding_file(sig, "program.inputs.json", &inputs_text)?;
-    // Until the reduction is done, the original is the reproducer.
-    st.write_finding_file(sig, "reduced.tgsi", &g.text)?;
-    st.write_finding_file(sig, "inputs.json", &inputs_text)?;
-    let engine = &engines[e];
-    let report = DiffReport::new(
-        "program.tgsi",
-        &engines,
-        std::slice::from_ref(d),
-        vec![SignatureRecord::new(div, engine)],
-    );
-    st.write_finding_file(sig, "report.json", &report.to_json_pretty())?;
-    let meta = |reduced: Option<usize>| {
-        serde_json::json!({
-            "signature": sig.to_string(),
-            "engine": engine,
-            "seed": sh.campaign.seed,
-            "index": g.index,
-            "generator_version": GENERATOR_VERSION,
-            "fault": sh.campaign.fault,
-            "first_instruction": div.instruction,
-            "first_opcode": div.opcode.map(|o| o.name()),
-            "original_instructions": size(&g.program),
-            "reduced_instructions": reduced,
-            "replay": replay(sh),
-        })
-    };
-    let pretty = |v: serde_json::Value| serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
-    st.write_finding_file(sig, "finding.json", &pretty(meta(None)))?;
-    if !sh.campaign.reduce {
-        return Ok(());
-    }
-    let opts = ReduceOptions {
-        deadline: Some(Instant::now() + sh.campaign.reduce_time),
-        ..ReduceOptions::default()
-    };
-    let target = &div.signature;
-    let reduced = reduce(sh.reducer, e, &g.program, &g.inputs, Some(target), &opts)
-        .ok()
-        .or_else(|| {
-            // The original may need more steps than reduction candidates get.
-            reduce(sh.differ, e, &g.program, &g.inputs, Some(target), &opts).ok()
-        });
-    let Some(r) = reduced else { return Ok(()) };
-    let text = stamped_text(
-        &r,
-        &format!("program.tgsi (seed {} index {})", g.seed, g.index),
-    );
-    st.write_finding_file(sig, "inputs.json", &inputs_json::to_json(&r.inputs))?;
-    st.write_finding_file(sig, "reduced.tgsi", &text)?;
-    let diff = sh.differ.diff(&r.program, &r.inputs);
-    let report = DiffReport::new(
-        "reduced.tgsi",
-        &engines,
-        std::slice::from_ref(&diff),
-        vec![SignatureRecord::new(&r.divergence, engine)],
-    );
-    st.write_finding_file(sig, "report.json", &report.to_json_pretty())?;
-    st.write_finding_file(sig, "finding.json", &pretty(meta(Some(size(&r.program)))))?;
-    if let Ok(mut f) = sh.findings.lock() {
-        if let Some(entry) = f.get_mut(&sig.to_string()) {
-            entry.reduced = true;
-            entry.reduced_instructions = Some(size(&r.program));
+/// Runs a campaign into `store`: `differ` compares, `reducer` (the same engines with a
+/// small step budget, [`crate::reduce::REDUCE_STEP_LIMIT`]) reduces. `resume` is the state
+/// of the campaign being resumed (its committed chunks are skipped). `stop` ends it early
+/// (Ctrl-C); `stats` is updated live. Returns the final summary.
+///
+/// # Errors
+/// The first file that could not be written, or a worker that could not be started (the
+/// campaign stops; what was committed is on disk).
+pub fn run(
+    campaign: &Campaign,
+    differ: &Differ,
+    reducer: &Differ,
+    store: &Store,
+    stats: &Stats,
+    stop: &AtomicBool,
+    resume: Option<Progress>,
+) -> Result<Outcome, StoreError> {
+    let (state, known, claims, elapsed_before) = match resume {
+        Some(p) => {
+            stats.programs.store(p.programs, Ordering::Relaxed);
+            stats.mismatches.store(p.mismatches, Ordering::Relaxed);
+            stats.unsupported.store(p.unsupported, Ordering::Relaxed);
+            stats
+                .oracle_skipped
+                .store(p.oracle_skipped, Ordering::Relaxed);
+            stats
+                .poisoned
+                .store(p.poisoned.len() as u64, Ordering::Relaxed);
+            let findings = p.findings_map();
+            stats.findings.store(
+                findings.values().filter(|f| f.count > 0).count() as u64,
+                Ordering::Relaxed,
+            );
+            // Claimed for good: findings known before the campaign and those whose
+            // recording program was committed. A claim of a chunk that never committed is
+            // made again by its rerun.
+            let mut claims: BTreeSet<String> = p.known.iter().cloned().collect();
+            claims.extend(
+                findings
+                    .values()
+                    .filter(|f| f.first_index.is_some())
+                    .map(|f| f.signature.clone()),
+            );
+            let state = State {
+                findings,
+                done: from_ranges(&p.done),
+                poisoned: p.poisoned,
+                log: p.log,
+            };
+            (state, p.known, claims, p.elapsed_s)
         }
-    }
-    Ok(())
-}
-
-fn summary(sh: &Shared, status: SummaryStatus) -> Summary {
-    let programs = sh.stats.programs.load(Ordering::Relaxed);
-    let elapsed = sh.start.elapsed().as_secs_f64();
-    let findings: Vec<FindingEntry> = sh
-        .findings
-        .lock()
-        .map(|f| f.values().filter(|e| e.count > 0).cloned().collect())
-        .unwrap_or_default();
-    Summary {
-        seed: sh.campaign.seed,
-        programs,
-        mismatches: sh.stats.mismatches.load(Ordering::Relaxed),
-        unique_findings: findings.len() as u64,
-        elapsed_s: (elapsed * 1000.0).round() / 1000.0,
-        programs_per_s: if elapsed > 0.0 {
-            (programs as f64 / elapsed * 10.0).round() / 10.0
-        } else {
-            0.0
+        None => {
+            let known: Vec<String> = store.existing().iter().map(|s| s.to_string()).collect();
+            let findings = known
+                .iter()
+                .map(|name| {
+                    let reduced = store
+                        .root()
+                        .join("findings")
+                        .join(name)
+                        .join("reduced.tgsi");
+                    let entry = FindingEntry {
+                        signature: name.clone(),
+                        reduced: reduced.is_file(),
+                        ..FindingEntry::default()
+                    };
+                    (name.clone(), entry)
+                })
+                .collect();
+            let state = State {
+                findings,
+                done: BTreeSet::new(),
+                poisoned: Vec::new(),
+                log: Vec::new(),
+            };
+            let claims = known.iter().cloned().collect();
+            (state, known, claims, 0.0)
+        }
+    };
+    let sh = Shared {
+        campaign,
+        runner: Runner {
+            campaign,
+            differ,
+            reducer,
+            store,
         },
-        engines: sh.differ.engine_names(),
-        oracle: ORACLE.to_string(),
-        shard: format!("{}/{}", sh.campaign.shard.0, sh.campaign.shard.1),
-        lang: sh.campaign.lang.clone(),
-        jobs: sh.campaign.jobs,
-        generator_version: GENERATOR_VERSION.to_string(),
-        fault: sh.campaign.fault.clone(),
-        unsupported: sh.stats.unsupported.load(Ordering::Relaxed),
-        oracle_skipped: sh.stats.oracle_skipped.load(Ordering::Relaxed),
-        status,
-        findings,
+        stats,
+        stop,
+        start: Instant::now(),
+        elapsed_before,
+        cursor: Mutex::new(0),
+        claims: Mutex::new(claims),
+        known,
+        state: Mutex::new(state),
+        last_summary: Mutex::new(Instant::now()),
+        errors: Mutex::new(Vec::new()),
+    };
+    {
+        let st = sh.state.lock().expect("state lock");
+        sh.progress(&st).save(store.root())?;
+        store.write_summary(&sh.summary(&st, SummaryStatus::Running))?;
     }
+    std::thread::scope(|s| {
+        for _ in 0..campaign.jobs.max(1) {
+            match &campaign.isolation {
+                Some(iso) => s.spawn(|| crate::fuzz_worker::supervise(&sh, iso)),
+                None => s.spawn(|| local_worker(&sh)),
+            };
+        }
+    });
+    if let Some(e) = sh.errors.lock().map(|e| e.first().cloned()).ok().flatten() {
+        return Err(StoreError {
+            path: store.root().display().to_string(),
+            message: e,
+        });
+    }
+    let status = if stop.load(Ordering::Relaxed) {
+        SummaryStatus::Interrupted
+    } else {
+        SummaryStatus::Complete
+    };
+    let st = sh.state.lock().expect("state lock");
+    let final_summary = sh.summary(&st, status);
+    store.write_summary(&final_summary)?;
+    let mut log = st.log.clone();
+    log.sort_unstable();
+    if campaign.log_programs {
+        let text: String = log.iter().map(|(i, h)| format!("{i} {h:016x}\n")).collect();
+        shaderdiff_results::atomic_write(&store.root().join("programs.log"), text.as_bytes())?;
+    }
+    Ok(Outcome {
+        summary: final_summary,
+        program_log: log,
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,14 @@
 //! is a terminal and `CI` is not set. Ctrl-C stops at the next chunk and writes the summary
 //! (a second Ctrl-C exits at once; everything found so far is already on disk).
 //!
+//! Engines run in supervised worker processes ([`crate::fuzz_worker`]): `--timeout` is the
+//! longest a worker may stay silent (one program on one engine) before it is killed and the
+//! program recorded as a timeout finding; `--worker-memory` limits each worker's address
+//! space (running out is "poisoned", not a finding); `--in-process` runs everything in this
+//! process instead (no isolation; for debugging). `--resume DIR` continues the campaign
+//! whose output directory is DIR from its `progress.json`, with the settings recorded
+//! there (only `--time` and `--jobs` may be given again).
+//!
 //! Exit status: 1 if any engine diverged on any program, else 0; 2 bad usage or an
 //! unwritable output directory; 3 `--lang nv|mixed` (NV assembly is not supported yet) or
 //! no engine to compare.
@@ -26,7 +34,10 @@ use shaderdiff_results::Store;
 
 use crate::cli::{emit, Failure};
 use crate::diff_cmd::EngineArgs;
-use crate::fuzz::{self, Campaign, Stats};
+use crate::fuzz::{self, Campaign, Isolation, Stats};
+use crate::fuzz_chunk::Runner;
+use crate::isolate::WorkerSpec;
+use crate::progress::Progress;
 use crate::reduce::REDUCE_STEP_LIMIT;
 
 /// `--lang`.
@@ -88,6 +99,112 @@ pub struct FuzzArgs {
     /// Write DIR/programs.log: `INDEX FINGERPRINT` of every program, in stream order.
     #[arg(long)]
     pub log_programs: bool,
+    /// Longest a worker may run one program on one engine before it is killed (a hang).
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub timeout: Duration,
+    /// Address-space limit of each worker process (`4GiB`, `512MiB`, `none`).
+    #[arg(long, value_name = "SIZE", default_value = "8GiB", value_parser = crate::isolate::parse_memory_limit)]
+    pub worker_memory: crate::isolate::MemoryLimit,
+    /// Run engines in this process, not in worker processes (no crash or hang isolation).
+    #[arg(long)]
+    pub in_process: bool,
+    /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "seed", "programs", "shard", "out", "lang", "backends", "nan", "step_limit",
+        "inject_fault", "invocations", "max_instructions", "allow_undefined", "no_reduce",
+        "reduce_time", "log_programs", "timeout", "worker_memory",
+    ])]
+    pub resume: Option<PathBuf>,
+}
+
+/// Parses `fuzz` arguments alone (a resumed campaign's recorded arguments).
+#[derive(Debug, clap::Parser)]
+#[command(name = "fuzz")]
+struct FuzzOnly {
+    #[command(flatten)]
+    args: FuzzArgs,
+}
+
+fn value_name<T: ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// The arguments that define the campaign `args` describes, with `seed`, in canonical
+/// form: what `progress.json` records and what worker processes are started with.
+pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        "--lang".into(),
+        value_name(&args.lang),
+        "--seed".into(),
+        seed.to_string(),
+        "--shard".into(),
+        format!("{}/{}", args.shard.0, args.shard.1),
+        "--backends".into(),
+        args.engines.backends.join(","),
+        "--nan".into(),
+        value_name(&args.engines.nan),
+        "--step-limit".into(),
+        args.engines.step_limit.to_string(),
+        "--out".into(),
+        args.out.display().to_string(),
+        "--invocations".into(),
+        args.invocations.to_string(),
+        "--max-instructions".into(),
+        args.max_instructions.to_string(),
+        "--reduce-time".into(),
+        humantime::format_duration(args.reduce_time).to_string(),
+        "--timeout".into(),
+        humantime::format_duration(args.timeout).to_string(),
+        "--worker-memory".into(),
+        args.worker_memory.to_string(),
+    ];
+    if let Some(p) = args.programs {
+        v.extend(["--programs".into(), p.to_string()]);
+    }
+    if let Some(f) = &args.engines.inject_fault {
+        v.extend(["--inject-fault".into(), f.clone()]);
+    }
+    for (on, flag) in [
+        (args.allow_undefined, "--allow-undefined"),
+        (args.no_reduce, "--no-reduce"),
+        (args.log_programs, "--log-programs"),
+    ] {
+        if on {
+            v.push(flag.into());
+        }
+    }
+    v
+}
+
+/// The campaign arguments recorded in `DIR/progress.json`, with this command's `--time`
+/// and `--jobs`.
+fn resumed_args(dir: &std::path::Path, now: &FuzzArgs) -> Result<(FuzzArgs, Progress), Failure> {
+    let p = Progress::load(dir).map_err(Failure::BadInput)?;
+    if p.generator_version != shaderdiff_generators::GENERATOR_VERSION {
+        return Err(Failure::BadInput(format!(
+            "{}: the campaign used generator {}, this shaderdiff has {}: it cannot be resumed",
+            Progress::path(dir).display(),
+            p.generator_version,
+            shaderdiff_generators::GENERATOR_VERSION
+        )));
+    }
+    let argv = std::iter::once("fuzz".to_string()).chain(p.argv.iter().cloned());
+    let parsed = <FuzzOnly as clap::Parser>::try_parse_from(argv).map_err(|e| {
+        Failure::BadInput(format!(
+            "{}: bad recorded arguments: {}",
+            Progress::path(dir).display(),
+            e.to_string().lines().next().unwrap_or("")
+        ))
+    })?;
+    let mut args = parsed.args;
+    // The directory named by --resume wins over the recorded --out (it may have moved).
+    args.out = dir.to_path_buf();
+    args.time = now.time;
+    args.jobs = now.jobs;
+    args.in_process = now.in_process;
+    Ok((args, p))
 }
 
 /// Parses `I/N` with `N >= 1` and `I < N`.
@@ -137,6 +254,51 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
         lang: "tgsi".into(),
+        argv: canonical_argv(args, seed),
+        isolation: (!args.in_process).then(|| Isolation {
+            worker: WorkerSpec {
+                args: ["worker", "fuzz"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .chain(canonical_argv(args, seed))
+                    .map(Into::into)
+                    .collect(),
+                memory_limit: args.worker_memory.0,
+            },
+            timeout: args.timeout,
+        }),
+    }
+}
+
+/// `shaderdiff worker fuzz ARGS`: serves chunk requests on stdin ([`crate::fuzz_worker`]).
+pub fn worker(args: &FuzzArgs) -> u8 {
+    let Some(seed) = args.seed else {
+        eprintln!("shaderdiff worker fuzz: --seed is required");
+        return 2;
+    };
+    let setup = || -> Result<_, Failure> {
+        let differ = args.engines.differ_with(args.engines.step_limit, false)?;
+        let mut small = args.engines.clone();
+        small.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
+        let reducer = small.differ_with(small.step_limit, false)?;
+        let store = Store::create(&args.out).map_err(|e| Failure::BadInput(e.to_string()))?;
+        Ok((differ, reducer, store))
+    };
+    match setup() {
+        Ok((differ, reducer, store)) => {
+            let c = campaign(args, seed);
+            let runner = Runner {
+                campaign: &c,
+                differ: &differ,
+                reducer: &reducer,
+                store: &store,
+            };
+            crate::fuzz_worker::worker_main(&runner)
+        }
+        Err(f) => {
+            eprintln!("{}", f.message());
+            f.code()
+        }
     }
 }
 
@@ -182,6 +344,14 @@ pub fn execute(args: &FuzzArgs) -> u8 {
 }
 
 fn run(args: &FuzzArgs) -> Result<u8, Failure> {
+    let (resumed, resume) = match &args.resume {
+        Some(dir) => {
+            let (a, p) = resumed_args(dir, args)?;
+            (Some(a), Some(p))
+        }
+        None => (None, None),
+    };
+    let args = resumed.as_ref().unwrap_or(args);
     if args.lang != FuzzLang::Tgsi {
         return Err(Failure::Unsupported(
             "fuzz --lang nv|mixed: NV assembly is not supported yet".into(),
@@ -194,6 +364,14 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let c = campaign(args, seed);
     let store = Store::create(&args.out).map_err(|e| Failure::BadInput(e.to_string()))?;
+    if let Some(p) = &resume {
+        let done: u64 = p.done.iter().map(|(a, b)| b - a).sum();
+        eprintln!(
+            "shaderdiff fuzz: resuming {}: {} programs in {done} chunks already done",
+            args.out.display(),
+            p.programs
+        );
+    }
     eprintln!(
         "shaderdiff fuzz: seed {seed}, shard {}/{}, {} job{}, engines {} vs {}, output {}",
         c.shard.0,
@@ -233,13 +411,13 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
             }
         }
         let _done = Done(&done);
-        fuzz::run(&c, &differ, &reducer, &store, &stats, &stop)
+        fuzz::run(&c, &differ, &reducer, &store, &stats, &stop, resume)
     });
     bar.finish_and_clear();
     let outcome = result.map_err(|e| Failure::Failed(e.to_string()))?;
     let s = &outcome.summary;
     let mut text = format!(
-        "fuzz: {} programs in {:.1}s ({:.0}/s), seed {}, shard {}, engines {}: {} mismatch{}, {} unique finding{}, {} unsupported{}\n",
+        "fuzz: {} programs in {:.1}s ({:.0}/s), seed {}, shard {}, engines {}: {} mismatch{}, {} unique finding{}, {} unsupported{}{}\n",
         s.programs,
         s.elapsed_s,
         s.programs_per_s,
@@ -251,6 +429,11 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         s.unique_findings,
         if s.unique_findings == 1 { "" } else { "s" },
         s.unsupported,
+        if s.poisoned > 0 {
+            format!(", {} poisoned", s.poisoned)
+        } else {
+            String::new()
+        },
         if stop.load(Ordering::Relaxed) { " (interrupted)" } else { "" }
     );
     text.push_str(&format!(

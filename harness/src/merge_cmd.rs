@@ -108,6 +108,7 @@ pub fn merge_summaries(
     m.mismatches = shards.iter().map(|(_, s)| s.mismatches).sum();
     m.unsupported = shards.iter().map(|(_, s)| s.unsupported).sum();
     m.oracle_skipped = shards.iter().map(|(_, s)| s.oracle_skipped).sum();
+    m.poisoned = shards.iter().map(|(_, s)| s.poisoned).sum();
     m.elapsed_s = shards.iter().map(|(_, s)| s.elapsed_s).fold(0.0, f64::max);
     m.programs_per_s = if m.elapsed_s > 0.0 {
         m.programs as f64 / m.elapsed_s

@@ -35,8 +35,9 @@ impl StoreError {
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// Writes `contents` to `path` atomically: into a temporary file in the same directory
-/// (`.NAME.tmp-PID-N`), flushed to disk, then renamed over `path`. Readers see the old file
-/// or the new one, never a partial one; a crash leaves at most a stray temporary file.
+/// (`.NAME.tmp-PID-N`), flushed to disk, then renamed over `path`, and the directory
+/// flushed so the rename itself survives a power cut. Readers see the old file or the new
+/// one, never a partial one; a crash leaves at most a stray temporary file.
 ///
 /// # Errors
 /// [`StoreError`] naming `path` when the directory is missing or not writable.
@@ -52,7 +53,12 @@ pub fn atomic_write(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(contents)?;
         f.sync_all()?;
-        fs::rename(&tmp, path)
+        fs::rename(&tmp, path)?;
+        // Best effort: some file systems cannot open or flush a directory.
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);

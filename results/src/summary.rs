@@ -76,6 +76,10 @@ pub struct Summary {
     /// Programs the oracle itself could not run (unsupported, step limit): not compared.
     #[serde(default)]
     pub oracle_skipped: u64,
+    /// Programs whose worker process ran out of resources (memory): neither compared nor
+    /// counted as mismatches (wasmtime's "poisoned").
+    #[serde(default)]
+    pub poisoned: u64,
     /// Running, complete or interrupted.
     #[serde(default)]
     pub status: SummaryStatus,

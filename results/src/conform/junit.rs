@@ -11,7 +11,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestRerun, T
 use super::status::Status;
 
 /// One (program, engine) result for the report.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     /// Program name in the suite.
     pub program: String,

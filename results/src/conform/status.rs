@@ -88,6 +88,21 @@ impl FromStr for Status {
     }
 }
 
+/// Serialized as its name (`"Fail"`), like `Display`.
+impl serde::Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// Read from its name, like `FromStr`.
+impl<'de> serde::Deserialize<'de> for Status {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Status, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +115,11 @@ mod tests {
         assert!("pass".parse::<Status>().is_err());
         assert!(Status::UnexpectedPass.fails_run() && !Status::ExpectedFail.fails_run());
         assert!(!Status::Flake.fails_run() && !Status::Skip.fails_run());
+        for s in ALL_STATUSES {
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{s}\""));
+            assert_eq!(serde_json::from_str::<Status>(&json).unwrap(), s);
+        }
+        assert!(serde_json::from_str::<Status>("\"Passed\"").is_err());
     }
 }

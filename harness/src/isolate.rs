@@ -1,0 +1,466 @@
+//! Worker subprocesses (issue 6 "Isolation"): engines run in child processes the harness
+//! supervises, so a crash, abort, stack overflow or hang in an engine (a JIT that segfaults
+//! on some program) costs one worker, never the campaign or the conform run.
+//!
+//! **Protocol.** The supervisor starts `shaderdiff worker <job> ARGS...` (the same binary;
+//! [`crate::worker_cmd`]) and talks to it in JSON lines: requests on the worker's stdin,
+//! messages on its stdout, one JSON value per line. The worker's stderr is kept (its last
+//! [`STDERR_TAIL`] bytes) to tell how it died.
+//!
+//! **Limits.** Each worker runs in its own process group (a terminal's Ctrl-C reaches only
+//! the supervisor, which stops the workers itself), is killed by the kernel when the
+//! supervising thread goes (`PR_SET_PDEATHSIG`, Linux), and may get an address-space limit
+//! (`RLIMIT_AS`) so that a runaway allocation fails inside the worker instead of
+//! exhausting the machine. [`WorkerProcess::recv`] waits at most a given time for the next
+//! message; a worker that stays silent longer is killed and reported as [`Death::Timeout`].
+//!
+//! **How a worker died** ([`Death`]): killed by us on timeout (`Timeout`); resource
+//! exhaustion (`Poisoned`, wasmtime's term: the allocator's "memory allocation of N bytes
+//! failed" on stderr, or SIGKILL from someone else, i.e. the kernel's OOM killer); anything
+//! else is a `Crash` with a class: `stack_overflow` (Rust's "has overflowed its stack"),
+//! the signal (`sigsegv`, `sigabrt`, `sigbus`, `sigill`, `sigfpe`, ...), `panic` (the
+//! binary's internal-error exit status 70) or `exit<N>`.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// Bytes of a worker's stderr kept for the death report.
+pub const STDERR_TAIL: usize = 8192;
+
+/// The per-request time limit when none is given (`--timeout`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What starts a worker.
+#[derive(Clone, Debug)]
+pub struct WorkerSpec {
+    /// Arguments after the executable (`worker fuzz --seed 1 ...`).
+    pub args: Vec<OsString>,
+    /// Address-space limit in bytes (`RLIMIT_AS`), if any.
+    pub memory_limit: Option<u64>,
+}
+
+/// How a worker process ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Death {
+    /// It crashed: `class` is `stack_overflow`, `sigsegv`, `sigabrt`, ..., `panic` or
+    /// `exit<N>`; `detail` is the end of its stderr.
+    Crash {
+        /// The kind of crash (a signature part).
+        class: String,
+        /// The last lines of its stderr.
+        detail: String,
+    },
+    /// It stayed silent past the time limit and was killed.
+    Timeout,
+    /// It ran out of a resource (memory): not the program's fault as far as we can tell.
+    Poisoned {
+        /// What ran out, and the last lines of its stderr.
+        detail: String,
+    },
+}
+
+impl Death {
+    /// One line for reports: `crash (sigsegv)`, `timeout`, `poisoned (...)`.
+    pub fn describe(&self) -> String {
+        match self {
+            Death::Crash { class, .. } => format!("crash ({class})"),
+            Death::Timeout => "timeout".into(),
+            Death::Poisoned { .. } => "poisoned (resource exhaustion)".into(),
+        }
+    }
+
+    /// The end of the worker's stderr, if any.
+    pub fn detail(&self) -> &str {
+        match self {
+            Death::Crash { detail, .. } | Death::Poisoned { detail } => detail,
+            Death::Timeout => "",
+        }
+    }
+}
+
+/// What [`WorkerProcess::recv`] got.
+#[derive(Debug)]
+pub enum Recv<T> {
+    /// The next message.
+    Message(T),
+    /// The worker is gone (or was killed on timeout); it must be replaced.
+    Died(Death),
+}
+
+/// A running worker.
+pub struct WorkerProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<String>>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_thread: Option<JoinHandle<()>>,
+}
+
+fn signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGSEGV => "sigsegv".into(),
+        libc::SIGABRT => "sigabrt".into(),
+        libc::SIGBUS => "sigbus".into(),
+        libc::SIGILL => "sigill".into(),
+        libc::SIGFPE => "sigfpe".into(),
+        libc::SIGKILL => "sigkill".into(),
+        libc::SIGTERM => "sigterm".into(),
+        libc::SIGTRAP => "sigtrap".into(),
+        libc::SIGSYS => "sigsys".into(),
+        n => format!("signal{n}"),
+    }
+}
+
+/// Classifies an exit status and the stderr that went with it (see the module docs).
+pub fn classify(status: std::process::ExitStatus, stderr: &str) -> Death {
+    let detail: String = {
+        let lines: Vec<&str> = stderr.lines().collect();
+        lines[lines.len().saturating_sub(5)..].join("\n")
+    };
+    if stderr.contains("memory allocation of") && stderr.contains("failed") {
+        return Death::Poisoned { detail };
+    }
+    if status.signal() == Some(libc::SIGKILL) {
+        return Death::Poisoned {
+            detail: format!("killed by SIGKILL from outside (the OOM killer?)\n{detail}"),
+        };
+    }
+    let class = if stderr.contains("has overflowed its stack") {
+        "stack_overflow".to_string()
+    } else if let Some(sig) = status.signal() {
+        signal_name(sig)
+    } else {
+        match status.code() {
+            Some(70) => "panic".into(),
+            Some(n) => format!("exit{n}"),
+            None => "unknown".into(),
+        }
+    };
+    Death::Crash { class, detail }
+}
+
+impl WorkerProcess {
+    /// Starts a worker: the current executable with `spec.args`.
+    ///
+    /// # Errors
+    /// The executable could not be found or started.
+    pub fn spawn(spec: &WorkerSpec) -> std::io::Result<WorkerProcess> {
+        let exe = std::env::current_exe()?;
+        let mut cmd = Command::new(exe);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let limit = spec.memory_limit;
+        // SAFETY: the closure runs in the child between fork and exec and only calls
+        // async-signal-safe functions (prctl, getppid, setrlimit) on values it owns.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                if libc::getppid() == 1 {
+                    // The supervisor is already gone.
+                    libc::_exit(1);
+                }
+                if let Some(bytes) = limit {
+                    let r = libc::rlimit {
+                        rlim_cur: bytes as libc::rlim_t,
+                        rlim_max: bytes as libc::rlim_t,
+                    };
+                    libc::setrlimit(libc::RLIMIT_AS, &r);
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let (tx, rx) = mpsc::channel();
+        if let Some(out) = stdout {
+            std::thread::spawn(move || {
+                let mut r = BufReader::new(out);
+                loop {
+                    let mut line = String::new();
+                    match r.read_line(&mut line) {
+                        Ok(0) | Err(_) => {
+                            let _ = tx.send(None);
+                            return;
+                        }
+                        Ok(_) => {
+                            if tx.send(Some(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_thread = stderr.map(|mut err| {
+            let tail = tail.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = err.read(&mut buf) {
+                    if n == 0 {
+                        return;
+                    }
+                    if let Ok(mut t) = tail.lock() {
+                        t.extend(&buf[..n]);
+                        let excess = t.len().saturating_sub(STDERR_TAIL);
+                        t.drain(..excess);
+                    }
+                }
+            })
+        });
+        Ok(WorkerProcess {
+            child,
+            stdin,
+            lines: rx,
+            stderr: tail,
+            stderr_thread,
+        })
+    }
+
+    /// Sends one request. A failure means the worker is gone: the next [`recv`] reports how.
+    ///
+    /// [`recv`]: WorkerProcess::recv
+    pub fn send<T: Serialize>(&mut self, request: &T) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        let Ok(mut line) = serde_json::to_string(request) else {
+            return false;
+        };
+        line.push('\n');
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_ok()
+    }
+
+    /// The next message, waiting at most `timeout`. A worker that stays silent that long is
+    /// killed (`Died(Timeout)`); one that exits, or writes something that is not a message,
+    /// is reported dead with its classified exit.
+    pub fn recv<T: DeserializeOwned>(&mut self, timeout: Duration) -> Recv<T> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(Some(line)) => match serde_json::from_str(&line) {
+                Ok(m) => Recv::Message(m),
+                Err(e) => {
+                    self.kill();
+                    Recv::Died(Death::Crash {
+                        class: "protocol".into(),
+                        detail: format!("unreadable worker message ({e}): {}", line.trim()),
+                    })
+                }
+            },
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => Recv::Died(self.reap()),
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                Recv::Died(Death::Timeout)
+            }
+        }
+    }
+
+    /// Waits for the exit and classifies it.
+    fn reap(&mut self) -> Death {
+        self.stdin = None;
+        let status = match self.child.wait() {
+            Ok(s) => s,
+            Err(e) => {
+                return Death::Crash {
+                    class: "unknown".into(),
+                    detail: format!("cannot wait for the worker: {e}"),
+                }
+            }
+        };
+        if let Some(t) = self.stderr_thread.take() {
+            let _ = t.join();
+        }
+        let text = self
+            .stderr
+            .lock()
+            .map(|t| String::from_utf8_lossy(&t.iter().copied().collect::<Vec<u8>>()).into_owned())
+            .unwrap_or_default();
+        classify(status, &text)
+    }
+
+    /// Kills the worker and waits for it.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Ends the worker politely: closes its stdin (it exits at end of input), then kills it
+    /// if it has not gone within a second.
+    pub fn finish(mut self) {
+        self.stdin = None;
+        for _ in 0..100 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The worker side of the protocol: requests from stdin, messages to stdout.
+pub struct WorkerChannel {
+    input: std::io::StdinLock<'static>,
+    output: std::io::Stdout,
+}
+
+impl Default for WorkerChannel {
+    fn default() -> Self {
+        WorkerChannel {
+            input: std::io::stdin().lock(),
+            output: std::io::stdout(),
+        }
+    }
+}
+
+impl WorkerChannel {
+    /// The next request; `None` at end of input (the supervisor is done) or on a line that
+    /// is not a request.
+    pub fn recv<T: DeserializeOwned>(&mut self) -> Option<T> {
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => serde_json::from_str(&line).ok(),
+        }
+    }
+
+    /// Sends one message; `false` when the supervisor is gone.
+    pub fn send<T: Serialize>(&mut self, message: &T) -> bool {
+        let Ok(mut line) = serde_json::to_string(message) else {
+            return false;
+        };
+        line.push('\n');
+        let mut out = self.output.lock();
+        out.write_all(line.as_bytes())
+            .and_then(|()| out.flush())
+            .is_ok()
+    }
+}
+
+/// A worker's address-space limit (`--worker-memory`): bytes, or `None` for no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimit(pub Option<u64>);
+
+impl std::fmt::Display for MemoryLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(b) => write!(f, "{b}"),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+/// [`parse_memory`] as a [`MemoryLimit`] (the clap value parser).
+///
+/// # Errors
+/// As [`parse_memory`].
+pub fn parse_memory_limit(s: &str) -> Result<MemoryLimit, String> {
+    parse_memory(s).map(MemoryLimit)
+}
+
+/// Parses a memory size: `4GiB`, `512MiB`, `2G`, `1000000` (bytes), `0` or `none` for no
+/// limit.
+///
+/// # Errors
+/// A message for anything else.
+pub fn parse_memory(s: &str) -> Result<Option<u64>, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") || t == "0" {
+        return Ok(None);
+    }
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}`: expected a size such as 4GiB, 512MiB or none"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        u => {
+            return Err(format!(
+                "`{s}`: unknown unit `{u}` (use KiB, MiB, GiB or TiB)"
+            ))
+        }
+    };
+    n.checked_mul(mult)
+        .map(Some)
+        .ok_or_else(|| format!("`{s}`: too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::ExitStatus;
+
+    #[test]
+    fn deaths_are_classified() {
+        // A raw wait status of a signal death is the signal number.
+        let segv = ExitStatus::from_raw(libc::SIGSEGV);
+        assert_eq!(
+            classify(segv, "x"),
+            Death::Crash {
+                class: "sigsegv".into(),
+                detail: "x".into()
+            }
+        );
+        let abrt = ExitStatus::from_raw(libc::SIGABRT);
+        assert!(matches!(
+            classify(abrt, "memory allocation of 70368744177664 bytes failed\n"),
+            Death::Poisoned { .. }
+        ));
+        assert!(matches!(
+            classify(abrt, "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n"),
+            Death::Crash { class, .. } if class == "stack_overflow"
+        ));
+        assert!(matches!(
+            classify(ExitStatus::from_raw(libc::SIGKILL), ""),
+            Death::Poisoned { .. }
+        ));
+        // Exit status 70 << 8: the binary's internal error (a caught panic).
+        assert!(matches!(
+            classify(ExitStatus::from_raw(70 << 8), ""),
+            Death::Crash { class, .. } if class == "panic"
+        ));
+    }
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(parse_memory("4GiB"), Ok(Some(4 << 30)));
+        assert_eq!(parse_memory("512m"), Ok(Some(512 << 20)));
+        assert_eq!(parse_memory("none"), Ok(None));
+        assert_eq!(parse_memory("1000"), Ok(Some(1000)));
+        assert!(parse_memory("4 parsecs").is_err());
+        assert!(parse_memory("99999999999TiB").is_err());
+    }
+}

@@ -1,0 +1,177 @@
+//! Worker-process isolation (issue 6 "Must show: an isolation test"): test-only faults kill
+//! the jit's worker on the programs that use one trigger opcode (test-segfault: BREV,
+//! test-abort: POPC, test-hang: UBFE, test-oom: LSB; backends/src/test_faults.rs). The
+//! campaign and the conform run complete, record the crash or hang as a finding or status,
+//! count resource exhaustion as poisoned, and still compare every other program.
+//!
+//! The expected counts come from the fault's definition: the programs of the campaign's
+//! stream that use the trigger opcode, generated here with the campaign's own generator
+//! settings.
+
+mod common;
+
+use std::path::Path;
+
+use clap::Parser;
+use common::{code, json, run, scratch, text};
+use shaderdiff::cli::{Cli, Command};
+use shaderdiff_ir::Opcode;
+
+const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance");
+
+/// Stream positions `0..n` of `fuzz --seed 1` that use `op`.
+fn programs_using(op: Opcode, n: u64) -> Vec<u64> {
+    let Command::Fuzz(args) = Cli::parse_from(["shaderdiff", "fuzz", "--seed", "1"]).command else {
+        unreachable!("parsed as fuzz")
+    };
+    let c = shaderdiff::fuzz_cmd::campaign(&args, 1);
+    (0..n)
+        .filter(|&k| {
+            let g = shaderdiff_generators::random::generate(1, k, &c.config);
+            g.program.instructions.iter().any(|i| i.opcode == op)
+        })
+        .collect()
+}
+
+/// `fuzz --seed 1 --programs 64 --jobs 2 --inject-fault FAULT EXTRA...` into `dir`.
+fn campaign(dir: &Path, fault: &str, extra: &[&str]) -> std::process::Output {
+    let out = dir.display().to_string();
+    let mut args = vec![
+        "fuzz",
+        "--seed",
+        "1",
+        "--programs",
+        "64",
+        "--jobs",
+        "2",
+        "--inject-fault",
+        fault,
+        "--out",
+        &out,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Checks a campaign whose `signature` finding must hold exactly the programs using `op`.
+fn check_finding(dir: &Path, o: &std::process::Output, op: Opcode, signature: &str) {
+    let hit = programs_using(op, 64);
+    assert!(
+        !hit.is_empty() && hit.len() < 64,
+        "the trigger must split the stream"
+    );
+    assert_eq!(code(o), 1, "{}", text(o));
+    let s = json(&dir.join("summary.json"));
+    assert_eq!(s["status"], "complete", "{s}");
+    assert_eq!(s["programs"], 64, "every program has a result: {s}");
+    assert_eq!(s["mismatches"], hit.len() as u64, "{s}");
+    let findings = s["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{s}");
+    assert_eq!(findings[0]["signature"], signature);
+    assert_eq!(findings[0]["count"], hit.len() as u64);
+    let first = findings[0]["first_index"].as_u64().unwrap();
+    assert!(hit.contains(&first), "{first} not in {hit:?}");
+    let f = dir.join("findings").join(signature);
+    let program = std::fs::read_to_string(f.join("program.tgsi")).unwrap();
+    assert!(program.contains(op.name()), "{program}");
+    for file in [
+        "reduced.tgsi",
+        "inputs.json",
+        "program.inputs.json",
+        "finding.json",
+    ] {
+        assert!(f.join(file).is_file(), "{file}");
+    }
+    let report = json(&f.join("report.json"));
+    assert_eq!(report["engine"], "jit");
+    assert!(
+        report["replay"].as_str().unwrap().contains("--backend jit"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_segfaulting_engine_is_a_crash_finding_and_the_campaign_completes() {
+    let dir = scratch("iso-segv");
+    let o = campaign(&dir, "test-segfault", &[]);
+    check_finding(&dir, &o, Opcode::BREV, "jit-crash-sigsegv");
+    let report = json(&dir.join("findings/jit-crash-sigsegv/report.json"));
+    assert_eq!(report["verdict"], "crash (sigsegv)");
+}
+
+#[test]
+fn an_aborting_engine_is_a_crash_finding() {
+    let dir = scratch("iso-abort");
+    let o = campaign(&dir, "test-abort", &[]);
+    check_finding(&dir, &o, Opcode::POPC, "jit-crash-sigabrt");
+}
+
+#[test]
+fn a_hanging_engine_is_a_timeout_finding() {
+    let dir = scratch("iso-hang");
+    let o = campaign(&dir, "test-hang", &["--timeout", "1s"]);
+    check_finding(&dir, &o, Opcode::UBFE, "jit-timeout-none");
+    let report = json(&dir.join("findings/jit-timeout-none/report.json"));
+    assert_eq!(report["verdict"], "timeout");
+}
+
+#[test]
+fn running_out_of_memory_is_poisoned_not_a_mismatch() {
+    let dir = scratch("iso-oom");
+    let o = campaign(&dir, "test-oom", &["--worker-memory", "2GiB"]);
+    let hit = programs_using(Opcode::LSB, 64);
+    assert!(!hit.is_empty());
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let s = json(&dir.join("summary.json"));
+    assert_eq!(s["poisoned"], hit.len() as u64, "{s}");
+    assert_eq!(s["programs"], 64 - hit.len() as u64, "{s}");
+    assert_eq!(s["mismatches"], 0, "{s}");
+    assert!(s["findings"].as_array().unwrap().is_empty(), "{s}");
+}
+
+#[test]
+fn conform_records_crashes_and_hangs_and_judges_the_rest() {
+    let dir = scratch("iso-conform");
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(&suite).unwrap();
+    let names = ["spec-add-abs", "spec-popc-edge", "spec-ubfe-edge"];
+    for n in names {
+        for ext in ["tgsi", "inputs.json"] {
+            let from = Path::new(SUITE).join("spec").join(format!("{n}.{ext}"));
+            std::fs::copy(&from, suite.join(format!("{n}.{ext}"))).unwrap();
+        }
+    }
+    let suite_s = suite.display().to_string();
+    for (fault, victim, status) in [
+        ("test-abort", "spec-popc-edge", "Crash"),
+        ("test-hang", "spec-ubfe-edge", "Timeout"),
+    ] {
+        let out = dir.join(fault);
+        let junit = dir.join(format!("{fault}.xml"));
+        let o = run(&[
+            "conform",
+            &suite_s,
+            "--inject-fault",
+            fault,
+            "--timeout",
+            "1s",
+            "--out",
+            &out.display().to_string(),
+            "--junit",
+            &junit.display().to_string(),
+        ]);
+        assert_eq!(code(&o), 1, "{}", text(&o));
+        let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        for n in names {
+            let expected = if n == victim { status } else { "Pass" };
+            assert!(
+                results.contains(&format!("{n},jit,{expected},")),
+                "{n} should be {expected}:\n{results}"
+            );
+        }
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        let report = quick_junit::Report::deserialize_from_str(&xml).unwrap();
+        assert_eq!(report.tests, 3);
+        assert_eq!(report.errors, 1, "{xml}");
+    }
+}

@@ -62,6 +62,7 @@ fn campaign_throughput(n: u64) -> f64 {
         log_programs: false,
         fault: None,
         lang: "tgsi".into(),
+        step_limit: 1_000_000,
         argv: Vec::new(),
         // In process: the bench measures the engines, not process start-up.
         isolation: None,

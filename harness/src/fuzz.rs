@@ -84,6 +84,8 @@ pub struct Campaign {
     pub fault: Option<String>,
     /// `--lang`, recorded in the summary.
     pub lang: String,
+    /// Step budget of the engines (crash reductions run candidates with it).
+    pub step_limit: u64,
     /// The canonical `fuzz` arguments of this campaign (recorded for `--resume`).
     pub argv: Vec<String>,
     /// Worker processes, or `None` to run in this process.

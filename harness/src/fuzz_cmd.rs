@@ -254,6 +254,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
         lang: "tgsi".into(),
+        step_limit: args.engines.step_limit,
         argv: canonical_argv(args, seed),
         isolation: (!args.in_process).then(|| Isolation {
             worker: WorkerSpec {

@@ -14,7 +14,8 @@
 //! program and the engine. That pair becomes a finding, `ENGINE-crash-CLASS` (class
 //! `sigsegv`, `sigabrt`, `stack_overflow`, `panic`, ...) or `ENGINE-timeout-none`, with
 //! the program, its inputs, a `report.json` saying how the worker died (its last stderr
-//! lines) and a replay command; resource exhaustion marks the program poisoned instead.
+//! lines) and a replay command, and is reduced while it still dies the same way
+//! ([`crate::death_reduce`]); resource exhaustion marks the program poisoned instead.
 //! The chunk is committed when every program has a result.
 
 use std::collections::BTreeMap;
@@ -23,9 +24,14 @@ use serde::{Deserialize, Serialize};
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::Signature;
 
+use std::time::Instant;
+
+use crate::death_reduce::{reduce_death, DeathCase};
 use crate::fuzz::{Isolation, Shared};
 use crate::fuzz_chunk::{pretty, write_original, Hit, Hooks, ProgramResult, Runner, PHASE_REDUCE};
+use crate::inputs_json;
 use crate::isolate::{Death, Recv, WorkerChannel, WorkerProcess};
+use crate::reduce::{stamped_text, ReduceOptions};
 
 /// Supervisor → worker.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -295,7 +301,8 @@ fn died(sh: &Shared, k: u64, phase: Option<&str>, death: &Death) -> Result<Progr
     };
     if sh.claim(&name) {
         hit.recorded = true;
-        record_death(sh, &g, &sig, &engine, death).map_err(|e| e.to_string())?;
+        hit.reduced_instructions =
+            record_death(sh, &g, &sig, &engine, death).map_err(|e| e.to_string())?;
     }
     r.hits.push(hit);
     Ok(r)
@@ -319,14 +326,15 @@ fn death_replay(sh: &Shared, engine: &str) -> String {
 }
 
 /// Writes a crash or timeout finding: the program and inputs (also as the reproducer),
-/// `report.json` with how the worker died, `finding.json`.
+/// `report.json` with how the worker died, `finding.json`; then reduces it
+/// ([`reduce_death`]) and writes the reduced reproducer. Returns the reduced size.
 fn record_death(
     sh: &Shared,
     g: &shaderdiff_generators::random::Generated,
     sig: &Signature,
     engine: &str,
     death: &Death,
-) -> Result<(), shaderdiff_results::StoreError> {
+) -> Result<Option<usize>, shaderdiff_results::StoreError> {
     let st = sh.runner.store;
     write_original(st, sig, g)?;
     let replay = death_replay(sh, engine);
@@ -340,18 +348,51 @@ fn record_death(
         "replay": replay,
     });
     st.write_finding_file(sig, "report.json", &pretty(&report))?;
-    let meta = serde_json::json!({
-        "signature": sig.to_string(),
-        "engine": engine,
-        "seed": sh.campaign.seed,
-        "index": g.index,
-        "generator_version": GENERATOR_VERSION,
-        "fault": sh.campaign.fault,
-        "death": death.describe(),
-        "original_instructions": crate::reduce::size(&g.program),
-        "reduced_instructions": serde_json::Value::Null,
-        "replay": replay,
-    });
-    st.write_finding_file(sig, "finding.json", &pretty(&meta))?;
-    Ok(())
+    let meta = |reduced: Option<usize>| {
+        serde_json::json!({
+            "signature": sig.to_string(),
+            "engine": engine,
+            "seed": sh.campaign.seed,
+            "index": g.index,
+            "generator_version": GENERATOR_VERSION,
+            "fault": sh.campaign.fault,
+            "death": death.describe(),
+            "original_instructions": crate::reduce::size(&g.program),
+            "reduced_instructions": reduced,
+            "replay": replay,
+        })
+    };
+    st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;
+    let Some(iso) = sh
+        .campaign
+        .isolation
+        .as_ref()
+        .filter(|_| sh.campaign.reduce)
+    else {
+        return Ok(None);
+    };
+    let case = DeathCase {
+        engine: engine.to_string(),
+        death: death.clone(),
+        fault: sh.campaign.fault.clone(),
+        step_limit: sh.campaign.step_limit,
+        timeout: iso.timeout,
+        memory_limit: iso.worker.memory_limit,
+    };
+    let opts = ReduceOptions {
+        deadline: Some(Instant::now() + sh.campaign.reduce_time),
+        ..ReduceOptions::default()
+    };
+    let Some(r) = reduce_death(&case, &g.program, &g.inputs, sig, &opts) else {
+        return Ok(None);
+    };
+    let text = stamped_text(
+        &r,
+        &format!("program.tgsi (seed {} index {})", g.seed, g.index),
+    );
+    st.write_finding_file(sig, "inputs.json", &inputs_json::to_json(&r.inputs))?;
+    st.write_finding_file(sig, "reduced.tgsi", &text)?;
+    let n = crate::reduce::size(&r.program);
+    st.write_finding_file(sig, "finding.json", &pretty(&meta(Some(n))))?;
+    Ok(Some(n))
 }

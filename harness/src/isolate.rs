@@ -149,39 +149,81 @@ pub fn classify(status: std::process::ExitStatus, stderr: &str) -> Death {
     Death::Crash { class, detail }
 }
 
+/// The command that starts `spec`: this executable in its own process group, killed with
+/// its parent thread, under the address-space limit; stderr piped.
+fn command(spec: &WorkerSpec) -> std::io::Result<Command> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = Command::new(exe);
+    cmd.args(&spec.args).stderr(Stdio::piped()).process_group(0);
+    let limit = spec.memory_limit;
+    // SAFETY: the closure runs in the child between fork and exec and only calls
+    // async-signal-safe functions (prctl, getppid, setrlimit, _exit) on values it owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+            if libc::getppid() == 1 {
+                // The supervisor is already gone.
+                libc::_exit(1);
+            }
+            if let Some(bytes) = limit {
+                let r = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
+                libc::setrlimit(libc::RLIMIT_AS, &r);
+            }
+            Ok(())
+        });
+    }
+    Ok(cmd)
+}
+
+/// Runs `spec` once to the end (no protocol; stdin and stdout are null), killing it after
+/// `timeout`. Returns `None` when it exited with a status the `shaderdiff` commands use
+/// (0 to 3), else how it died.
+///
+/// # Errors
+/// The process could not be started.
+pub fn run_once(spec: &WorkerSpec, timeout: Duration) -> std::io::Result<Option<Death>> {
+    let mut cmd = command(spec)?;
+    cmd.stdin(Stdio::null()).stdout(Stdio::null());
+    let mut child = cmd.spawn()?;
+    let mut err = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(e) = err.as_mut() {
+            let _ = e.read_to_end(&mut buf);
+        }
+        String::from_utf8_lossy(&buf[buf.len().saturating_sub(STDERR_TAIL)..]).into_owned()
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        if start.elapsed() >= timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            let _ = reader.join();
+            return Ok(Some(Death::Timeout));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    if status.code().is_some_and(|c| (0..=3).contains(&c)) {
+        return Ok(None);
+    }
+    Ok(Some(classify(status, &stderr)))
+}
+
 impl WorkerProcess {
     /// Starts a worker: the current executable with `spec.args`.
     ///
     /// # Errors
     /// The executable could not be found or started.
     pub fn spawn(spec: &WorkerSpec) -> std::io::Result<WorkerProcess> {
-        let exe = std::env::current_exe()?;
-        let mut cmd = Command::new(exe);
-        cmd.args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let limit = spec.memory_limit;
-        // SAFETY: the closure runs in the child between fork and exec and only calls
-        // async-signal-safe functions (prctl, getppid, setrlimit) on values it owns.
-        unsafe {
-            cmd.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-                if libc::getppid() == 1 {
-                    // The supervisor is already gone.
-                    libc::_exit(1);
-                }
-                if let Some(bytes) = limit {
-                    let r = libc::rlimit {
-                        rlim_cur: bytes as libc::rlim_t,
-                        rlim_max: bytes as libc::rlim_t,
-                    };
-                    libc::setrlimit(libc::RLIMIT_AS, &r);
-                }
-                Ok(())
-            });
-        }
+        let mut cmd = command(spec)?;
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         let mut child = cmd.spawn()?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();

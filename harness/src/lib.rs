@@ -5,6 +5,7 @@ pub mod cli;
 pub mod compile_cmd;
 pub mod conform_cmd;
 pub mod conform_worker;
+pub mod death_reduce;
 pub mod diff;
 pub mod diff_cmd;
 pub mod edit;

@@ -95,8 +95,27 @@ fn a_segfaulting_engine_is_a_crash_finding_and_the_campaign_completes() {
     let dir = scratch("iso-segv");
     let o = campaign(&dir, "test-segfault", &[]);
     check_finding(&dir, &o, Opcode::BREV, "jit-crash-sigsegv");
-    let report = json(&dir.join("findings/jit-crash-sigsegv/report.json"));
+    let f = dir.join("findings/jit-crash-sigsegv");
+    let report = json(&f.join("report.json"));
     assert_eq!(report["verdict"], "crash (sigsegv)");
+    // Reduced while it still segfaults: the trigger instruction is what is left.
+    let meta = json(&f.join("finding.json"));
+    let n = meta["reduced_instructions"].as_u64().expect("reduced");
+    assert!(n <= 4, "{meta}");
+    let reduced = std::fs::read_to_string(f.join("reduced.tgsi")).unwrap();
+    assert!(reduced.contains("BREV"), "{reduced}");
+    // The replay command, run in the finding's directory, dies of SIGSEGV again.
+    let replay = report["replay"].as_str().unwrap();
+    let words: Vec<&str> = replay.split_whitespace().collect();
+    assert_eq!(words[0], "shaderdiff");
+    let status = std::process::Command::new(common::BIN)
+        .args(&words[1..])
+        .current_dir(&f)
+        .output()
+        .unwrap()
+        .status;
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGSEGV), "{replay}: {status:?}");
 }
 
 #[test]
@@ -109,7 +128,11 @@ fn an_aborting_engine_is_a_crash_finding() {
 #[test]
 fn a_hanging_engine_is_a_timeout_finding() {
     let dir = scratch("iso-hang");
-    let o = campaign(&dir, "test-hang", &["--timeout", "1s"]);
+    let o = campaign(
+        &dir,
+        "test-hang",
+        &["--timeout", "1s", "--reduce-time", "3s"],
+    );
     check_finding(&dir, &o, Opcode::UBFE, "jit-timeout-none");
     let report = json(&dir.join("findings/jit-timeout-none/report.json"));
     assert_eq!(report["verdict"], "timeout");

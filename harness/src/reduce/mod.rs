@@ -44,7 +44,7 @@ use shaderdiff_results::Signature;
 
 use crate::diff::{engine_failure, Differ, Outcome};
 use crate::edit::is_valid;
-use crate::signature::{locate, Divergence};
+use crate::signature::{locate, Divergence, Located};
 
 /// When to stop early.
 #[derive(Clone, Debug, Default)]
@@ -98,14 +98,39 @@ pub(crate) struct State {
     pub div: Divergence,
 }
 
+/// What a candidate must still show.
+pub(crate) enum Test<'a> {
+    /// Diverge on engine `engine` of `differ` with signature `target`.
+    Signature {
+        differ: &'a Differ,
+        engine: usize,
+        target: Signature,
+    },
+    /// Whatever `keep` says (a crash or a hang in a subprocess: [`reduce_with`]); the
+    /// divergence record stays `div`.
+    Predicate {
+        keep: &'a mut dyn FnMut(&Program, &Inputs) -> bool,
+        div: Divergence,
+    },
+}
+
 /// The oracle of a reduction: runs candidates and keeps the budget.
 pub(crate) struct Ctx<'a> {
-    pub differ: &'a Differ,
-    pub engine: usize,
-    pub target: Signature,
+    pub test: Test<'a>,
     pub tests: usize,
     pub accepted: usize,
     opts: &'a ReduceOptions,
+}
+
+/// The engine's outcome on `p`, when it diverges from the oracle.
+fn diverging_outcome(differ: &Differ, e: usize, p: &Program, inputs: &Inputs) -> Option<Outcome> {
+    let oracle = differ.oracle_for(e, p, inputs).ok()?;
+    let engine = &differ.engines()[e];
+    let outcome = match engine.execute(p, inputs) {
+        Ok(actual) => differ.judge(p, &oracle, engine.name(), &actual),
+        Err(e) => engine_failure(e),
+    };
+    outcome.diverged().then_some(outcome)
 }
 
 impl Ctx<'_> {
@@ -119,27 +144,33 @@ impl Ctx<'_> {
                 .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// The engine's outcome on `p`, when it diverges from the oracle.
+    /// The engine's outcome on `p` when it diverges from the oracle (`None` for a
+    /// predicate test).
     pub fn diverging_outcome(&self, p: &Program, inputs: &Inputs) -> Option<Outcome> {
-        let oracle = self.differ.oracle_for(self.engine, p, inputs).ok()?;
-        let engine = &self.differ.engines()[self.engine];
-        let outcome = match engine.execute(p, inputs) {
-            Ok(actual) => self.differ.judge(p, &oracle, engine.name(), &actual),
-            Err(e) => engine_failure(e),
-        };
-        outcome.diverged().then_some(outcome)
+        match &self.test {
+            Test::Signature { differ, engine, .. } => diverging_outcome(differ, *engine, p, inputs),
+            Test::Predicate { .. } => None,
+        }
     }
 
-    /// The divergence of a candidate, when it is valid and diverges with the target
-    /// signature.
+    /// The divergence of a candidate, when it is valid and still shows what the test asks.
     pub fn check(&mut self, p: &Program, inputs: &Inputs) -> Option<Divergence> {
         if self.stopped() || !is_valid(p) {
             return None;
         }
         self.tests += 1;
-        let outcome = self.diverging_outcome(p, inputs)?;
-        let d = locate(self.differ, self.engine, p, inputs, &outcome);
-        (d.signature == self.target).then_some(d)
+        match &mut self.test {
+            Test::Signature {
+                differ,
+                engine,
+                target,
+            } => {
+                let outcome = diverging_outcome(differ, *engine, p, inputs)?;
+                let d = locate(differ, *engine, p, inputs, &outcome);
+                (d.signature == *target).then_some(d)
+            }
+            Test::Predicate { keep, div } => keep(p, inputs).then(|| div.clone()),
+        }
     }
 
     /// Tests a candidate; on success it becomes the current state.
@@ -192,16 +223,7 @@ pub fn reduce(
     opts: &ReduceOptions,
 ) -> Result<Reduced, ReduceError> {
     let name = differ.engines()[engine].name().to_string();
-    let mut ctx = Ctx {
-        differ,
-        engine,
-        target: Signature::new("", "", ""),
-        tests: 1,
-        accepted: 0,
-        opts,
-    };
-    let outcome = ctx
-        .diverging_outcome(program, inputs)
+    let outcome = diverging_outcome(differ, engine, program, inputs)
         .ok_or_else(|| ReduceError::NoDivergence(name.clone()))?;
     let div = locate(differ, engine, program, inputs, &outcome);
     if let Some(t) = target {
@@ -212,7 +234,63 @@ pub fn reduce(
             });
         }
     }
-    ctx.target = div.signature.clone();
+    let ctx = Ctx {
+        test: Test::Signature {
+            differ,
+            engine,
+            target: div.signature.clone(),
+        },
+        tests: 1,
+        accepted: 0,
+        opts,
+    };
+    Ok(run_passes(ctx, program, inputs, div, opts))
+}
+
+/// Reduces `program` and `inputs` while `keep` holds for them (it must hold for the
+/// original), with the same passes as [`reduce`] except the redirect of a located
+/// divergence. For findings no divergence describes: a crash or hang of an engine, tested
+/// in a subprocess. `signature` is recorded in the result.
+///
+/// # Errors
+/// [`ReduceError::NoDivergence`] when `keep` does not hold for the original.
+pub fn reduce_with(
+    program: &Program,
+    inputs: &Inputs,
+    signature: &Signature,
+    keep: &mut dyn FnMut(&Program, &Inputs) -> bool,
+    opts: &ReduceOptions,
+) -> Result<Reduced, ReduceError> {
+    if !keep(program, inputs) {
+        return Err(ReduceError::NoDivergence(signature.engine.clone()));
+    }
+    let div = Divergence {
+        signature: signature.clone(),
+        instruction: None,
+        opcode: None,
+        pos: None,
+        located: Located::Failure,
+    };
+    let ctx = Ctx {
+        test: Test::Predicate {
+            keep,
+            div: div.clone(),
+        },
+        tests: 1,
+        accepted: 0,
+        opts,
+    };
+    Ok(run_passes(ctx, program, inputs, div, opts))
+}
+
+/// The passes, to a fixed point or the end of the budget.
+fn run_passes(
+    mut ctx: Ctx,
+    program: &Program,
+    inputs: &Inputs,
+    div: Divergence,
+    opts: &ReduceOptions,
+) -> Reduced {
     let mut st = State {
         program: program.clone(),
         inputs: inputs.clone(),
@@ -240,14 +318,14 @@ pub fn reduce(
             break false;
         }
     };
-    Ok(Reduced {
+    Reduced {
         program: st.program,
         inputs: st.inputs,
         divergence: st.div,
         tests: ctx.tests,
         accepted: ctx.accepted,
         complete,
-    })
+    }
 }
 
 /// Step budget for reduction candidates (a candidate whose loop lost its counter must fail

@@ -96,7 +96,8 @@ pub struct FuzzArgs {
     /// Time budget of each reduction.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
     pub reduce_time: Duration,
-    /// Write DIR/programs.log: `INDEX FINGERPRINT` of every program, in stream order.
+    /// Write DIR/programs.log: `INDEX FINGERPRINT` of every program, in stream order (kept
+    /// in progress.json until the end: meant for test-sized campaigns).
     #[arg(long)]
     pub log_programs: bool,
     /// Longest a worker may run one program on one engine before it is killed (a hang).

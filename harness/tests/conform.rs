@@ -5,37 +5,17 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use quick_junit::{Report, TestCaseStatus};
 
-const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
+mod common;
+
+use common::{code, run, text};
+
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance");
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the shaderdiff binary starts")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("shaderdiff-conform-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch(&format!("conform-{test}"))
 }
 
 fn s(p: &Path) -> String {

@@ -3,23 +3,13 @@
 //! and findings that replay.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("the shaderdiff binary starts")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exited normally")
-}
+use common::{code, run};
 
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -47,8 +37,7 @@ impl Drop for Scratch {
 }
 
 fn summary(dir: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(Path::new(dir).join("summary.json")).unwrap())
-        .unwrap()
+    common::json(&Path::new(dir).join("summary.json"))
 }
 
 fn log(dir: &str) -> Vec<(u64, String)> {

@@ -2,29 +2,19 @@
 //! finds (issue 6 "Sharding"); shards of different campaigns are refused (exit 2).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("CI", "1")
-        .output()
-        .expect("the shaderdiff binary starts")
-}
+use common::run;
 
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("shaderdiff-merge-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("merge")
 }
 
 fn summary(dir: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+    common::json(&dir.join("summary.json"))
 }
 
 fn fuzz(out: &Path, seed: &str, programs: &str, shard: &str) {

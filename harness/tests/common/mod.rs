@@ -8,10 +8,11 @@ use std::process::{Command, Output};
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
 
-/// Runs `shaderdiff ARGS` to completion.
+/// Runs `shaderdiff ARGS` to completion (with `CI` set: no progress line).
 pub fn run(args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
+        .env("CI", "1")
         .output()
         .expect("the shaderdiff binary starts")
 }

@@ -27,14 +27,14 @@ impl Compiled for Checked {
     }
 }
 
-/// Opcodes the interpreter executes: the ALU plus control flow, kill and derivatives
-/// (see `shaderdiff_oracles::interp` for the semantics of each).
+/// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives and the
+/// geometry EMIT/ENDPRIM (see `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
     const NON_ALU: &[Opcode] = &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE,
+        DDY_FINE, EMIT, ENDPRIM,
     ];
     ALL_OPCODES
         .iter()

@@ -59,9 +59,11 @@ fn rows(indent: &str, items: Vec<String>) -> String {
 ///
 /// Keys in order: `backend`, `program`, `invocations`, `registers` (every output register,
 /// in register order, one vec4 of `0x%08x` strings per invocation), `killed` (fragment
-/// programs: `outputs.killed` is `Some`), `undefined` (only registers with an undefined
-/// channel; omitted when there is none), `buffers` and `global` (when non-empty; hex bytes
-/// in memory order, global keys as `0x…` addresses).
+/// programs: `outputs.killed` is `Some`), `emitted` (geometry programs: per invocation, its
+/// emitted vertices in order as `[stream, primitive]`; vertex `v`'s outputs are the
+/// registers `OUT[v][n]`), `undefined` (only registers with an undefined channel; omitted
+/// when there is none), `buffers` and `global` (when non-empty; hex bytes in memory order,
+/// global keys as `0x…` addresses).
 pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
     let mut top: Vec<(String, String)> = vec![
         ("backend".into(), jstr(backend)),
@@ -87,6 +89,19 @@ pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
             .map(|&k| if k { "true" } else { "false" })
             .collect();
         top.push(("killed".into(), format!("[{}]", list.join(", "))));
+    }
+    if let Some(emits) = &outputs.emits {
+        let list: Vec<String> = emits
+            .iter()
+            .map(|vs| {
+                let v: Vec<String> = vs
+                    .iter()
+                    .map(|r| format!("[{}, {}]", r.stream, r.primitive))
+                    .collect();
+                format!("[{}]", v.join(", "))
+            })
+            .collect();
+        top.push(("emitted".into(), rows("  ", list)));
     }
     let undefined: Vec<(String, String)> = outputs
         .undefined
@@ -170,6 +185,22 @@ pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
     let killed = outputs.killed.as_deref().unwrap_or(&[]);
     if outputs.killed.is_some() {
         let _ = writeln!(s, "killed: {}", ranges(killed));
+    }
+    if let Some(emits) = &outputs.emits {
+        for (i, vs) in emits.iter().enumerate() {
+            let v: Vec<String> = vs
+                .iter()
+                .map(|r| format!("stream {} primitive {}", r.stream, r.primitive))
+                .collect();
+            let _ = writeln!(
+                s,
+                "invocation {i} emitted {} {}{}{}",
+                vs.len(),
+                if vs.len() == 1 { "vertex" } else { "vertices" },
+                if vs.is_empty() { "" } else { ": " },
+                v.join(", ")
+            );
+        }
     }
     if outputs.registers.is_empty() {
         let _ = writeln!(s, "\n(the program has no output registers)");

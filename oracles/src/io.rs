@@ -86,6 +86,31 @@ pub struct Outputs {
     /// Acceptance intervals of the output channels: only the oracle fills them, and only
     /// when asked ([`crate::interp::run_with_intervals`]); `None` otherwise.
     pub intervals: Option<Intervals>,
+    /// Geometry programs: the vertices each invocation emitted (EMIT), in order, one list
+    /// per invocation; `None` for other stages. Vertex `v`'s output register `OUT[n]` is
+    /// reported in [`Outputs::registers`] as the 2-D register `OUT[v][n]` (see
+    /// [`emitted_key`]); invocations that emitted `v` vertices or fewer have zeros there,
+    /// marked undefined by the oracle.
+    pub emits: Option<Vec<Vec<EmitRecord>>>,
+}
+
+/// One emitted vertex of a geometry program (tgsi.rst "Geometry ISA": EMIT, ENDPRIM).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EmitRecord {
+    /// Vertex stream (EMIT's `src.x`; 0 without an operand).
+    pub stream: u32,
+    /// Primitive number within the stream: how many non-empty primitives of that stream
+    /// ENDPRIM had closed before this vertex.
+    pub primitive: u32,
+}
+
+/// The register key of output `OUT[index]` of emitted vertex `vertex`: `OUT[vertex][index]`.
+pub fn emitted_key(vertex: u32, index: u32) -> RegKey {
+    RegKey {
+        file: File::Output,
+        dimension: Some(vertex),
+        index,
+    }
 }
 
 /// The set of results an engine may return for one 32-bit channel: the binary32 values

@@ -18,4 +18,4 @@ pub mod interp;
 pub mod io;
 pub mod precision;
 pub use interp::{ExecError, InterpConfig};
-pub use io::{Inputs, Interval, Intervals, Outputs, RegKey, Vec4};
+pub use io::{emitted_key, EmitRecord, Inputs, Interval, Intervals, Outputs, RegKey, Vec4};

@@ -341,3 +341,71 @@ fn comparison_errors() {
         Err(CompareError::MissingRegister("OUT[0]".into()))
     );
 }
+
+/// Geometry programs: each invocation's emitted vertices are compared exactly (count, then
+/// stream and primitive of each; reported as `emitted` / `emitted[v]`), and the outputs of
+/// vertex `v` (`OUT[v][n]`) only where both sides emitted it.
+#[test]
+fn emitted_vertices_are_compared_exactly() {
+    let p = parse(
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 4\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
+         IMM[0] INT32 {0, 1, 0, 0}\nMOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\n\
+         ENDPRIM IMM[0].xxxx\nEMIT IMM[0].yyyy\nEND\n",
+    );
+    let mut i = Inputs {
+        invocations: 2,
+        ..Inputs::default()
+    };
+    let key = RegKey {
+        file: File::Input,
+        dimension: Some(0),
+        index: 0,
+    };
+    i.registers
+        .insert(key, vec![[1.0f32.to_bits(); 4], [2.0f32.to_bits(); 4]]);
+    let o = oracle(&p, &i, "jit", true);
+    let e = o
+        .emits
+        .as_ref()
+        .expect("geometry programs report their vertices");
+    assert_eq!(e[0].len(), 2);
+    let clean = |o: &Outputs| {
+        let mut a = o.clone();
+        a.intervals = None;
+        a.undefined.clear();
+        a
+    };
+    assert!(cmp(&p, &o, "jit", &clean(&o), NanPolicy::Any).is_empty());
+    // One vertex fewer in invocation 1: a count mismatch, and its missing vertex's
+    // registers are not compared.
+    let mut a = clean(&o);
+    a.emits.as_mut().unwrap()[1].pop();
+    a.registers
+        .get_mut(&shaderdiff_oracles::emitted_key(1, 0))
+        .unwrap()[1] = [0; 4];
+    let m = cmp(&p, &o, "jit", &a, NanPolicy::Any);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!((m[0].register.as_str(), m[0].invocation), ("emitted", 1));
+    assert_eq!(
+        (m[0].expected.as_str(), m[0].actual.as_str()),
+        ("0x00000002", "0x00000001")
+    );
+    // A wrong stream on vertex 1 of invocation 0.
+    let mut a = clean(&o);
+    a.emits.as_mut().unwrap()[0][1].stream = 0;
+    let m = cmp(&p, &o, "jit", &a, NanPolicy::Any);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(
+        (m[0].register.as_str(), m[0].channel.as_str()),
+        ("emitted[1]", "x")
+    );
+    // A wrong value in vertex 0's OUT[0].
+    let mut a = clean(&o);
+    a.registers
+        .get_mut(&shaderdiff_oracles::emitted_key(0, 0))
+        .unwrap()[0][2] = 0x4040_0000;
+    let m = cmp(&p, &o, "jit", &a, NanPolicy::Any);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].register, "OUT[0][0]");
+}

@@ -69,16 +69,16 @@ fn recursion_hits_call_depth() {
 }
 
 #[test]
-fn unsupported_64bit_geometry_and_derivative_outside_fragment() {
+fn unsupported_64bit_memory_and_derivative_outside_fragment() {
     let cases = [
         (
             "VERT\nDCL TEMP[0]\nDADD TEMP[0], TEMP[0], TEMP[0]\nEND\n",
             Opcode::DADD,
         ),
         (
-            "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
-             PROPERTY GS_MAX_OUTPUT_VERTICES 1\nIMM[0] INT32 { 0, 0, 0, 0 }\nEMIT IMM[0].xxxx\nEND\n",
-            Opcode::EMIT,
+            "COMP\nDCL BUFFER[0]\nDCL TEMP[0]\nIMM[0] UINT32 { 0, 0, 0, 0 }\n\
+             LOAD TEMP[0], BUFFER[0], IMM[0].xxxx\nEND\n",
+            Opcode::LOAD,
         ),
         (
             "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDDX OUT[0], IN[0]\nEND\n",
@@ -90,6 +90,18 @@ fn unsupported_64bit_geometry_and_derivative_outside_fragment() {
             Err(ExecError::Unsupported { opcode, .. }) => assert_eq!(opcode, op),
             other => panic!("{op}: expected Unsupported, got {other:?}"),
         }
+    }
+}
+
+/// tgsi.rst "Geometry ISA": EMIT/ENDPRIM "are only supported in geometry shaders".
+#[test]
+fn emit_outside_geometry_is_invalid() {
+    let p = parse("VERT\nIMM[0] INT32 { 0, 0, 0, 0 }\nEMIT IMM[0].xxxx\nEND\n");
+    match exec(&p, &inputs(1, &[])) {
+        Err(ExecError::InvalidProgram { message, .. }) => {
+            assert!(message.contains("geometry"), "{message}")
+        }
+        other => panic!("expected InvalidProgram, got {other:?}"),
     }
 }
 

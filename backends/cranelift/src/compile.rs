@@ -142,19 +142,29 @@ pub(crate) fn host_isa(options: &JitOptions) -> Result<OwnedTargetIsa, String> {
 
 fn new_module(isa: &OwnedTargetIsa) -> JITModule {
     let mut jb = JITBuilder::with_isa(isa.clone(), default_libcall_names());
-    for d in alu::libcall_defs() {
+    for d in all_libcalls() {
         jb.symbol(d.name, d.ptr);
     }
     JITModule::new(jb)
 }
 
-/// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs).
+/// Every Rust function generated code may call: the ALU's and the emit runtime's.
+fn all_libcalls() -> Vec<alu::LibcallDef> {
+    let mut v = alu::libcall_defs();
+    v.push(crate::emit::libcall_def());
+    v
+}
+
+/// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs;
+/// EMIT/ENDPRIM, `crate::emit`).
 fn needs_libcalls(program: &Program) -> bool {
     use shaderdiff_ir::Opcode::*;
-    program
-        .instructions
-        .iter()
-        .any(|i| matches!(i.opcode, EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT))
+    program.instructions.iter().any(|i| {
+        matches!(
+            i.opcode,
+            EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM
+        )
+    })
 }
 
 /// Declares every ALU libcall as an import of the module and in `ctx`'s function, when the
@@ -169,7 +179,7 @@ fn declare_libcalls(
     if !needs_libcalls(program) {
         return Ok(lc);
     }
-    for d in alu::libcall_defs() {
+    for d in all_libcalls() {
         let mut sig = module.make_signature();
         sig.params
             .extend(d.params.iter().map(|&t| AbiParam::new(t)));

@@ -22,6 +22,7 @@ pub mod alu;
 
 mod analysis;
 mod compile;
+mod emit;
 pub mod faults;
 mod lower;
 mod plan;
@@ -49,14 +50,15 @@ pub const ENGINE: &str = "jit";
 /// 64–256 functions per module amortize page protection).
 pub const BATCH: usize = 128;
 
-/// Control-flow, kill and derivative opcodes the jit lowers itself (tgsi.rst "GLSL ISA",
-/// "KILL", "DDX"), besides the ALU opcodes of [`alu::is_supported`].
+/// Control-flow, kill, derivative and geometry opcodes the jit lowers itself (tgsi.rst
+/// "GLSL ISA", "KILL", "DDX", "Geometry ISA"), besides the ALU opcodes of
+/// [`alu::is_supported`].
 pub const NON_ALU_OPCODES: &[Opcode] = {
     use Opcode::*;
     &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE,
+        DDY_FINE, EMIT, ENDPRIM,
     ]
 };
 

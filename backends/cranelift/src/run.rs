@@ -4,10 +4,12 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{EngineConfig, EngineError, Inputs, Outputs};
+use shaderdiff_ir::{PropertyName, Stage};
 use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 use shaderdiff_oracles::Vec4;
 
 use crate::compile::JitProgram;
+use crate::emit::EmitState;
 use crate::lower::{STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
 use crate::{exec_error, ENGINE};
 
@@ -40,6 +42,8 @@ pub(crate) struct RunCtx {
     pub invocations: u64,
     /// Step budget per invocation, at most `u32::MAX - lowered size`.
     pub step_limit: u64,
+    /// Emitted vertices (geometry programs; null otherwise): `crate::emit`.
+    pub emit: *mut EmitState,
 }
 
 /// A vec4 of zeros for inputs the run does not set.
@@ -94,6 +98,16 @@ pub(crate) fn run(
     let mut killed = vec![0u32; if plan.fragment { padded_len } else { 0 }];
     let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16)];
     let size = prog.lowered.size as u64;
+    let geometry = front.program.stage == Stage::Geometry;
+    let mut emits = geometry.then(|| {
+        let max = front
+            .program
+            .properties
+            .iter()
+            .find(|p| p.name == PropertyName::GsMaxOutputVertices)
+            .map_or(0, |p| p.value);
+        EmitState::new(max, plan.outputs.len(), n)
+    });
     let ctx = RunCtx {
         inputs: bindings.as_ptr(),
         outputs: out_ptrs.as_ptr(),
@@ -104,6 +118,9 @@ pub(crate) fn run(
         quads: quads as u64,
         invocations: n as u64,
         step_limit: config.step_limit.min(u64::from(u32::MAX) - size - 1),
+        emit: emits
+            .as_mut()
+            .map_or(std::ptr::null_mut(), |e| e as *mut EmitState),
     };
     let status = if quads > 0 {
         // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
@@ -143,7 +160,7 @@ pub(crate) fn run(
         rows.truncate(n);
         registers.insert(*key, rows);
     }
-    Ok(Outputs {
+    let mut out = Outputs {
         invocations: n,
         registers,
         undefined: BTreeMap::new(),
@@ -153,5 +170,10 @@ pub(crate) fn run(
         buffers: inputs.buffers.clone(),
         global: inputs.global.clone(),
         ..Outputs::default()
-    })
+    };
+    if let Some(e) = emits {
+        let keys: Vec<_> = plan.outputs.iter().map(|(k, _, _)| *k).collect();
+        e.report(&keys, &mut out);
+    }
+    Ok(out)
 }

@@ -9,6 +9,7 @@ mod support;
 
 mod control_flow;
 mod errors;
+mod geometry;
 mod kill_deriv;
 mod operands;
 mod undefined;

@@ -45,6 +45,7 @@ pub const U4: [Ch; 4] = [Ch::U; 4];
 pub struct Expect {
     regs: Vec<(RegKey, Vec<[Ch; 4]>)>,
     killed: Option<Option<Vec<bool>>>,
+    emits: Option<Vec<Vec<(u32, u32)>>>,
     no_undefined: bool,
     exact_registers: bool,
     not_on: Vec<(&'static str, &'static str)>,
@@ -75,6 +76,12 @@ impl Expect {
     /// The `killed` report: `Some(per invocation)` for fragment programs, `None` otherwise.
     pub fn killed(mut self, killed: Option<Vec<bool>>) -> Expect {
         self.killed = Some(killed);
+        self
+    }
+
+    /// Geometry programs: per invocation, the emitted vertices as `(stream, primitive)`.
+    pub fn emits(mut self, per_invocation: Vec<Vec<(u32, u32)>>) -> Expect {
+        self.emits = Some(per_invocation);
         self
     }
 
@@ -140,6 +147,16 @@ fn check_outputs(
     if let Some(k) = &expect.killed {
         if out.killed != *k {
             fail(format!("killed {:?}, want {k:?}", out.killed));
+        }
+    }
+    if let Some(want) = &expect.emits {
+        let got: Option<Vec<Vec<(u32, u32)>>> = out.emits.as_ref().map(|e| {
+            e.iter()
+                .map(|vs| vs.iter().map(|r| (r.stream, r.primitive)).collect())
+                .collect()
+        });
+        if got.as_ref() != Some(want) {
+            fail(format!("emitted {got:?}, want {want:?}"));
         }
     }
     let killed: Vec<bool> = match (&expect.killed, &out.killed) {

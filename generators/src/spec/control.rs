@@ -31,6 +31,20 @@ fn in0(values: &[u32]) -> Inputs {
     inputs
 }
 
+/// [`in0`] as the geometry input `IN[0][0]` (vertex 0 of a point).
+fn vertex0(values: &[u32]) -> Inputs {
+    let mut inputs = in0(values);
+    if let Some(v) = inputs.registers.remove(&RegKey::new(File::Input, 0)) {
+        let key = RegKey {
+            file: File::Input,
+            dimension: Some(0),
+            index: 0,
+        };
+        inputs.registers.insert(key, v);
+    }
+    inputs
+}
+
 /// Quads whose values are `base + dx*x + dy*y` (small integers, exact in binary32), so
 /// both rows (columns) of a quad agree and coarse derivatives are defined.
 fn linear_quads() -> Inputs {
@@ -161,6 +175,21 @@ fn templates() -> Vec<(Opcode, &'static str, String, Inputs)> {
          DDX_FINE OUT[0], TEMP[0]\nEND\n"
     );
     let deriv = |op: &str| format!("{FRAG_HEAD}{op} OUT[0], IN[0]\nEND\n");
+    // Geometry (tgsi.rst "Geometry ISA"): snapshots of the outputs, a divergent EMIT past
+    // GS_MAX_OUTPUT_VERTICES (dropped, EXEC-NOTES.md §7), streams and empty primitives.
+    let geom_head = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE \
+        LINE_STRIP\nPROPERTY GS_MAX_OUTPUT_VERTICES 3\nDCL IN[][0], GENERIC[0]\n\
+        DCL OUT[0], GENERIC[0]\nIMM[0] INT32 {0, 1, 0, 0}\n";
+    let emit_text = format!(
+        "{geom_head}MOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\nMOV OUT[0], IN[0][0].wzyx\n\
+         IF IN[0][0].xxxx\nEMIT IMM[0].xxxx\nEMIT IMM[0].xxxx\nEMIT IMM[0].xxxx\nENDIF\n\
+         EMIT\nEND\n"
+    );
+    let endprim_text = format!(
+        "{geom_head}MOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\nENDPRIM IMM[0].xxxx\n\
+         IF IN[0][0].xxxx\nENDPRIM IMM[0].xxxx\nENDIF\nEMIT IMM[0].yyyy\nENDPRIM\n\
+         ENDPRIM IMM[0].yyyy\nEMIT IMM[0].xxxx\nEND\n"
+    );
     let mut uarl_values: Vec<u32> = (0..5).collect();
     uarl_values.extend([0xffff_ffff, 0x8000_0000, 0x7fff_ffff]);
     let mut t = vec![
@@ -184,6 +213,8 @@ fn templates() -> Vec<(Opcode, &'static str, String, Inputs)> {
         (KILL_IF, "swz-x", kill_if("IN[0].xxxx"), floats()),
         (KILL_IF, "neg", kill_if("-IN[0]"), floats()),
         (DEMOTE, "edge", demote_text, floats()),
+        (EMIT, "edge", emit_text, vertex0(FLOAT)),
+        (ENDPRIM, "edge", endprim_text, vertex0(FLOAT)),
         (ARL, "indirect", address_text("ARL"), in0_f32(ADDRESSES)),
         (ARR, "indirect", address_text("ARR"), in0_f32(ADDRESSES)),
         (UARL, "indirect", address_text("UARL"), in0(&uarl_values)),

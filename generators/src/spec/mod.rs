@@ -8,8 +8,8 @@
 //!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
 //!   the range the caller passes in [`SpecConfig::ranges`]; [`SpecConfig::builtin`] takes
 //!   them from the precision contract, `oracles/precision.toml`).
-//! * Control flow, KILL/KILL_IF/DEMOTE, derivatives and address loads: hand-written
-//!   templates ([`control`]).
+//! * Control flow, KILL/KILL_IF/DEMOTE, derivatives, address loads and the geometry
+//!   EMIT/ENDPRIM: hand-written templates ([`control`]).
 //!
 //! One invocation per input combination, or for componentwise opcodes one channel per
 //! combination (counts rounded up to a multiple of 4). Every case is
@@ -189,6 +189,8 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::DDY,
     Opcode::DDX_FINE,
     Opcode::DDY_FINE,
+    Opcode::EMIT,
+    Opcode::ENDPRIM,
 ];
 
 /// Every opcode the suite has programs for: the oracle's ALU opcodes and

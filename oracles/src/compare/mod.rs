@@ -25,7 +25,7 @@
 //! Memory (`buffers`, `global`) is not compared yet: the oracle does not implement memory.
 
 use serde::Serialize;
-use shaderdiff_ir::{infer_types, ChannelType, Program};
+use shaderdiff_ir::{infer_types, ChannelType, File, Program};
 use thiserror::Error;
 
 use crate::io::{Interval, Outputs};
@@ -198,12 +198,18 @@ pub fn compare(
         }
         *g = ko || ka;
     }
+    let counts = compare_emits(engine_name, oracle, actual, &unconstrained, &gone, &mut cmp);
     for (key, vals) in &oracle.registers {
-        let acts = actual
-            .registers
-            .get(key)
-            .filter(|a| a.len() >= n)
-            .ok_or_else(|| CompareError::MissingRegister(key.to_string()))?;
+        // OUT[v][n] of emitted vertex v: compared where both sides emitted vertex v (a
+        // different count is already a mismatch of `emitted`).
+        let vertex = (oracle.emits.is_some() && key.file == File::Output)
+            .then_some(key.dimension)
+            .flatten();
+        let acts = match actual.registers.get(key).filter(|a| a.len() >= n) {
+            Some(a) => a,
+            None if vertex.is_some() => continue,
+            None => return Err(CompareError::MissingRegister(key.to_string())),
+        };
         let ctypes = types.channels(key.file, key.index as i32);
         let und = oracle.undefined.get(key);
         let ivs = oracle
@@ -217,6 +223,10 @@ pub fn compare(
             }
             if gone[i] {
                 cmp.skipped_killed += 4;
+                continue;
+            }
+            if vertex.is_some_and(|v| v as usize >= counts[i]) {
+                cmp.skipped_undefined += 4;
                 continue;
             }
             let u = und.and_then(|u| u.get(i)).copied().unwrap_or(0);
@@ -245,6 +255,62 @@ pub fn compare(
         }
     }
     Ok(cmp)
+}
+
+/// Geometry programs: compares each invocation's emitted vertices (count, then stream and
+/// primitive number of each; INTERFACE.md additions `emitted`) exactly, skipping
+/// unconstrained and killed invocations. Returns, per invocation, how many vertices both
+/// sides emitted (the vertex registers compared).
+fn compare_emits(
+    engine: &str,
+    oracle: &Outputs,
+    actual: &Outputs,
+    unconstrained: &[bool],
+    gone: &[bool],
+    cmp: &mut Comparison,
+) -> Vec<usize> {
+    let n = oracle.invocations;
+    let Some(exp) = &oracle.emits else {
+        return vec![0; n];
+    };
+    let none = Vec::new();
+    let act = actual.emits.as_ref().unwrap_or(&none);
+    let empty = Vec::new();
+    let mut counts = vec![0; n];
+    for (i, count) in counts.iter_mut().enumerate() {
+        let (e, a) = (exp.get(i).unwrap_or(&empty), act.get(i).unwrap_or(&empty));
+        *count = e.len().min(a.len());
+        if unconstrained.get(i) == Some(&true) || gone.get(i) == Some(&true) {
+            continue;
+        }
+        let mut push = |register: String, channel: &str, x: u32, y: u32| {
+            cmp.mismatches.push(Mismatch {
+                engine: engine.to_string(),
+                register,
+                invocation: i,
+                channel: channel.into(),
+                ty: "u32".into(),
+                expected: hex(x),
+                actual: hex(y),
+                tolerance: "exact".into(),
+                ulp_distance: None,
+            });
+        };
+        cmp.compared += 1;
+        if e.len() != a.len() {
+            push("emitted".into(), "x", e.len() as u32, a.len() as u32);
+        }
+        for (v, (x, y)) in e.iter().zip(a).enumerate() {
+            cmp.compared += 2;
+            if x.stream != y.stream {
+                push(format!("emitted[{v}]"), "x", x.stream, y.stream);
+            }
+            if x.primitive != y.primitive {
+                push(format!("emitted[{v}]"), "y", x.primitive, y.primitive);
+            }
+        }
+    }
+    counts
 }
 
 /// Invocations whose outputs and killed-ness are unconstrained: from the intervals when

@@ -238,7 +238,8 @@ impl Machine<'_> {
             | Kind::Kill
             | Kind::KillIf
             | Kind::Demote
-            | Kind::Nop => {}
+            | Kind::Nop
+            | Kind::Emit { .. } => {}
         }
         Ok(next)
     }

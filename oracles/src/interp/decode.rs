@@ -102,6 +102,10 @@ pub(crate) enum Kind {
     EndSub,
     End,
     Nop,
+    /// EMIT (`end_prim == false`) or ENDPRIM, geometry programs only (`emit.rs`).
+    Emit {
+        end_prim: bool,
+    },
 }
 
 impl Kind {
@@ -109,7 +113,13 @@ impl Kind {
     pub fn is_control(self) -> bool {
         !matches!(
             self,
-            Kind::Alu | Kind::Deriv { .. } | Kind::Kill | Kind::KillIf | Kind::Demote | Kind::Nop
+            Kind::Alu
+                | Kind::Deriv { .. }
+                | Kind::Kill
+                | Kind::KillIf
+                | Kind::Demote
+                | Kind::Nop
+                | Kind::Emit { .. }
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -153,6 +163,8 @@ pub(crate) struct Decoded {
     pub outputs: Vec<(RegKey, u32)>,
     /// Declared BUFFER / MEMORY registers (for input checking).
     pub memory_regs: Vec<RegKey>,
+    /// `GS_MAX_OUTPUT_VERTICES` (0 when absent): EMIT drops vertices past it.
+    pub max_vertices: u32,
 }
 
 fn invalid(pos: Option<Pos>, message: impl Into<String>) -> ExecError {
@@ -349,6 +361,19 @@ fn classify(
         ENDSUB => Kind::EndSub,
         END => Kind::End,
         NOP => Kind::Nop,
+        EMIT | ENDPRIM => {
+            if program.stage != Stage::Geometry {
+                return Err(invalid(
+                    pos,
+                    format!(
+                        "{op} is allowed in geometry programs only (tgsi.rst \"Geometry ISA\")"
+                    ),
+                ));
+            }
+            Kind::Emit {
+                end_prim: op == ENDPRIM,
+            }
+        }
         KILL | KILP => fragment_only(Kind::Kill)?,
         KILL_IF | KIL => fragment_only(Kind::KillIf)?,
         DEMOTE => fragment_only(Kind::Demote)?,
@@ -372,7 +397,7 @@ fn classify(
             } else if op.info().is_tex {
                 "texture operations are not supported by the interpreter"
             } else {
-                "not supported by the interpreter (memory, texture, geometry, interpolation, \
+                "not supported by the interpreter (memory, texture, interpolation, \
                  inter-lane or unspecified operation)"
             };
             return Err(unsupported(op, pos, what));
@@ -384,7 +409,10 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
     match kind {
         Kind::Alu => alu::fetch_type(op, k),
         // tgsi.rst: UIF and SWITCH/CASE operands are integers; IF, KILL_IF, DDX are float.
-        Kind::If { int: true, .. } | Kind::Switch { .. } | Kind::Case { .. } => FetchType::Int,
+        Kind::If { int: true, .. }
+        | Kind::Switch { .. }
+        | Kind::Case { .. }
+        | Kind::Emit { .. } => FetchType::Int,
         _ => FetchType::Float,
     }
 }
@@ -421,7 +449,11 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         let info = op.info();
         let pos = smap.instruction(i);
         let kind = kinds[i];
-        if insn.src.len() < info.num_src as usize || insn.dst.len() < info.num_dst as usize {
+        // EMIT/ENDPRIM may omit their stream operand (stream 0).
+        let optional = matches!(kind, Kind::Emit { .. }) && insn.src.is_empty();
+        if (insn.src.len() < info.num_src as usize && !optional)
+            || insn.dst.len() < info.num_dst as usize
+        {
             return Err(invalid(pos, format!("{op} needs {} sources", info.num_src)));
         }
         let (dst, writemask) = match insn.dst.first() {
@@ -544,5 +576,10 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         uniform_init,
         outputs,
         memory_regs,
+        max_vertices: program
+            .properties
+            .iter()
+            .find(|p| p.name == shaderdiff_ir::PropertyName::GsMaxOutputVertices)
+            .map_or(0, |p| p.value),
     })
 }

@@ -73,6 +73,8 @@ pub(crate) fn run_decoded(
             ..Default::default()
         });
     }
+    let geometry = d.stage == Stage::Geometry;
+    let mut emissions = Vec::new();
     let mut base = 0;
     while base < n {
         let lanes = (n - base).min(LANES);
@@ -82,10 +84,16 @@ pub(crate) fn run_decoded(
         if m.iv.is_some() {
             m.iv_collect(lanes, &mut out);
         }
+        if geometry {
+            m.collect_emissions(lanes, &mut emissions);
+        }
         base += lanes;
     }
     for list in out.undefined.values_mut() {
         list.resize(n, 0);
+    }
+    if geometry {
+        super::emit::report(&d.outputs, emissions, &mut out);
     }
     Ok(out)
 }
@@ -130,6 +138,10 @@ impl Machine<'_> {
                     pc + 1
                 }
                 Kind::Nop => pc + 1,
+                Kind::Emit { end_prim } => {
+                    self.emit(insn, end_prim);
+                    pc + 1
+                }
                 _ => match self.control(pc, insn)? {
                     Next::Pc(p) => p,
                     Next::Stop => break,

@@ -63,6 +63,7 @@ pub mod shape;
 
 mod control;
 mod decode;
+mod emit;
 mod exec;
 mod fetch;
 mod layout;

@@ -77,6 +77,8 @@ pub(crate) struct Machine<'a> {
     pub inputs: Vec<(u32, &'a [Vec4])>,
     /// Acceptance-interval state (`run_with_intervals` only; `None` on the plain path).
     pub iv: Option<Box<IvState<'a>>>,
+    /// Per lane: the vertices emitted so far (geometry programs).
+    pub emissions: Vec<super::emit::Emission>,
 }
 
 impl<'a> Machine<'a> {
@@ -113,6 +115,11 @@ impl<'a> Machine<'a> {
             base: 0,
             inputs,
             iv: None,
+            emissions: if d.stage == shaderdiff_ir::Stage::Geometry {
+                vec![super::emit::Emission::default(); LANES]
+            } else {
+                Vec::new()
+            },
         }
     }
 

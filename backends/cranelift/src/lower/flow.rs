@@ -453,7 +453,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// A non-control instruction (its step is already counted): ALU, derivative, KILL,
-    /// KILL_IF, DEMOTE, NOP.
+    /// KILL_IF, DEMOTE, EMIT, ENDPRIM, NOP.
     fn instruction(&mut self, i: usize) -> Result<(), LowerError> {
         use Opcode::*;
         let env = self.env;
@@ -505,6 +505,7 @@ impl Lowerer<'_, '_> {
                 self.or_into(self.gone, exec);
                 Ok(())
             }
+            EMIT | ENDPRIM => self.emit_vertex(i, insn.opcode == ENDPRIM),
             DDX | DDY | DDX_FINE | DDY_FINE => {
                 let y = matches!(insn.opcode, DDY | DDY_FINE);
                 let fine = matches!(insn.opcode, DDX_FINE | DDY_FINE);

@@ -40,6 +40,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use shaderdiff_ir::{File, Opcode, Pos, Program};
+use shaderdiff_oracles::interp::lanes::FetchType;
 use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::Libcalls;
@@ -103,6 +104,8 @@ pub(crate) struct Lowered {
 /// Values loaded from the run context once per call.
 #[derive(Clone, Copy)]
 struct CtxVals {
+    /// The run context pointer itself (passed to runtime calls).
+    ctx: Value,
     inputs: Value,
     outputs: Value,
     uniform: Value,
@@ -199,6 +202,7 @@ pub(crate) fn build(
         )
     };
     let cv = CtxVals {
+        ctx,
         inputs: field(&mut b, offset_of!(RunCtx, inputs)),
         outputs: field(&mut b, offset_of!(RunCtx, outputs)),
         uniform: field(&mut b, offset_of!(RunCtx, uniform)),
@@ -546,6 +550,19 @@ impl<'a, 'f> Lowerer<'a, 'f> {
 
     /// Stores the output registers and the killed mask of the current quad.
     fn quad_end(&mut self) {
+        self.store_outputs();
+        let plan = self.env.plan;
+        if plan.fragment {
+            let q16 = self.b.ins().ishl_imm_u(self.q, 4);
+            let at = self.b.ins().iadd(self.cv.killed, q16);
+            let gone = self.b.use_var(self.gone);
+            self.b.ins().store(mem(), gone, at, 0);
+        }
+    }
+
+    /// Stores the current quad's output registers to their row buffers (at the end, and
+    /// before EMIT hands them to the runtime).
+    fn store_outputs(&mut self) {
         let plan = self.env.plan;
         let q64 = self.b.ins().ishl_imm_u(self.q, 6);
         for (o, &(_, s, f)) in plan.outputs.iter().enumerate() {
@@ -558,12 +575,33 @@ impl<'a, 'f> Lowerer<'a, 'f> {
                 self.b.ins().store(mem(), r, base, (l * 16) as i32);
             }
         }
-        if plan.fragment {
-            let q16 = self.b.ins().ishl_imm_u(self.q, 4);
-            let at = self.b.ins().iadd(self.cv.killed, q16);
-            let gone = self.b.use_var(self.gone);
-            self.b.ins().store(mem(), gone, at, 0);
+    }
+
+    /// EMIT / ENDPRIM (`crate::emit`): the outputs go to their rows, then the runtime call
+    /// records the vertex (or ends the primitive) for each executing lane.
+    fn emit_vertex(&mut self, i: usize, end_prim: bool) -> Result<(), LowerError> {
+        let insn = &self.env.program.instructions[i];
+        let stream = match insn.src.first() {
+            Some(src) => self.fetch(i, src, FetchType::Int, 0x1)?[0],
+            None => self.ci(0),
+        };
+        let f = *self
+            .libcalls
+            .refs
+            .get(crate::emit::EMIT_SYMBOL)
+            .ok_or_else(|| self.invalid(i, "the emit runtime call is not declared"))?;
+        if !end_prim {
+            self.store_outputs();
         }
+        let exec = self.use_exec();
+        let mask = self.b.ins().vhigh_bits(I32, exec);
+        let end = self.b.ins().iconst(I32, i64::from(end_prim));
+        let mut args = vec![self.cv.ctx, self.q, mask, end];
+        for l in 0..4u8 {
+            args.push(self.b.ins().extractlane(stream, l));
+        }
+        self.b.ins().call(f, &args);
+        Ok(())
     }
 
     /// All four channels of per-invocation register `(space, flat)` (zero when it has no

@@ -89,8 +89,9 @@ fn vec4(c: &mut Choices) -> Vec4 {
 /// drawn from `c` with [`channel_word`], in declaration order.
 ///
 /// `invocations` is rounded up to a multiple of 4 for fragment programs (whole quads,
-/// INTERFACE.md "Fragment quads") and to at least 1. Registers declared with an implied
-/// or explicit vertex dimension (`IN[][i]` of geometry and tessellation programs) are left
+/// INTERFACE.md "Fragment quads") and to at least 1. Geometry programs' per-vertex inputs
+/// (`IN[][i]`) get a value for every vertex of the input primitive (`IN[v][i]`,
+/// `GS_INPUT_PRIMITIVE`); other registers with a vertex dimension (tessellation) are left
 /// unset (zero), as are buffers and memory.
 pub fn inputs_for(program: &Program, c: &mut Choices, invocations: usize) -> Inputs {
     let mut n = invocations.max(1);
@@ -107,6 +108,22 @@ pub fn inputs_for(program: &Program, c: &mut Choices, invocations: usize) -> Inp
                 for i in d.first..=d.last {
                     let v = (0..n).map(|_| vec4(c)).collect();
                     inputs.registers.insert(RegKey::new(d.file, i), v);
+                }
+            }
+            File::Input if d.dimension == Some(DeclDimension::Implied) => {
+                let Some(verts) = program.gs_input_vertices() else {
+                    continue;
+                };
+                for vertex in 0..verts {
+                    for i in d.first..=d.last {
+                        let key = RegKey {
+                            file: File::Input,
+                            dimension: Some(vertex),
+                            index: i,
+                        };
+                        let v = (0..n).map(|_| vec4(c)).collect();
+                        inputs.registers.insert(key, v);
+                    }
                 }
             }
             File::Const => {

@@ -23,7 +23,7 @@ use crate::tgsi::{build, Features, GenConfig, Swarm};
 
 /// Version of the generators' output. Bump it whenever the same seed and configuration
 /// would give a different program or inputs, so stored corpora are recognised as stale.
-pub const GENERATOR_VERSION: &str = "0.1.0";
+pub const GENERATOR_VERSION: &str = "0.2.0";
 
 /// Domain-separation tags of the two ChaCha keys derived from a campaign seed.
 const PROGRAM_KEY: u64 = 0x7467_7369_2d70_726f; // "tgsi-pro"
@@ -39,7 +39,7 @@ pub struct RandomConfig {
 }
 
 impl Default for RandomConfig {
-    /// Campaign defaults: up to 48 instructions, vertex/fragment/compute, every feature,
+    /// Campaign defaults: up to 48 instructions, vertex/fragment/compute/geometry, every feature,
     /// swarm testing on, **defined-only on** (a campaign must report no false positives:
     /// undefined results are skipped by the comparators anyway, but undefined decisions make
     /// whole invocations unconstrained and hide real bugs), float immediates of any bit
@@ -51,7 +51,12 @@ impl Default for RandomConfig {
                 max_depth: 3,
                 syntax_coverage: false,
                 mesa_exact_floats: false,
-                stages: vec![Stage::Vertex, Stage::Fragment, Stage::Compute],
+                stages: vec![
+                    Stage::Vertex,
+                    Stage::Fragment,
+                    Stage::Compute,
+                    Stage::Geometry,
+                ],
                 features: Features::ALL,
                 opcodes: None,
                 swarm: true,

@@ -362,7 +362,7 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
     let differ = args.engines.differ()?;
     let mut small = args.engines.clone();
     small.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
-    let reducer = small.differ()?;
+    let reducer = small.differ_with(small.step_limit, false)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let c = campaign(args, seed);
     let store = Store::create(&args.out).map_err(|e| Failure::BadInput(e.to_string()))?;

@@ -9,7 +9,8 @@
 //! called); they miss a fault that only bites in a later iteration. [`pick`] takes every
 //! diverging first-execution probe and every diverging last-value probe that is a *root*:
 //! no other diverging instruction writes a register it reads, and it is not inside the body
-//! of another diverging block. The earliest of those in static execution order wins.
+//! of another diverging block (for a block's entry count: nor of a loop whose count
+//! diverges). The earliest of those in static execution order wins.
 
 use shaderdiff_ir::{Opcode, Program, Register, Structure, NO_PARTNER};
 
@@ -60,6 +61,20 @@ fn is_root(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
             && body(st, b, i)
     });
     if inside {
+        return false;
+    }
+    // A block inside a loop that ran a different number of times is entered a different
+    // number of times for that reason alone (a wrong decision of its own shows in its
+    // first-execution Decision probe instead).
+    let in_diverging_loop = h.0.kind == ProbeKind::Block
+        && last.iter().any(|o| {
+            let b = o.0.instruction;
+            o.0.kind == ProbeKind::Block
+                && b != i
+                && p.instructions[b].opcode == Opcode::BGNLOOP
+                && body(st, b, i)
+        });
+    if in_diverging_loop {
         return false;
     }
     let reads = reads(p, st, i, h.0.kind);
@@ -198,6 +213,31 @@ mod tests {
         assert!(!is_root(&p, &st, &last[1], &last));
         assert!(is_root(&p, &st, &last[2], &last));
         assert_eq!(pick(&p, &rank, &[], &last).unwrap().0.instruction, 0);
+    }
+
+    /// The shift-count-unmasked finding of `fuzz --seed 1` (generator 0.2.0), reduced: USHR
+    /// (8) by 0xffffffff gives 1 instead of 0, so the BRK at 10 is not taken and the loop
+    /// runs longer; the empty UIF (6) earlier in the loop is then entered more often. Its
+    /// count is a consequence of the loop's, not the first divergence.
+    #[test]
+    fn blocks_inside_a_loop_with_a_diverging_count_are_consequences() {
+        let src = "FRAG\nDCL IN[3], GENERIC[35], CONSTANT\nDCL OUT[1], COLOR[1]\nDCL TEMP[0]\n\
+            DCL TEMP[8]\nIMM[0] INT32 {0, 1, 2, 0}\nIMM[1] UINT32 {1, 0, 0, 0}\n\
+            IMM[2] UINT32 {4294967295, 0, 0, 0}\n\
+            BGNLOOP\nUADD TEMP[8].x, TEMP[8], IMM[0].yyyy\nUSLT TEMP[8].y, IMM[0].zzzz, TEMP[8].xxxx\n\
+            UIF TEMP[8].yyyy\nBRK\nENDIF\nUIF IMM[1]\nENDIF\nUSHR TEMP[0].x, IN[3], IMM[2]\n\
+            UIF TEMP[0]\nBRK\nENDIF\nENDLOOP\nMOV OUT[1].x, TEMP[0]\nEND\n";
+        let p = tgsi::parse(src, "t").unwrap();
+        let rank = static_rank(&p);
+        let st = Structure::analyse(&p).unwrap();
+        let last = [
+            hit(0, ProbeKind::Block),
+            hit(6, ProbeKind::Block),
+            hit(8, ProbeKind::Result),
+        ];
+        let first = [hit(8, ProbeKind::Result)];
+        assert!(!is_root(&p, &st, &last[1], &last));
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 8);
     }
 
     #[test]

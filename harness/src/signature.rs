@@ -16,7 +16,7 @@
 //! instruction writing the first mismatching output channel. Engine failures have class
 //! `fail_<kind>` and type `none`.
 
-use shaderdiff_ir::{Opcode, Pos, Program, ScalarType};
+use shaderdiff_ir::{Opcode, Pos, Program, Saturate, ScalarType};
 use shaderdiff_oracles::compare::Mismatch;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
@@ -32,7 +32,7 @@ use crate::roots;
 /// `move`, `float_arith`, `float_minmax`, `float_round`, `float_compare`, `select`,
 /// `transcendental`, `int_arith`, `int_minmax`, `int_mul_hi`, `int_div`, `int_compare`,
 /// `bitwise`, `shift`, `bitfield`, `convert`, `pack`, `address`, `branch`, `loop`, `switch`,
-/// `call`, `kill`, `derivative`, `double`, `int64`, `texture`, `memory`, `other`.
+/// `call`, `kill`, `derivative`, `geometry`, `double`, `int64`, `texture`, `memory`, `other`.
 pub fn opcode_class(op: Opcode) -> &'static str {
     use Opcode::*;
     let info = op.info();
@@ -62,6 +62,7 @@ pub fn opcode_class(op: Opcode) -> &'static str {
         CAL | RET | BGNSUB | ENDSUB | END => "call",
         KILL | KILL_IF | KIL | KILP | DEMOTE => "kill",
         DDX | DDY | DDX_FINE | DDY_FINE => "derivative",
+        EMIT | ENDPRIM => "geometry",
         _ if info.doc_section == "Double ISA" => "double",
         _ if info.doc_section == "64-bit Integer ISA" => "int64",
         _ if info.is_tex || info.doc_section.starts_with("Resource Sampling") => "texture",
@@ -84,6 +85,8 @@ pub enum Located {
     Block,
     /// Fallback: an invocation killed on one side only.
     Killed,
+    /// Fallback: the emitted vertices (count, stream or primitive) differ.
+    Emitted,
     /// Fallback: the last writer of the first mismatching output channel.
     LastWriter,
     /// The engine failed (compile error, trap, step limit ...).
@@ -93,12 +96,13 @@ pub enum Located {
 }
 
 impl Located {
-    /// `probe`, `block`, `killed`, `last_writer`, `failure`, `unknown`.
+    /// `probe`, `block`, `killed`, `emitted`, `last_writer`, `failure`, `unknown`.
     pub fn name(self) -> &'static str {
         match self {
             Located::Probe => "probe",
             Located::Block => "block",
             Located::Killed => "killed",
+            Located::Emitted => "emitted",
             Located::LastWriter => "last_writer",
             Located::Failure => "failure",
             Located::Unknown => "unknown",
@@ -125,6 +129,16 @@ pub struct Divergence {
 /// comparator typed `channel_ty`: the opcode's destination type when it has one (`f32`,
 /// `i32`, `u32`, `f64`, `i64`, `u64`), else the channel's (`bits`, `mixed` ...).
 pub fn value_type(op: Opcode, channel_ty: &str) -> String {
+    value_type_sat(op, Saturate::None, channel_ty)
+}
+
+/// [`value_type`] of an instruction with saturate mode `sat`: a saturated result is always
+/// a float (tgsi.rst "Other Modifiers": `_SAT` clamps to [0.0, 1.0] as a float, for every
+/// opcode), whatever the register's other writes make its inferred type.
+pub fn value_type_sat(op: Opcode, sat: Saturate, channel_ty: &str) -> String {
+    if sat != Saturate::None {
+        return "f32".into();
+    }
     match op.info().dst_type {
         Some(ScalarType::F32) => "f32".into(),
         Some(ScalarType::I32) => "i32".into(),
@@ -180,9 +194,22 @@ pub fn locate(
             return found(i, "bool".into(), Located::Killed);
         }
     }
-    if let Some(m) = mismatches.iter().find(|m| m.register != "killed") {
+    // The vertex list of a geometry program: the first EMIT/ENDPRIM (in static order).
+    if first.is_some_and(|m| m.register.starts_with("emitted")) {
+        let emit = (0..program.instructions.len())
+            .filter(|&i| opcode_class(program.instructions[i].opcode) == "geometry")
+            .min_by_key(|&i| rank[i]);
+        if let Some(i) = emit {
+            return found(i, "u32".into(), Located::Emitted);
+        }
+    }
+    if let Some(m) = mismatches
+        .iter()
+        .find(|m| m.register != "killed" && !m.register.starts_with("emitted"))
+    {
         if let Some(i) = last_writer(program, m) {
-            let ty = value_type(program.instructions[i].opcode, &m.ty);
+            let insn = &program.instructions[i];
+            let ty = value_type_sat(insn.opcode, insn.saturate, &m.ty);
             return found(i, ty, Located::LastWriter);
         }
     }
@@ -211,8 +238,12 @@ fn probe_first(
     let (p, ty) = roots::pick(program, rank, &first, &last)?;
     Some(match p.kind {
         ProbeKind::Result => {
-            let op = program.instructions[p.instruction].opcode;
-            (p.instruction, value_type(op, &ty), Located::Probe)
+            let insn = &program.instructions[p.instruction];
+            (
+                p.instruction,
+                value_type_sat(insn.opcode, insn.saturate, &ty),
+                Located::Probe,
+            )
         }
         ProbeKind::Block | ProbeKind::Decision => {
             (p.instruction, "none".to_string(), Located::Block)
@@ -300,6 +331,9 @@ mod tests {
         assert_eq!(value_type(Opcode::IDIV, "bits"), "i32");
         assert_eq!(value_type(Opcode::UDIV, "bits"), "u32");
         assert_eq!(value_type(Opcode::MOV, "bits"), "bits");
+        // tgsi.rst "Other Modifiers": a saturated result is a float.
+        assert_eq!(value_type_sat(Opcode::MOV, Saturate::Zero, "mixed"), "f32");
+        assert_eq!(value_type_sat(Opcode::UADD, Saturate::Zero, "u32"), "f32");
         assert_eq!(out_index("OUT[12]"), Some(12));
         assert_eq!(out_index("killed"), None);
     }

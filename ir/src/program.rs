@@ -452,6 +452,26 @@ impl Program {
             .map(|p| p.value)
     }
 
+    /// Vertices per input primitive of a geometry program (`GS_INPUT_PRIMITIVE`, TEXT-FORMAT.md
+    /// §5): the size of its implied `IN[]` dimension. `None` for other stages, or when the
+    /// property is missing or names no input primitive.
+    pub fn gs_input_vertices(&self) -> Option<u32> {
+        if self.stage != Stage::Geometry {
+            return None;
+        }
+        self.property(PropertyName::GsInputPrimitive)
+            .and_then(|v| Primitive::ALL.get(v as usize))
+            .map(|p| p.vertices())
+            .filter(|&n| n > 0)
+    }
+
+    /// `GS_MAX_OUTPUT_VERTICES`, 0 when absent (Mesa's property default): EMIT drops the
+    /// vertices past it.
+    pub fn gs_max_output_vertices(&self) -> u32 {
+        self.property(PropertyName::GsMaxOutputVertices)
+            .unwrap_or(0)
+    }
+
     /// Declarations of one file.
     pub fn decls(&self, file: File) -> impl Iterator<Item = &Declaration> {
         self.declarations.iter().filter(move |d| d.file == file)

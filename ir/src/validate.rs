@@ -412,13 +412,7 @@ impl<'a> Validator<'a> {
     /// Vertices of an implied dimension (GEOM: from GS_INPUT_PRIMITIVE, else no limit).
     fn implied_size(&self) -> u32 {
         match self.p.stage {
-            Stage::Geometry => self
-                .p
-                .property(PropertyName::GsInputPrimitive)
-                .and_then(|v| Primitive::ALL.get(v as usize))
-                .map(|p| p.vertices())
-                .filter(|&n| n > 0)
-                .unwrap_or(u32::MAX),
+            Stage::Geometry => self.p.gs_input_vertices().unwrap_or(u32::MAX),
             _ => 32,
         }
     }

@@ -89,8 +89,8 @@ pub struct Outputs {
     /// Geometry programs: the vertices each invocation emitted (EMIT), in order, one list
     /// per invocation; `None` for other stages. Vertex `v`'s output register `OUT[n]` is
     /// reported in [`Outputs::registers`] as the 2-D register `OUT[v][n]` (see
-    /// [`emitted_key`]); invocations that emitted `v` vertices or fewer have zeros there,
-    /// marked undefined by the oracle.
+    /// [`emitted_key`]); invocations that emitted `v` vertices or fewer have zeros there
+    /// (comparators look at `emits` and skip them).
     pub emits: Option<Vec<Vec<EmitRecord>>>,
 }
 

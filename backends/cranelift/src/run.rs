@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{PropertyName, Stage};
+use shaderdiff_ir::Stage;
 use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 use shaderdiff_oracles::Vec4;
 
@@ -100,13 +100,11 @@ pub(crate) fn run(
     let size = prog.lowered.size as u64;
     let geometry = front.program.stage == Stage::Geometry;
     let mut emits = geometry.then(|| {
-        let max = front
-            .program
-            .properties
-            .iter()
-            .find(|p| p.name == PropertyName::GsMaxOutputVertices)
-            .map_or(0, |p| p.value);
-        EmitState::new(max, plan.outputs.len(), n)
+        EmitState::new(
+            front.program.gs_max_output_vertices(),
+            plan.outputs.len(),
+            n,
+        )
     });
     let ctx = RunCtx {
         inputs: bindings.as_ptr(),

@@ -14,6 +14,9 @@ use shaderdiff_ir::File;
 use shaderdiff_oracles::{RegKey, Vec4};
 
 /// One fault's demonstration.
+/// `(stream, primitive)` of each emitted vertex.
+type Emitted = Vec<(u32, u32)>;
+
 struct Case {
     fault: &'static str,
     program: &'static str,
@@ -25,6 +28,9 @@ struct Case {
     faulty: Vec<Vec4>,
     /// Killed flags without / with the fault (fragment programs).
     killed: Option<(Vec<bool>, Vec<bool>)>,
+    /// Emitted vertices `(stream, primitive)` of invocation 0 without / with the fault
+    /// (geometry programs).
+    emitted: Option<(Emitted, Emitted)>,
 }
 
 fn f(v: [f32; 4]) -> Vec4 {
@@ -46,6 +52,7 @@ fn cases() -> Vec<Case> {
         correct: vec![correct],
         faulty: vec![faulty],
         killed: None,
+        emitted: None,
     };
     let with = |fault, c: Case| Case { fault, ..c };
     vec![
@@ -236,6 +243,22 @@ fn cases() -> Vec<Case> {
                 vec![false, false, true, false],
                 vec![true, false, true, true],
             )),
+            emitted: None,
+        },
+        // tgsi.rst EMIT/ENDPRIM: "into the specified vertex stream": stream 1, then (after
+        // ENDPRIM of stream 1) stream 1's second primitive; with the operand ignored both
+        // vertices go to stream 0.
+        Case {
+            fault: "emit-stream-zero",
+            program: "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+                      PROPERTY GS_MAX_OUTPUT_VERTICES 4\nDCL OUT[0], GENERIC[0]\n\
+                      IMM[0] INT32 {0, 1, 0, 0}\nMOV OUT[0], IMM[0].yyyy\nEMIT IMM[0].yyyy\n\
+                      ENDPRIM IMM[0].yyyy\nEMIT IMM[0].yyyy\nEND\n",
+            input: vec![],
+            correct: vec![i([1; 4])],
+            faulty: vec![i([1; 4])],
+            killed: None,
+            emitted: Some((vec![(1, 0), (1, 1)], vec![(0, 0), (0, 1)])),
         },
     ]
 }
@@ -266,8 +289,21 @@ fn same(a: u32, b: u32) -> bool {
     a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
 }
 
-fn check(case: &Case, fault: Option<&str>, want: &[Vec4], killed: Option<&Vec<bool>>) {
+fn check(
+    case: &Case,
+    fault: Option<&str>,
+    want: &[Vec4],
+    killed: Option<&Vec<bool>>,
+    emitted: Option<&Vec<(u32, u32)>>,
+) {
     let o = run(case, fault);
+    if let Some(want) = emitted {
+        let got: Vec<(u32, u32)> = o.emits.as_ref().expect("geometry program")[0]
+            .iter()
+            .map(|r| (r.stream, r.primitive))
+            .collect();
+        assert_eq!(&got, want, "{} with fault {fault:?}", case.fault);
+    }
     let got = &o.registers[&RegKey::new(File::Output, 0)];
     for (inv, (g, w)) in got.iter().zip(want).enumerate() {
         // INTERFACE.md: a killed invocation's registers are not part of any comparison.
@@ -302,9 +338,13 @@ fn every_fault_changes_its_result_only_when_on() {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
         };
-        check(&case, None, &case.correct, k_ok);
-        check(&case, Some("no-such-fault"), &case.correct, k_ok);
-        check(&case, Some(case.fault), &case.faulty, k_bad);
+        let (e_ok, e_bad) = match &case.emitted {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        check(&case, None, &case.correct, k_ok, e_ok);
+        check(&case, Some("no-such-fault"), &case.correct, k_ok, e_ok);
+        check(&case, Some(case.fault), &case.faulty, k_bad, e_bad);
     }
 }
 

@@ -168,7 +168,7 @@ END
     let want = Expect::new()
         .emits(vec![vec![(0, 0), (0, 1)], vec![(0, 0)]])
         .vals(vout(0, 0), &[fv([5.0; 4]), fv([5.0; 4])])
-        .reg(vout(1, 0), vec![v(fv([6.0; 4])), U4])
+        .vals(vout(1, 0), &[fv([6.0; 4]), [0; 4]])
         .vals(out(0), &[fv([6.0; 4]), fv([5.0; 4])]);
     check_program(&text, &ins, &want);
 }

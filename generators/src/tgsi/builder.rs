@@ -33,6 +33,9 @@ pub(super) struct Layout {
     pub loop_slots: u32,
     /// First of the three guard TEMPs (defined-only mode), which only guards write.
     pub guards: u32,
+    /// Geometry programs: vertices per input primitive (inputs are `IN[v][i]`, `v` below
+    /// it); 0 for other stages.
+    pub gs_vertices: u32,
 }
 
 pub(super) struct Builder<'a, 'c> {
@@ -99,6 +102,16 @@ impl Builder<'_, '_> {
 
     fn src_reg(&mut self) -> Register {
         match self.c.below(8) {
+            0 | 1 if self.l.gs_vertices > 0 => {
+                let i = self.c.below(self.l.inputs as usize) as i32;
+                let v = self.c.below(self.l.gs_vertices as usize) as i32;
+                let mut r = Register::new(File::Input, i);
+                r.dimension = Some(Index {
+                    value: v,
+                    ..Index::default()
+                });
+                r
+            }
             0 | 1 => Register::new(File::Input, self.c.below(self.l.inputs as usize) as i32),
             2 => Register::new(File::Const, self.c.below(self.l.consts as usize) as i32),
             3 => Register::new(File::Immediate, self.c.below(self.immediates.len()) as i32),
@@ -242,6 +255,23 @@ impl Builder<'_, '_> {
         true
     }
 
+    /// Geometry programs (tgsi.rst "Geometry ISA"): EMIT, or ENDPRIM, of stream 0 mostly
+    /// (`IMM[0]` = {0, 1, 2, 3} gives the stream), sometimes without the operand.
+    pub(super) fn emit_vertex(&mut self) {
+        let op = if self.c.chance(70) {
+            Opcode::EMIT
+        } else {
+            Opcode::ENDPRIM
+        };
+        if self.c.chance(15) {
+            self.push0(op);
+        } else {
+            let stream = self.c.pick(&[0u8, 0, 0, 1, 2]);
+            let s = self.imm_src(INT_IMM, stream);
+            self.emit(op, vec![], vec![s]);
+        }
+    }
+
     fn simple(&mut self, depth: usize) {
         match self.c.below(20) {
             0 if self.f.indirect => self.set_address(),
@@ -259,6 +289,7 @@ impl Builder<'_, '_> {
             2 if self.current_sub.is_some() => self.push0(Opcode::RET),
             3 if depth > 0 && self.c.chance(30) => self.push0(Opcode::NOP),
             4 if self.f.kill => self.kill(depth),
+            6 | 7 if self.l.gs_vertices > 0 => self.emit_vertex(),
             5 if self.f.derivatives => {
                 if !self.derivative(depth) {
                     self.arith();
@@ -497,7 +528,7 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
     };
     let per = cfg.max_depth as u32 + 1;
     let loop_slots = 1 + subroutines as u32;
-    let l = Layout {
+    let mut l = Layout {
         inputs,
         outputs,
         temps,
@@ -506,7 +537,35 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
         counters: temps + 4,
         loop_slots,
         guards: temps + 4 + loop_slots * per,
+        gs_vertices: 0,
     };
+    let mut properties = Vec::new();
+    if stage == Stage::Geometry {
+        // Input primitive (1, 2 or 3 vertices), output primitive, and a vertex limit the
+        // programs sometimes exceed.
+        let input = choices.pick(&[Primitive::Points, Primitive::Lines, Primitive::Triangles]);
+        let output = choices.pick(&[
+            Primitive::Points,
+            Primitive::LineStrip,
+            Primitive::TriangleStrip,
+        ]);
+        let max = choices.range(1, 6) as u32;
+        l.gs_vertices = input.vertices();
+        properties = vec![
+            Property {
+                name: PropertyName::GsInputPrimitive,
+                value: input.token(),
+            },
+            Property {
+                name: PropertyName::GsOutputPrimitive,
+                value: output.token(),
+            },
+            Property {
+                name: PropertyName::GsMaxOutputVertices,
+                value: max,
+            },
+        ];
+    }
     let mut b = Builder {
         cfg,
         f: swarm.features,
@@ -537,6 +596,11 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
             vec![s],
         );
     }
+    // A geometry program emits at least the final vertex.
+    if b.l.gs_vertices > 0 {
+        let s = b.imm_src(INT_IMM, 0);
+        b.emit(Opcode::EMIT, vec![], vec![s]);
+    }
     b.push0(Opcode::END);
     let mut sub_starts = Vec::new();
     for s in 0..b.subroutines {
@@ -557,6 +621,7 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
         ..
     } = b;
     let mut p = Program::new(stage);
+    p.properties = properties;
     p.declarations = declarations(stage, &l, cfg);
     p.immediates = immediates;
     p.instructions = insns;
@@ -571,6 +636,10 @@ fn declarations(stage: Stage, l: &Layout, cfg: &GenConfig) -> Vec<Declaration> {
         if stage == Stage::Fragment {
             d.semantic = Some((SemanticName::Generic, i));
             d.interpolation = Some(Interpolation::Constant);
+        }
+        if stage == Stage::Geometry {
+            d.dimension = Some(DeclDimension::Implied);
+            d.semantic = Some((SemanticName::Generic, i));
         }
         v.push(d);
     }

@@ -576,10 +576,6 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         uniform_init,
         outputs,
         memory_regs,
-        max_vertices: program
-            .properties
-            .iter()
-            .find(|p| p.name == shaderdiff_ir::PropertyName::GsMaxOutputVertices)
-            .map_or(0, |p| p.value),
+        max_vertices: program.gs_max_output_vertices(),
     })
 }

@@ -38,6 +38,8 @@ pub(crate) struct Emission {
     vertices: Vec<Vertex>,
     /// Per stream: completed non-empty primitives, and whether the current one has a vertex.
     streams: std::collections::BTreeMap<u32, (u32, bool)>,
+    /// The invocation ended unconstrained: all of its outputs are undefined.
+    unconstrained: bool,
 }
 
 impl Machine<'_> {
@@ -119,6 +121,7 @@ impl Machine<'_> {
         for (l, e) in self.emissions.iter_mut().take(n).enumerate() {
             let mut e = std::mem::take(e);
             if self.unconstrained >> l & 1 != 0 {
+                e.unconstrained = true;
                 for v in &mut e.vertices {
                     v.und.iter_mut().for_each(|u| *u = 0xF);
                 }
@@ -129,8 +132,9 @@ impl Machine<'_> {
 }
 
 /// Fills `out.emits` and the `OUT[v][n]` registers (with undefined channels and intervals)
-/// from every invocation's emission. Vertex slots an invocation did not emit are zero and
-/// undefined.
+/// from every invocation's emission. Vertex slots an invocation did not emit are zero (not
+/// a value the specification leaves undefined: there is no such vertex, which `emits`
+/// says; the comparator skips them), undefined only for unconstrained invocations.
 pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, out: &mut Outputs) {
     let n = all.len();
     let most = all.iter().map(|e| e.vertices.len()).max().unwrap_or(0);
@@ -155,7 +159,7 @@ pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, o
                     }
                     None => {
                         vals.push([0; 4]);
-                        und.push(0xF);
+                        und.push(if e.unconstrained { 0xF } else { 0 });
                         if with_iv {
                             ivs.push([Interval::ANY; 4]);
                         }

@@ -19,7 +19,8 @@
 //!
 //! Every fault can be shown by a program of at most four instructions besides END (the
 //! issue's bar for a reduced finding): an ALU fault by its opcode alone, `if-nan-false` by
-//! `IF`, a write and `ENDIF`, `kill-if-sign-bit` by one `KILL_IF`.
+//! `IF`, a write and `ENDIF`, `kill-if-sign-bit` by one `KILL_IF`, `emit-stream-zero` by
+//! one `EMIT` of stream 1.
 
 pub(crate) mod lower;
 
@@ -63,6 +64,8 @@ pub enum Fault {
     IfNanFalse,
     /// `kill-if-sign-bit`.
     KillIfSignBit,
+    /// `emit-stream-zero`.
+    EmitStreamZero,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -186,6 +189,13 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             description: "KILL_IF tests the sign bit instead of < 0.0, so -0.0 and negative NaNs kill",
         },
     ),
+    (
+        Fault::EmitStreamZero,
+        FaultDef {
+            name: "emit-stream-zero",
+            description: "EMIT/ENDPRIM ignore their stream operand: every vertex goes to stream 0",
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -265,7 +275,8 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::SwizzleSwap
         | Fault::WritemaskIgnoredW
         | Fault::CmpSwapped
-        | Fault::UcmpSwapped => true,
+        | Fault::UcmpSwapped
+        | Fault::EmitStreamZero => true,
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked
         | Fault::F2iRounds
@@ -306,6 +317,10 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             }
             Fault::UcmpSwapped if insn.opcode == UCMP && insn.src.len() >= 3 => {
                 insn.src.swap(1, 2);
+            }
+            // A backend with one vertex stream: the operand is dropped (stream 0).
+            Fault::EmitStreamZero if matches!(insn.opcode, EMIT | ENDPRIM) => {
+                insn.src.clear();
             }
             _ => {}
         }

@@ -51,6 +51,8 @@ pub enum Command {
     /// Worker process of `fuzz` and `conform` (internal: started by them).
     #[command(hide = true)]
     Worker(crate::worker_cmd::WorkerArgs),
+    /// Valhall machine code: `disasm HEXBYTES...` and `asm TEXT...`.
+    Valhall(crate::valhall_cmd::ValhallArgs),
     /// Print what a backend compiles a program to (jit: --emit clif).
     Compile(crate::compile_cmd::CompileArgs),
 }
@@ -188,6 +190,7 @@ pub fn execute(cli: Cli) -> u8 {
         Command::Conform(a) => crate::conform_cmd::execute(&a),
         Command::Merge(a) => crate::merge_cmd::execute(&a),
         Command::Worker(a) => crate::worker_cmd::execute(&a),
+        Command::Valhall(a) => crate::valhall_cmd::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

@@ -28,5 +28,6 @@ pub mod reduce_cmd;
 pub mod report;
 pub mod roots;
 pub mod signature;
+pub mod valhall_cmd;
 pub mod value;
 pub mod worker_cmd;

@@ -133,12 +133,14 @@ fn engine(options: JitOptions) -> JitEngine {
 
 fn compile(c: &mut Criterion) {
     let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
-    for (label, verify) in [
-        ("default (verifier off in release)", false),
-        ("with the verifier", true),
+    for (label, verify, optimize) in [
+        ("default (verifier off in release)", false, true),
+        ("with the verifier", true, true),
+        ("single-pass register allocator", false, false),
     ] {
         let e = engine(JitOptions {
             verify,
+            optimize,
             ..JitOptions::default()
         });
         let samples = (0..201)
@@ -214,6 +216,27 @@ fn execute(c: &mut Criterion) {
         nat.as_secs_f64() * 1e3,
         per(nat),
         nat.as_secs_f64() / jit.as_secs_f64()
+    );
+    // The same program compiled with the single-pass register allocator.
+    let fast = engine(JitOptions {
+        optimize: false,
+        ..JitOptions::default()
+    });
+    let fast_compiled = fast.prepare(&program).expect("compiles");
+    let fast_samples: Vec<Duration> = (0..31)
+        .map(|_| {
+            let t = Instant::now();
+            let o = fast.run(fast_compiled.as_ref(), &inputs).expect("runs");
+            let d = t.elapsed();
+            drop(o);
+            d
+        })
+        .collect();
+    let fast_median = median(fast_samples);
+    println!(
+        "jit execution, single-pass register allocator: median {:.3} ms = {:.4} ns per invocation-instruction",
+        fast_median.as_secs_f64() * 1e3,
+        per(fast_median)
     );
     c.bench_function("jit/execute_65536_invocations", |bch| {
         bch.iter(|| e.run(compiled.as_ref(), &inputs).expect("runs"))

@@ -1,0 +1,224 @@
+//! Decoding a 64-bit instruction word into an [`Instr`] (ENCODING.md §1–§9).
+//!
+//! Decoding is strict: a word decodes only if [`crate::encode`] gives the same word back,
+//! so every decoded word re-encodes exactly and its disassembly re-assembles. Words with
+//! reserved enum values, bits outside every field, a FAU page nobody uses, or sources
+//! breaking the FAU limits are rejected with a [`DecodeError`].
+
+use crate::encode::{encode, EncodeError};
+use crate::instr::{Dest, Instr, Source, SrcValue, StagingRun, WriteMask};
+use crate::isa::{EnumField, InsDef};
+
+/// Why a word is not a valid instruction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Bit 63 is reserved and must be 0 (§1).
+    #[error("bit 63 is set (reserved, must be 0)")]
+    Bit63,
+    /// No instruction has this primary opcode (bits 48–56).
+    #[error("unknown primary opcode {0:#05x}")]
+    UnknownOpcode(u16),
+    /// No instruction with this primary opcode has this secondary opcode (§2.2).
+    #[error("primary opcode {opcode:#05x}: no instruction has secondary opcode {value:#x} (mask {mask:#x} at bit {shift})")]
+    UnknownSecondary {
+        /// Primary opcode.
+        opcode: u16,
+        /// Value found in the secondary field.
+        value: u64,
+        /// Secondary field mask (relative to `shift`).
+        mask: u16,
+        /// Secondary field position.
+        shift: u8,
+    },
+    /// Destination write mask 0 (§5).
+    #[error("{ins}: destination write mask is 0 (must be 1, 2 or 3)")]
+    WriteMask {
+        /// Mnemonic.
+        ins: String,
+    },
+    /// Bits 57–58 select a FAU page but no source is a uniform or special value.
+    #[error("{ins}: FAU page {page} is set but no source is a uniform or special value")]
+    UnusedPage {
+        /// Mnemonic.
+        ins: String,
+        /// Page in bits 57–58.
+        page: u8,
+    },
+    /// Bits that belong to no field of the instruction have the wrong value (e.g. the
+    /// `0xC0` destination placeholder, staging control bits, unused bits that must be 0,
+    /// or a non-canonical empty staging run).
+    #[error("{ins}: bits {mask:#018x} must be {expected:#018x} (they are outside every field)")]
+    StrayBits {
+        /// Mnemonic.
+        ins: String,
+        /// Bits that differ.
+        mask: u64,
+        /// Their required value.
+        expected: u64,
+    },
+    /// The fields decode but break an encoding rule (reserved enum value, staging
+    /// alignment, FAU limits, …).
+    #[error("invalid instruction: {0}")]
+    Invalid(#[from] EncodeError),
+}
+
+/// Finds the instruction a word encodes (primary then secondary opcode, §2).
+///
+/// # Errors
+/// [`DecodeError::Bit63`], [`DecodeError::UnknownOpcode`],
+/// [`DecodeError::UnknownSecondary`].
+pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
+    if word >> 63 != 0 {
+        return Err(DecodeError::Bit63);
+    }
+    let isa = crate::isa();
+    let opcode = ((word >> 48) & 0x1FF) as u16;
+    let mut candidates = isa.with_opcode(opcode).peekable();
+    let first = candidates
+        .peek()
+        .copied()
+        .ok_or(DecodeError::UnknownOpcode(opcode))?;
+    let mut found = None;
+    for def in candidates {
+        match def.opcode2 {
+            None => {
+                found = Some(def);
+                break;
+            }
+            Some(op2) => {
+                let v = (word >> def.secondary_shift) & u64::from(def.secondary_mask);
+                if v == u64::from(op2) {
+                    found = Some(def);
+                    break;
+                }
+            }
+        }
+    }
+    found.ok_or(DecodeError::UnknownSecondary {
+        opcode,
+        value: (word >> first.secondary_shift) & u64::from(first.secondary_mask),
+        mask: first.secondary_mask,
+        shift: first.secondary_shift,
+    })
+}
+
+/// Decodes a 64-bit instruction word (byte 0 = bits 0–7, ENCODING.md conventions).
+///
+/// Every `Source` field the instruction has is returned as `Some`, and every list has
+/// the definition's length.
+///
+/// # Errors
+/// [`DecodeError`] for anything that is not a valid, canonical instruction; never panics.
+pub fn decode(word: u64) -> Result<Instr, DecodeError> {
+    let def = identify(word)?;
+    let bits = |start: u8, size: u8| (word >> start) & ((1u64 << size) - 1);
+    let page = bits(57, 2) as u8;
+
+    let dest = if def.dests {
+        let mask =
+            WriteMask::from_bits(bits(46, 2) as u8).ok_or_else(|| DecodeError::WriteMask {
+                ins: def.name.clone(),
+            })?;
+        Some(Dest {
+            reg: bits(40, 6) as u8,
+            mask,
+        })
+    } else {
+        None
+    };
+
+    let staging = def
+        .staging
+        .iter()
+        .map(|sd| StagingRun {
+            base: sd.reg.extract(word) as u8,
+            count: sd.count.extract(word) as u8 + sd.count_bias,
+        })
+        .collect();
+
+    let mut uses_page = false;
+    let srcs = def
+        .srcs
+        .iter()
+        .map(|sd| {
+            let byte = sd.byte_field().extract(word) as u8;
+            let v = byte & 63;
+            let value = match byte >> 6 {
+                0 | 1 => SrcValue::Reg {
+                    reg: v,
+                    discard: byte >> 6 == 1,
+                },
+                2 => {
+                    uses_page = true;
+                    SrcValue::Uniform(page << 6 | v)
+                }
+                _ if v < 32 => SrcValue::Imm(v),
+                _ => {
+                    uses_page = true;
+                    SrcValue::Special {
+                        page,
+                        entry: (v - 32) >> 1,
+                        hi: v & 1 == 1,
+                    }
+                }
+            };
+            let get = |f: Option<EnumField>| f.map(|f| f.field.extract(word) as u8);
+            let flag = |b: Option<u8>| b.is_some_and(|b| (word >> b) & 1 == 1);
+            Source {
+                value,
+                neg: flag(sd.neg),
+                abs: flag(sd.abs),
+                swizzle: get(sd.swizzle),
+                widen: get(sd.widen.map(|w| w.1)),
+                lane: get(sd.lane),
+                combine: get(sd.combine),
+                not: flag(sd.not),
+            }
+        })
+        .collect();
+
+    let imms = def
+        .imms
+        .iter()
+        .map(|id| {
+            let raw = id.field.extract(word);
+            if id.signed && raw >> (id.field.size - 1) == 1 {
+                raw as i64 - (1i64 << id.field.size)
+            } else {
+                raw as i64
+            }
+        })
+        .collect();
+
+    let modifiers = def
+        .modifiers
+        .iter()
+        .map(|m| m.field.extract(word) as u32)
+        .collect();
+
+    let instr = Instr {
+        id: def.id,
+        flow: bits(59, 4) as u8,
+        dest,
+        staging,
+        srcs,
+        imms,
+        modifiers,
+    };
+    let again = encode(&instr)?;
+    if again != word {
+        let diff = again ^ word;
+        if diff & !(3u64 << 57) == 0 && !uses_page {
+            return Err(DecodeError::UnusedPage {
+                ins: def.name.clone(),
+                page,
+            });
+        }
+        return Err(DecodeError::StrayBits {
+            ins: def.name.clone(),
+            mask: diff,
+            expected: again & diff,
+        });
+    }
+    Ok(instr)
+}

@@ -26,6 +26,9 @@ enum Source<'a> {
     Words(Vec<u32>),
     /// A seeded ChaCha8 stream, with an optional cap on the number of draws.
     Rng(Box<ChaCha8Rng>, Option<usize>),
+    /// Owned words, then a seeded ChaCha8 stream: "exhausted" once the words are used up,
+    /// but later draws come from the stream instead of being 0.
+    Then(Vec<u32>, Box<ChaCha8Rng>),
 }
 
 /// A stream of decisions. When a finite stream is exhausted, every draw returns 0, which
@@ -67,6 +70,20 @@ impl<'a> Choices<'a> {
         Choices::from_words(words)
     }
 
+    /// [`Choices::from_bytes`] whose draws after the bytes come from `rng` instead of being
+    /// 0. [`Choices::exhausted`] still turns true after the bytes, so what the bytes
+    /// decide (how much code) stays theirs, while everything drawn later (the final output
+    /// writes, the values) varies instead of always taking the simplest option.
+    pub fn from_bytes_then(bytes: &[u8], rng: ChaCha8Rng) -> Choices<'static> {
+        let Source::Words(words) = Choices::from_bytes(bytes).src else {
+            unreachable!("from_bytes makes words")
+        };
+        Choices {
+            src: Source::Then(words, Box::new(rng)),
+            pos: 0,
+        }
+    }
+
     /// Decisions from a seeded ChaCha8 generator: unbounded when `limit` is `None`,
     /// otherwise exhausted after `limit` draws.
     pub fn from_rng(rng: ChaCha8Rng, limit: Option<usize>) -> Choices<'static> {
@@ -87,18 +104,23 @@ impl<'a> Choices<'a> {
             Source::Slice(d) => self.pos >= d.len(),
             Source::Words(d) => self.pos >= d.len(),
             Source::Rng(_, limit) => limit.is_some_and(|l| self.pos >= l),
+            Source::Then(d, _) => self.pos >= d.len(),
         }
     }
 
-    /// The next raw 32-bit decision (0 when exhausted).
+    /// The next raw 32-bit decision (0 when exhausted, except for
+    /// [`Choices::from_bytes_then`]).
     pub fn raw(&mut self) -> u32 {
-        let v = if self.exhausted() {
+        let v = if let Source::Then(d, r) = &mut self.src {
+            d.get(self.pos).copied().unwrap_or_else(|| r.next_u32())
+        } else if self.exhausted() {
             0
         } else {
             match &mut self.src {
                 Source::Slice(d) => d[self.pos],
                 Source::Words(d) => d[self.pos],
                 Source::Rng(r, _) => r.next_u32(),
+                Source::Then(..) => 0,
             }
         };
         self.pos += 1;

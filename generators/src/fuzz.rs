@@ -3,9 +3,14 @@
 //!
 //! A [`FuzzProgram`] reads a few option bytes ([`FuzzOptions`], derived), then turns the
 //! rest of the input into the same decision stream the seeded generator uses
-//! ([`Choices::from_bytes`]): program decisions first, then input values. Exhausted bytes
-//! read as zeros, which select the simplest options, so every input, including the empty
-//! one, yields a valid program, and libFuzzer's mutations of the bytes mutate the program.
+//! ([`Choices::from_bytes_then`]) for the program: the bytes decide how much code there is
+//! (generation stops when they run out, so every input, including the empty one, yields a
+//! valid program, and libFuzzer's mutations of the bytes mutate the program); decisions
+//! after them (the final output writes) and the input values ([`inputs_choices`]) come
+//! from the seeded generator's ChaCha streams keyed by a hash of the bytes. Zeros there
+//! would always pick the simplest option (every output overwritten by `MOV OUT[n], IN[0]`,
+//! all-zero inputs), which hides most miscompilations. The same bytes always give the same
+//! program and inputs.
 //!
 //! ```ignore
 //! fuzz_target!(|p: FuzzProgram| { /* run p.program on p.inputs on every engine */ });
@@ -17,7 +22,7 @@ use shaderdiff_oracles::Inputs;
 
 use crate::choices::Choices;
 use crate::inputs::inputs_for;
-use crate::random::RandomConfig;
+use crate::random::{inputs_choices, program_rng, RandomConfig};
 use crate::tgsi::{build, Swarm};
 
 /// Options read from the first bytes of a fuzz input.
@@ -59,10 +64,15 @@ impl FuzzProgram {
 fn build_from(options: FuzzOptions, rest: &[u8]) -> FuzzProgram {
     let mut cfg = RandomConfig::default();
     cfg.gen.defined_only = !options.allow_undefined;
-    let mut c = Choices::from_bytes(rest);
+    // FNV-1a 64 of the bytes keys the decisions after the bytes and the input values.
+    let key = rest.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let mut c = Choices::from_bytes_then(rest, program_rng(key));
     let built = build(&mut c, &cfg.gen);
     let invocations = 4 * (1 + (options.quads as usize % 16));
-    let inputs = inputs_for(&built.program, &mut c, invocations);
+    let mut values = inputs_choices(key, 0);
+    let inputs = inputs_for(&built.program, &mut values, invocations);
     FuzzProgram {
         options,
         program: built.program,

@@ -111,6 +111,12 @@ fn rng(seed: u64, key: u64, index: u64) -> ChaCha8Rng {
     r
 }
 
+/// The ChaCha8 generator of the program decisions of campaign `seed`, stream 0 (for
+/// [`crate::fuzz`], which continues fuzzer bytes with it).
+pub fn program_rng(seed: u64) -> ChaCha8Rng {
+    rng(seed, PROGRAM_KEY, 0)
+}
+
 /// The decision stream of program `index` of campaign `seed`.
 pub fn program_choices(seed: u64, index: u64) -> Choices<'static> {
     Choices::from_rng(rng(seed, PROGRAM_KEY, index), None)

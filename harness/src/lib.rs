@@ -14,6 +14,7 @@ pub mod fuzz;
 pub mod fuzz_chunk;
 pub mod fuzz_cmd;
 pub mod fuzz_worker;
+pub mod fuzzing;
 pub mod gen_cmd;
 pub mod inputs;
 pub mod inputs_json;

@@ -176,6 +176,13 @@ impl<'a> Validator<'a> {
             None if implied => {
                 return self.err(pos, format!("declaration {name}: per-vertex {stage} {} need the implied dimension `{}[][n]`", d.file, d.file));
             }
+            // tgsi_dump prints GEOM inputs as `IN[][n]`, which only parses with an implied
+            // size (TEXT-FORMAT.md §6.3): without the property the program has no text form.
+            Some(DeclDimension::Implied)
+                if stage == Stage::Geometry && self.p.gs_input_vertices().is_none() =>
+            {
+                return self.err(pos, format!("declaration {name}: per-vertex GEOM inputs need `PROPERTY GS_INPUT_PRIMITIVE` (the size of their vertex dimension, TEXT-FORMAT.md §6.3)"));
+            }
             Some(DeclDimension::Index(_)) if implied_context(stage, d.file) => {
                 return self.err(pos, format!("declaration {name}: the vertex dimension of {stage} {} is implied, not an index", d.file));
             }

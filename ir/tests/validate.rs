@@ -4,7 +4,7 @@
 //! destinations, texture targets) plus the canonical-form rules that keep printing lossless.
 
 use rstest::rstest;
-use shaderdiff_ir::tgsi::parse;
+use shaderdiff_ir::tgsi::{parse, print};
 use shaderdiff_ir::validate::validate;
 use shaderdiff_ir::*;
 
@@ -102,4 +102,23 @@ fn geometry_vertex_index_is_bounded_by_the_input_primitive() {
         ),
         "{e}"
     );
+}
+
+/// TEXT-FORMAT.md §6.3: GEOM inputs print as `IN[][n]`, which parses only after
+/// `PROPERTY GS_INPUT_PRIMITIVE`. A GEOM program declaring `DCL IN[0]` without the
+/// property (Mesa's parser takes it) would print to text that does not parse: rejected.
+/// Found by the `tgsi_parse` fuzz target (fuzz/regressions/tgsi_parse/).
+#[test]
+fn geometry_inputs_need_the_input_primitive() {
+    let e = parse("GEOM\nDCL IN[0]\nEND\n", "g.tgsi").unwrap_err();
+    assert!(e.to_string().contains("GS_INPUT_PRIMITIVE"), "{e}");
+    assert!(e.to_string().starts_with("g.tgsi:2:1:"), "{e}");
+    let ok = parse(
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nDCL IN[0]\nEND\n",
+        "g.tgsi",
+    )
+    .unwrap();
+    let printed = print(&ok);
+    assert!(printed.contains("DCL IN[][0]"), "{printed}");
+    assert_eq!(parse(&printed, "p.tgsi").unwrap(), ok);
 }

@@ -327,7 +327,13 @@ pub(crate) fn arithmetic_nan(op: Opcode) -> bool {
             op,
             // UP2H: IEEE 754 quiets a signalling half NaN on conversion, but tgsi.rst does
             // not fix the resulting bits, so engines may keep the payload as it was.
-            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE | Opcode::UP2H
+            // LDEXP: `src0 * 2^src1` (tgsi.rst), float arithmetic like MUL.
+            Opcode::DDX
+                | Opcode::DDY
+                | Opcode::DDX_FINE
+                | Opcode::DDY_FINE
+                | Opcode::UP2H
+                | Opcode::LDEXP
         )
 }
 

@@ -56,20 +56,19 @@ pub fn is_test_fault(name: &str) -> bool {
 /// `engine` wrapped with the test-only fault of `config`, or `engine` itself when `config`
 /// has none.
 pub fn wrap(engine: Box<dyn Engine>, config: &EngineConfig) -> Box<dyn Engine> {
-    match config.fault.as_deref() {
-        Some("test-nondeterministic") => Box::new(Nondeterministic {
-            inner: engine,
-            runs: AtomicU64::new(0),
-        }),
-        Some("test-segfault") => Box::new(Dying::new(engine, Opcode::BREV, Death::Segfault)),
-        Some("test-abort") => Box::new(Dying::new(engine, Opcode::POPC, Death::Abort)),
-        Some("test-hang") => Box::new(Dying::new(engine, Opcode::UBFE, Death::Hang)),
-        Some("test-oom") => Box::new(Dying::new(engine, Opcode::LSB, Death::OutOfMemory)),
-        _ => engine,
-    }
+    let dies = |trigger, death| Misbehaviour::Dies { trigger, death };
+    let how = match config.fault.as_deref() {
+        Some("test-nondeterministic") => Misbehaviour::Nondeterministic(AtomicU64::new(0)),
+        Some("test-segfault") => dies(Opcode::BREV, Death::Segfault),
+        Some("test-abort") => dies(Opcode::POPC, Death::Abort),
+        Some("test-hang") => dies(Opcode::UBFE, Death::Hang),
+        Some("test-oom") => dies(Opcode::LSB, Death::OutOfMemory),
+        _ => return engine,
+    };
+    Box::new(TestFault { inner: engine, how })
 }
 
-/// How a [`Dying`] engine goes.
+/// How a dying engine goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Death {
     Segfault,
@@ -112,20 +111,28 @@ impl Death {
     }
 }
 
-/// `test-segfault`, `test-abort`, `test-hang`, `test-oom`: dies on programs using `trigger`.
-struct Dying {
-    inner: Box<dyn Engine>,
-    trigger: Opcode,
-    death: Death,
+/// What a test-only fault does to the engine it wraps.
+enum Misbehaviour {
+    /// `test-nondeterministic`: runs counted in the process; every second one is wrong.
+    Nondeterministic(AtomicU64),
+    /// `test-segfault`, `test-abort`, `test-hang`, `test-oom`: dies on programs that use
+    /// `trigger`.
+    Dies { trigger: Opcode, death: Death },
 }
 
-/// The compiled form of a [`Dying`] engine: the inner one, and whether running it dies.
-struct DyingCompiled {
+/// An engine with a test-only fault: delegates to `inner`, then misbehaves.
+struct TestFault {
+    inner: Box<dyn Engine>,
+    how: Misbehaviour,
+}
+
+/// The compiled form of a [`TestFault`] engine: the inner one, and whether running it dies.
+struct TestFaultCompiled {
     inner: Box<dyn Compiled>,
     dies: bool,
 }
 
-impl Compiled for DyingCompiled {
+impl Compiled for TestFaultCompiled {
     fn listing(&self) -> Option<String> {
         self.inner.listing()
     }
@@ -135,36 +142,25 @@ impl Compiled for DyingCompiled {
     }
 }
 
-impl Dying {
-    fn new(inner: Box<dyn Engine>, trigger: Opcode, death: Death) -> Dying {
-        Dying {
-            inner,
-            trigger,
-            death,
-        }
-    }
-
-    fn triggered(&self, program: &Program) -> bool {
-        program
-            .instructions
-            .iter()
-            .any(|i| i.opcode == self.trigger)
-    }
-
+impl TestFault {
+    /// Wraps a compile result, dying now if this program triggers a compile-time death.
     fn wrap_compiled(
         &self,
         program: &Program,
         compiled: Result<Box<dyn Compiled>, EngineError>,
     ) -> Result<Box<dyn Compiled>, EngineError> {
-        let dies = self.triggered(program);
-        if dies && self.death.at_compile() {
-            self.death.strike();
+        let Misbehaviour::Dies { trigger, death } = self.how else {
+            return compiled;
+        };
+        let dies = program.instructions.iter().any(|i| i.opcode == trigger);
+        if dies && death.at_compile() {
+            death.strike();
         }
-        compiled.map(|inner| Box::new(DyingCompiled { inner, dies }) as Box<dyn Compiled>)
+        compiled.map(|inner| Box::new(TestFaultCompiled { inner, dies }) as Box<dyn Compiled>)
     }
 }
 
-impl Engine for Dying {
+impl Engine for TestFault {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
@@ -195,60 +191,31 @@ impl Engine for Dying {
     }
 
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
-        let Some(c) = compiled.as_any().downcast_ref::<DyingCompiled>() else {
-            return self.inner.run(compiled, inputs);
-        };
-        if c.dies {
-            self.death.strike();
-        }
-        self.inner.run(c.inner.as_ref(), inputs)
-    }
-}
-
-/// `test-nondeterministic`.
-struct Nondeterministic {
-    inner: Box<dyn Engine>,
-    runs: AtomicU64,
-}
-
-impl Engine for Nondeterministic {
-    fn name(&self) -> &'static str {
-        self.inner.name()
-    }
-
-    fn capabilities(&self) -> &Capabilities {
-        self.inner.capabilities()
-    }
-
-    fn check(&self, program: &Program) -> Result<(), EngineError> {
-        self.inner.check(program)
-    }
-
-    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
-        self.inner.prepare(program)
-    }
-
-    fn prepare_batch(&self, programs: &[&Program]) -> Vec<Result<Box<dyn Compiled>, EngineError>> {
-        self.inner.prepare_batch(programs)
-    }
-
-    fn faults(&self) -> &'static [FaultDef] {
-        self.inner.faults()
-    }
-
-    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
-        let mut out = self.inner.run(compiled, inputs)?;
-        if self.runs.fetch_add(1, Ordering::Relaxed) % 2 == 1 {
-            if let Some(first) = out
-                .registers
-                .values_mut()
-                .next()
-                .and_then(|v| v.first_mut())
-            {
-                first[0] ^= 1;
+        match &self.how {
+            Misbehaviour::Dies { death, .. } => {
+                let Some(c) = compiled.as_any().downcast_ref::<TestFaultCompiled>() else {
+                    return self.inner.run(compiled, inputs);
+                };
+                if c.dies {
+                    death.strike();
+                }
+                self.inner.run(c.inner.as_ref(), inputs)
+            }
+            Misbehaviour::Nondeterministic(runs) => {
+                let mut out = self.inner.run(compiled, inputs)?;
+                if runs.fetch_add(1, Ordering::Relaxed) % 2 == 1 {
+                    if let Some(first) = out
+                        .registers
+                        .values_mut()
+                        .next()
+                        .and_then(|v| v.first_mut())
+                    {
+                        first[0] ^= 1;
+                    }
+                }
+                Ok(out)
             }
         }
-        Ok(out)
     }
 }
 

@@ -266,23 +266,10 @@ fn ask(
     step: Duration,
 ) -> Result<Ended, Failure> {
     if slot.is_none() {
-        let mut w = WorkerProcess::spawn(spec)
-            .map_err(|e| Failure::Failed(format!("cannot start a worker process: {e}")))?;
-        match w.recv::<Message>(step.max(Duration::from_secs(30))) {
-            Recv::Message(Message::Ready) => *slot = Some(w),
-            Recv::Message(m) => {
-                return Err(Failure::Failed(format!(
-                    "worker process: unexpected first message {m:?}"
-                )))
-            }
-            Recv::Died(d) => {
-                return Err(Failure::Failed(format!(
-                    "worker process failed to start: {}: {}",
-                    d.describe(),
-                    d.detail()
-                )))
-            }
-        }
+        let wait = step.max(Duration::from_secs(30));
+        let w = WorkerProcess::spawn_ready(spec, wait, |m: &Message| matches!(m, Message::Ready))
+            .map_err(Failure::Failed)?;
+        *slot = Some(w);
     }
     let Some(w) = slot.as_mut() else {
         return Err(Failure::Failed("no worker".into()));

@@ -148,9 +148,10 @@ impl Shared<'_> {
         if self.out_of_budget() {
             return None;
         }
-        let done = self.state.lock().ok()?.done.clone();
+        // Lock order: state, then cursor (commit only takes state).
+        let st = self.state.lock().ok()?;
         let mut cursor = self.cursor.lock().ok()?;
-        while done.contains(&*cursor) {
+        while st.done.contains(&*cursor) {
             *cursor += 1;
         }
         let c = *cursor;

@@ -244,17 +244,8 @@ fn drive(
 
 /// Starts a worker and waits for its `Ready`.
 fn start(iso: &Isolation) -> Result<WorkerProcess, String> {
-    let mut w = WorkerProcess::spawn(&iso.worker)
-        .map_err(|e| format!("cannot start a worker process: {e}"))?;
-    match w.recv::<Message>(iso.timeout.max(std::time::Duration::from_secs(30))) {
-        Recv::Message(Message::Ready) => Ok(w),
-        Recv::Message(m) => Err(format!("worker process: unexpected first message {m:?}")),
-        Recv::Died(d) => Err(format!(
-            "worker process failed to start: {}: {}",
-            d.describe(),
-            d.detail()
-        )),
-    }
+    let wait = iso.timeout.max(std::time::Duration::from_secs(30));
+    WorkerProcess::spawn_ready(&iso.worker, wait, |m: &Message| matches!(m, Message::Ready))
 }
 
 /// The result of program `k` whose worker died in `phase`, with its finding recorded.

@@ -274,6 +274,29 @@ impl WorkerProcess {
         })
     }
 
+    /// Starts a worker ([`WorkerProcess::spawn`]) and waits up to `wait` for its first
+    /// message, which `ready` must accept (each worker kind announces itself once).
+    ///
+    /// # Errors
+    /// The process could not start, died first, or said something else first.
+    pub fn spawn_ready<M: DeserializeOwned + std::fmt::Debug>(
+        spec: &WorkerSpec,
+        wait: Duration,
+        ready: impl Fn(&M) -> bool,
+    ) -> Result<WorkerProcess, String> {
+        let mut w = WorkerProcess::spawn(spec)
+            .map_err(|e| format!("cannot start a worker process: {e}"))?;
+        match w.recv::<M>(wait) {
+            Recv::Message(m) if ready(&m) => Ok(w),
+            Recv::Message(m) => Err(format!("worker process: unexpected first message {m:?}")),
+            Recv::Died(d) => Err(format!(
+                "worker process failed to start: {}: {}",
+                d.describe(),
+                d.detail()
+            )),
+        }
+    }
+
     /// Sends one request. A failure means the worker is gone: the next [`recv`] reports how.
     ///
     /// [`recv`]: WorkerProcess::recv

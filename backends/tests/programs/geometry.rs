@@ -19,6 +19,15 @@ fn vout(v: u32, n: u32) -> RegKey {
     emitted_key(v, n)
 }
 
+/// Input `IN[v][n]` (vertex `v` of the input primitive).
+fn vin(v: u32, n: u32) -> RegKey {
+    RegKey {
+        file: shaderdiff_ir::File::Input,
+        dimension: Some(v),
+        index: n,
+    }
+}
+
 const HEADER: &str = "GEOM
 PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
 PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP
@@ -44,14 +53,7 @@ IMM[0] INT32 {{0, 0, 0, 0}}
     );
     let vert = |v: u32, i: u32| fv([(10 * v + i) as f32, 1.0, 2.0, 3.0]);
     let regs: Vec<(RegKey, Vec<[u32; 4]>)> = (0..3u32)
-        .map(|v| {
-            let key = RegKey {
-                file: shaderdiff_ir::File::Input,
-                dimension: Some(v),
-                index: 0,
-            };
-            (key, (0..2).map(|i| vert(v, i)).collect())
-        })
+        .map(|v| (vin(v, 0), (0..2).map(|i| vert(v, i)).collect()))
         .collect();
     let mut want = Expect::new()
         .emits(vec![vec![(0, 0); 3]; 2])
@@ -159,12 +161,7 @@ ENDIF
 END
 "
     );
-    let key = RegKey {
-        file: shaderdiff_ir::File::Input,
-        dimension: Some(0),
-        index: 0,
-    };
-    let ins = inputs(2, &[(key, vec![fv([1.0; 4]), fv([0.0; 4])])]);
+    let ins = inputs(2, &[(vin(0, 0), vec![fv([1.0; 4]), fv([0.0; 4])])]);
     let want = Expect::new()
         .emits(vec![vec![(0, 0), (0, 1)], vec![(0, 0)]])
         .vals(vout(0, 0), &[fv([5.0; 4]), fv([5.0; 4])])

@@ -212,6 +212,20 @@ fn templates() -> Vec<(Opcode, &'static str, String, Inputs)> {
         (KILL_IF, "edge", kill_if("IN[0]"), floats()),
         (KILL_IF, "swz-x", kill_if("IN[0].xxxx"), floats()),
         (KILL_IF, "neg", kill_if("-IN[0]"), floats()),
+        // The legacy names (TEXT-FORMAT.md: accepted for old programs): KIL is KILL_IF,
+        // KILP is KILL.
+        (
+            KIL,
+            "edge",
+            format!("{FRAG_HEAD}KIL IN[0]\nMOV OUT[0], IN[0]\nEND\n"),
+            floats(),
+        ),
+        (
+            KILP,
+            "edge",
+            format!("{FRAG_HEAD}IF IN[0].xxxx\nKILP\nENDIF\nMOV OUT[0], IN[0]\nEND\n"),
+            floats(),
+        ),
         (DEMOTE, "edge", demote_text, floats()),
         (EMIT, "edge", emit_text, vertex0(FLOAT)),
         (ENDPRIM, "edge", endprim_text, vertex0(FLOAT)),

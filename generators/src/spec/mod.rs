@@ -184,6 +184,8 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::NOP,
     Opcode::KILL,
     Opcode::KILL_IF,
+    Opcode::KIL,
+    Opcode::KILP,
     Opcode::DEMOTE,
     Opcode::DDX,
     Opcode::DDY,

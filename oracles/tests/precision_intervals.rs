@@ -460,3 +460,56 @@ fn integer_opcodes_on_arithmetic_nan_bits_are_undetermined() {
         }
     }
 }
+
+/// precision.toml LRP (`fused_or_unfused`): "a*b + (1-a)*c ... unfused or with one product
+/// fused". With a = b = c = 3e20 the unfused form is inf + (-inf) = NaN (IEEE 754), but
+/// fusing a*b gives exact 9e40 + rn((1-a)*c) = 9e40 + (-inf) = -inf: both are in the
+/// contract, so a NaN oracle result must not shrink the set to "NaN only".
+#[test]
+fn lrp_nan_from_overflow_still_accepts_the_fused_result() {
+    let p = parse("VERT\nDCL IN[0..2]\nDCL OUT[0]\nLRP OUT[0], IN[0], IN[1], IN[2]\nEND\n");
+    let x = 3e20f32;
+    let fused = x.mul_add(x, (1.0 - x) * x);
+    assert_eq!(fused, f32::NEG_INFINITY);
+    let mut i = one_input([x.to_bits(); 4]);
+    for k in 1..3 {
+        i.registers
+            .insert(RegKey::new(File::Input, k), vec![[x.to_bits(); 4]]);
+    }
+    for class_name in ["cpu", "gpu"] {
+        let (v, iv, _) = out0(&run_iv(&p, &i, class_name));
+        assert!(
+            f32::from_bits(v[0]).is_nan(),
+            "the oracle computes unfused: NaN"
+        );
+        assert!(iv[0].nan, "{class_name}: NaN accepted");
+        let lo = f32::from_bits(iv[0].lo);
+        assert!(
+            lo == f32::NEG_INFINITY,
+            "{class_name}: -inf accepted, got {iv:x?}"
+        );
+    }
+}
+
+/// The same LRP through a TEMP and a MOV (tgsi.rst MOV copies the value): the moved set
+/// keeps the fused result, even though the other channels of the TEMP hold NaNs whose bits
+/// are undetermined (0 * NaN).
+#[test]
+fn a_moved_lrp_nan_keeps_the_fused_result() {
+    let p = parse(
+        "VERT\nDCL TEMP[1]\nDCL OUT[0]\n\
+         IMM[0] FLT32 {0.0, 0.0, 3.9614081e28, 0.0}\n\
+         IMM[1] FLT32 {0.0, nan(0x3fffff), 3.9614081e28, 0.0}\n\
+         LRP TEMP[1], IMM[0], IMM[1], IMM[0]\nMOV OUT[0], TEMP[1]\nEND\n",
+    );
+    let x = 3.961_408_1e28f32;
+    assert_eq!(x.mul_add(x, (1.0 - x) * x), f32::NEG_INFINITY);
+    let none = Inputs {
+        invocations: 1,
+        ..Inputs::default()
+    };
+    let (v, iv, _) = out0(&run_iv(&p, &none, "gpu"));
+    assert!(f32::from_bits(v[2]).is_nan());
+    assert!(iv[2].nan);
+    assert_eq!(f32::from_bits(iv[2].lo), f32::NEG_INFINITY, "{iv:x?}");
+}

@@ -187,11 +187,15 @@ pub(crate) fn eval_alu(
             } else {
                 slow(env, &fl, insn, sh, s, c, l, v, inexact)
             };
-            if moves_float_bits(op) && f32::from_bits(v).is_nan() && carries_unknown_nan(s, nsrc, l)
+            if moves_float_bits(op)
+                && f32::from_bits(v).is_nan()
+                && carries_unknown_nan(s, nsrc, l)
+                && r.is_some_and(|r| r.empty())
             {
                 // A move or select (MOV, CMP, UCMP, ABS) of an arithmetic NaN: its bits
                 // stay as undetermined as the source's. Other opcodes reading it (IMUL_HI,
                 // AND ...) take the general path: an inexact source makes them undetermined.
+                // A source set that also holds numbers (see `snap`) is moved as it is.
                 put(out, c, l, NAN_UNKNOWN);
                 continue;
             }
@@ -357,7 +361,14 @@ fn carries_unknown_nan(s: &Srcs, nsrc: usize, l: usize) -> bool {
 fn snap(op: Opcode, r: Iv, v: u32) -> (u32, u32, bool) {
     let f = f32::from_bits(v);
     if f.is_nan() && arithmetic_nan(op) {
-        return NAN_UNKNOWN;
+        // The oracle's NaN has undetermined bits; but when the rule also allows numbers
+        // (a fused alternative of `fused_or_unfused` that does not overflow into inf - inf,
+        // say), those stay acceptable: the set is then not a single value, which is all
+        // the consumers of an undetermined NaN need to know.
+        if r.empty() {
+            return NAN_UNKNOWN;
+        }
+        return (r.lo.to_bits(), r.hi.to_bits(), true);
     }
     if r.empty() && f.is_nan() {
         return (v, v, true);

@@ -1,0 +1,494 @@
+//! Running one warp: the divergence model (SEMANTICS.md §1.2), flow (`.end`, §1.1),
+//! branches and discard (§7, §5.3), the step budget, memory messages (§8) and `CLPER`
+//! (§7). Arithmetic is in [`super::alu`] and [`super::valu`].
+
+use super::assume;
+use super::memory::Memory;
+use super::op::{Dst, FSrc, ISrc, Ins, LoadPlace, Op, Val, Widen};
+use super::SimError;
+
+/// The lane numbers, for `lane_id`.
+const LANES: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// The register file of one warp in structure-of-arrays form (`regs[r][lane]`), plus
+/// what its sources can read besides registers.
+pub(crate) struct Warp<'u> {
+    pub regs: [[u32; 16]; 64],
+    pub uniforms: &'u [u32; 256],
+    pub warp_id: u32,
+}
+
+/// What an instruction does to control flow.
+pub(crate) enum Effect {
+    /// Fall through.
+    Next,
+    /// The threads in `taken` go to `target`.
+    Branch { taken: u16, target: i64 },
+    /// The threads in the mask are discarded (and finish).
+    Discard(u16),
+}
+
+/// Everything a warp needs from the launch.
+pub(crate) struct Env<'a> {
+    pub ins: &'a [Ins],
+    pub weights: Option<&'a [u32]>,
+    pub limit: u64,
+    pub memory: &'a mut Memory,
+}
+
+/// What a finished warp reports.
+pub(crate) struct WarpOutcome {
+    pub discarded: u16,
+    pub instructions: u64,
+}
+
+impl Warp<'_> {
+    /// The 16 lane values of a source word.
+    #[inline(always)]
+    pub(crate) fn get(&self, v: Val) -> [u32; 16] {
+        match v {
+            Val::Reg(r) => self.regs[usize::from(r & 63)],
+            Val::Imm(c) => [c; 16],
+            Val::Uni(n) => [self.uniforms[usize::from(n)]; 16],
+            Val::LaneId => LANES,
+            Val::WarpId => [self.warp_id; 16],
+        }
+    }
+
+    /// An integer source after its lane selection.
+    #[inline(always)]
+    pub(crate) fn geti(&self, s: &ISrc) -> [u32; 16] {
+        let mut x = self.get(s.v);
+        if !s.is_plain() {
+            let (l, r) = (u32::from(s.shl) & 31, u32::from(s.shr) & 31);
+            if s.signed {
+                x.iter_mut()
+                    .for_each(|v| *v = (((*v << l) as i32) >> r) as u32);
+            } else {
+                x.iter_mut().for_each(|v| *v = (*v << l) >> r);
+            }
+        }
+        x
+    }
+
+    /// A float source after widen, abs and neg.
+    #[inline(always)]
+    pub(crate) fn getf(&self, s: &FSrc) -> [u32; 16] {
+        let mut x = self.get(s.v);
+        match s.widen {
+            Widen::None => {}
+            Widen::H0 => x
+                .iter_mut()
+                .for_each(|v| *v = super::float::f16_to_f32_bits(*v & 0xFFFF)),
+            Widen::H1 => x
+                .iter_mut()
+                .for_each(|v| *v = super::float::f16_to_f32_bits(*v >> 16)),
+        }
+        if s.and != !0 || s.xor != 0 {
+            let (a, e) = (s.and, s.xor);
+            x.iter_mut().for_each(|v| *v = (*v & a) ^ e);
+        }
+        x
+    }
+
+    /// Writes `vals` to the destination for the active lanes, honouring the write mask.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, d: Dst, active: u16, vals: &[u32; 16]) {
+        let r = &mut self.regs[usize::from(d.reg & 63)];
+        if active == 0xFFFF && d.mask == !0 {
+            *r = *vals;
+            return;
+        }
+        for (l, (x, v)) in r.iter_mut().zip(vals).enumerate() {
+            let m = if active >> l & 1 != 0 { d.mask } else { 0 };
+            *x = (*x & !m) | (v & m);
+        }
+    }
+
+    /// Writes 64-bit lane values to the pair `d`, `d + 1` (d ≤ 62) for the active lanes.
+    #[inline(always)]
+    pub(crate) fn put64(&mut self, d: u8, active: u16, vals: &[u64; 16]) {
+        let d = usize::from(d.min(62));
+        let mut lo = [0u32; 16];
+        let mut hi = [0u32; 16];
+        for l in 0..16 {
+            lo[l] = vals[l] as u32;
+            hi[l] = (vals[l] >> 32) as u32;
+        }
+        let full = Dst { reg: 0, mask: !0 };
+        self.put(
+            Dst {
+                reg: d as u8,
+                ..full
+            },
+            active,
+            &lo,
+        );
+        self.put(
+            Dst {
+                reg: d as u8 + 1,
+                ..full
+            },
+            active,
+            &hi,
+        );
+    }
+
+    /// Runs one instruction for the threads in `active`.
+    fn exec(
+        &mut self,
+        op: &Op,
+        active: u16,
+        env: &mut Env<'_>,
+        index: usize,
+        first_thread: usize,
+    ) -> Result<Effect, SimError> {
+        match op {
+            Op::Branch {
+                cond,
+                mask,
+                eq,
+                target,
+            } => {
+                let c = self.get(*cond);
+                let mut taken = 0u16;
+                for (l, v) in c.iter().enumerate() {
+                    if ((v & mask) != 0) != *eq {
+                        taken |= 1 << l;
+                    }
+                }
+                taken &= active;
+                if taken != 0 && !assume::branch_target_ok(*target, env.ins.len()) {
+                    return Err(SimError::BadBranch {
+                        index,
+                        target: *target,
+                    });
+                }
+                Ok(Effect::Branch {
+                    taken,
+                    target: *target,
+                })
+            }
+            Op::Discard { cond, a, b } => {
+                let t = super::alu::fcond(*cond, &self.getf(a), &self.getf(b));
+                let mut m = 0u16;
+                for (l, &x) in t.iter().enumerate() {
+                    if x {
+                        m |= 1 << l;
+                    }
+                }
+                Ok(Effect::Discard(m & active))
+            }
+            Op::Load {
+                addr,
+                offset,
+                bytes,
+                place,
+                base,
+                count,
+            } => {
+                self.load(
+                    env.memory,
+                    *addr,
+                    *offset,
+                    *bytes,
+                    *place,
+                    (*base, *count),
+                    active,
+                    (index, first_thread),
+                )?;
+                Ok(Effect::Next)
+            }
+            Op::Store {
+                addr,
+                offset,
+                bytes,
+                base,
+            } => {
+                self.store(
+                    env.memory,
+                    *addr,
+                    *offset,
+                    *bytes,
+                    *base,
+                    active,
+                    (index, first_thread),
+                )?;
+                Ok(Effect::Next)
+            }
+            Op::Atom {
+                op,
+                bits,
+                addr,
+                offset,
+                src,
+                ret,
+            } => {
+                self.atomic(
+                    env.memory,
+                    (*op, *bits),
+                    *addr,
+                    *offset,
+                    *src,
+                    *ret,
+                    active,
+                    (index, first_thread),
+                )?;
+                Ok(Effect::Next)
+            }
+            Op::Clper {
+                a,
+                b,
+                xor,
+                inactive,
+                d,
+            } => {
+                let vals = self.get(*a);
+                let lanes = self.geti(b);
+                let mut r = [0u32; 16];
+                for l in 0..16u32 {
+                    let src = assume::clper_lane(l, lanes[l as usize], *xor);
+                    r[l as usize] = match src {
+                        Some(s) if active >> s & 1 != 0 => vals[s as usize],
+                        _ => *inactive,
+                    };
+                }
+                self.put(*d, active, &r);
+                Ok(Effect::Next)
+            }
+            _ => {
+                self.alu(op, active);
+                Ok(Effect::Next)
+            }
+        }
+    }
+
+    /// The 64-bit address of each lane.
+    fn addresses(&self, addr: [Val; 2], offset: i64) -> [u64; 16] {
+        let lo = self.get(addr[0]);
+        let hi = self.get(addr[1]);
+        let mut a = [0u64; 16];
+        for l in 0..16 {
+            a[l] = (u64::from(hi[l]) << 32 | u64::from(lo[l])).wrapping_add(offset as u64);
+        }
+        a
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn load(
+        &mut self,
+        mem: &Memory,
+        addr: [Val; 2],
+        offset: i64,
+        bytes: u32,
+        place: LoadPlace,
+        (base, count): (u8, u8),
+        active: u16,
+        (index, first_thread): (usize, usize),
+    ) -> Result<(), SimError> {
+        let addrs = self.addresses(addr, offset);
+        for l in assume::memory_lane_order() {
+            if active >> l & 1 == 0 {
+                continue;
+            }
+            let a = addrs[l as usize];
+            let data = mem.read(a, bytes as usize).ok_or(SimError::MemoryFault {
+                index,
+                thread: first_thread + l as usize,
+                address: a,
+                bytes,
+            })?;
+            let mut raw = [0u8; 16];
+            raw[..data.len()].copy_from_slice(data);
+            let mut v = u128::from_le_bytes(raw);
+            let bits = bytes * 8;
+            if place.width > bits {
+                let ext = assume::load_extend(v as u64, bits, place.unsigned);
+                let keep = if place.width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << place.width) - 1
+                };
+                v = u128::from(ext & keep);
+            }
+            v <<= place.shift;
+            for i in 0..count {
+                let r = usize::from((base + i) & 63);
+                self.regs[r][l as usize] = (v >> (32 * u32::from(i))) as u32;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        mem: &mut Memory,
+        addr: [Val; 2],
+        offset: i64,
+        bytes: u32,
+        base: u8,
+        active: u16,
+        (index, first_thread): (usize, usize),
+    ) -> Result<(), SimError> {
+        let addrs = self.addresses(addr, offset);
+        for l in assume::memory_lane_order() {
+            if active >> l & 1 == 0 {
+                continue;
+            }
+            let mut raw = [0u8; 16];
+            for (i, chunk) in raw.chunks_mut(4).enumerate() {
+                let r = usize::from((base + i as u8) & 63);
+                chunk.copy_from_slice(&self.regs[r][l as usize].to_le_bytes());
+            }
+            let a = addrs[l as usize];
+            if !mem.write(a, &raw[..bytes as usize]) {
+                return Err(SimError::MemoryFault {
+                    index,
+                    thread: first_thread + l as usize,
+                    address: a,
+                    bytes,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs warp `w` to completion: `live` = its existing threads, `first_thread` = the
+/// launch index of lane 0.
+pub(crate) fn run_warp(
+    env: &mut Env<'_>,
+    w: &mut Warp<'_>,
+    mut live: u16,
+    first_thread: usize,
+) -> Result<WarpOutcome, SimError> {
+    let n = env.ins.len();
+    let mut pcs = [0u32; 16];
+    // While `conv`, every live thread is at `cur` (pcs[] is stale).
+    let mut conv = true;
+    let mut cur: u32 = 0;
+    let mut steps = [0u64; 16];
+    let mut bound: u64 = 0;
+    let mut discarded = 0u16;
+    let mut count = 0u64;
+    // With weights, a thread that runs more than (limit + 1)·(len + 1) instructions has
+    // run around a cycle of weight-0 instructions (between two weighted instructions it
+    // can otherwise execute at most `len`): also a step-limit error.
+    let zero_weight_cap = env
+        .weights
+        .map(|_| env.limit.saturating_add(1).saturating_mul(n as u64 + 1));
+    let mut executed = [0u64; 16];
+    let mut ubound = 0u64;
+    while live != 0 {
+        let (pc, active) = if conv {
+            (cur, live)
+        } else {
+            assume::next_group(&pcs, live)
+        };
+        let idx = pc as usize;
+        if idx >= n {
+            // Running past the last instruction finishes the threads (§7).
+            live &= !active;
+            continue;
+        }
+        // Step budget.
+        let wgt = u64::from(
+            env.weights
+                .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
+        );
+        for (l, s) in steps.iter_mut().enumerate() {
+            *s += wgt * u64::from((active >> l) & 1);
+        }
+        bound = bound.saturating_add(wgt);
+        if bound > env.limit {
+            for (l, &s) in steps.iter().enumerate() {
+                if active >> l & 1 != 0 && s > env.limit {
+                    return Err(SimError::StepLimit {
+                        limit: env.limit,
+                        thread: first_thread + l,
+                    });
+                }
+            }
+            bound = (0..16)
+                .filter(|l| live >> l & 1 != 0)
+                .map(|l| steps[l])
+                .max()
+                .unwrap_or(0);
+        }
+        if let Some(cap) = zero_weight_cap {
+            // Unweighted count, to end loops made only of weight-0 instructions.
+            for (l, s) in executed.iter_mut().enumerate() {
+                *s += u64::from((active >> l) & 1);
+            }
+            ubound += 1;
+            if ubound > cap {
+                for (l, &s) in executed.iter().enumerate() {
+                    if active >> l & 1 != 0 && s > cap {
+                        return Err(SimError::StepLimit {
+                            limit: env.limit,
+                            thread: first_thread + l,
+                        });
+                    }
+                }
+                ubound = (0..16)
+                    .filter(|l| live >> l & 1 != 0)
+                    .map(|l| executed[l])
+                    .max()
+                    .unwrap_or(0);
+            }
+        }
+        count += u64::from(active.count_ones());
+        let ins = &env.ins[idx];
+        let effect = w.exec(&ins.op, active, env, idx, first_thread)?;
+        let (taken, target) = match effect {
+            Effect::Next => (0u16, 0i64),
+            Effect::Branch { taken, target } => (taken, target),
+            Effect::Discard(m) => {
+                discarded |= m;
+                live &= !m;
+                (0, 0)
+            }
+        };
+        if ins.end {
+            live &= !active;
+        }
+        let moving = active & live;
+        let next = pc + 1;
+        // `target` is in 0..=n whenever `taken` is non-zero.
+        let tgt = target as u32;
+        if conv {
+            let taken = taken & moving;
+            if taken == 0 {
+                cur = next;
+            } else if taken == moving {
+                cur = tgt;
+            } else {
+                set_pcs(&mut pcs, moving, taken, tgt, next);
+                conv = false;
+            }
+        } else {
+            set_pcs(&mut pcs, moving, taken, tgt, next);
+            if live != 0 {
+                let (p, m) = assume::next_group(&pcs, live);
+                if m == live {
+                    conv = true;
+                    cur = p;
+                }
+            }
+        }
+    }
+    Ok(WarpOutcome {
+        discarded,
+        instructions: count,
+    })
+}
+
+/// Moves the threads in `moving` to `target` (those in `taken`) or `next`.
+fn set_pcs(pcs: &mut [u32; 16], moving: u16, taken: u16, target: u32, next: u32) {
+    for (l, pc) in pcs.iter_mut().enumerate() {
+        if moving >> l & 1 != 0 {
+            *pc = if taken >> l & 1 != 0 { target } else { next };
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The simulated global memory: sparse, little-endian, made of mapped regions
+//! (SEMANTICS.md §8).
+
+use std::collections::BTreeMap;
+
+/// Sparse little-endian byte memory made of mapped regions. An access (of any size,
+/// any alignment) succeeds only if all its bytes lie inside one region; anything else is
+/// reported by [`Memory::read`] / [`Memory::write`] as a failure, which the simulator
+/// turns into [`super::SimError::MemoryFault`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// Regions by base address; they never overlap.
+    regions: BTreeMap<u64, Vec<u8>>,
+}
+
+impl Memory {
+    /// An empty memory (every access faults).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Maps `bytes` at addresses `base .. base + bytes.len()`. Regions must not overlap:
+    /// any existing region that overlaps the new one is unmapped first. Bytes past
+    /// address `u64::MAX` are unreachable.
+    pub fn map(&mut self, base: u64, bytes: Vec<u8>) {
+        let end = base.saturating_add(bytes.len() as u64);
+        let overlapping: Vec<u64> = self
+            .regions
+            .iter()
+            .filter(|(&b, r)| b == base || (b < end && b.saturating_add(r.len() as u64) > base))
+            .map(|(&b, _)| b)
+            .collect();
+        for b in overlapping {
+            self.regions.remove(&b);
+        }
+        self.regions.insert(base, bytes);
+    }
+
+    /// Unmaps the region starting at `base`, returning its bytes.
+    pub fn unmap(&mut self, base: u64) -> Option<Vec<u8>> {
+        self.regions.remove(&base)
+    }
+
+    /// The bytes of the region mapped at exactly `base`.
+    pub fn region(&self, base: u64) -> Option<&[u8]> {
+        self.regions.get(&base).map(Vec::as_slice)
+    }
+
+    /// Mutable bytes of the region mapped at exactly `base`.
+    pub fn region_mut(&mut self, base: u64) -> Option<&mut [u8]> {
+        self.regions.get_mut(&base).map(Vec::as_mut_slice)
+    }
+
+    /// Base addresses and lengths of all regions, in address order.
+    pub fn regions(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.regions.iter().map(|(&b, r)| (b, r.len()))
+    }
+
+    /// Region containing `addr .. addr + len` and the offset of `addr` in it.
+    fn locate(&self, addr: u64, len: usize) -> Option<(u64, usize)> {
+        let (&base, r) = self.regions.range(..=addr).next_back()?;
+        let off = usize::try_from(addr - base).ok()?;
+        let end = off.checked_add(len)?;
+        (end <= r.len()).then_some((base, off))
+    }
+
+    /// The `len` bytes at `addr`, or `None` unless they all lie in one region.
+    pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let (base, off) = self.locate(addr, len)?;
+        self.regions.get(&base).map(|r| &r[off..off + len])
+    }
+
+    /// Writes `data` at `addr`; `false` (and nothing written) unless all of it lies in
+    /// one region.
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> bool {
+        let Some((base, off)) = self.locate(addr, data.len()) else {
+            return false;
+        };
+        match self.regions.get_mut(&base) {
+            Some(r) => {
+                r[off..off + data.len()].copy_from_slice(data);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_and_faults() {
+        let mut m = Memory::new();
+        m.map(0x1000, vec![0; 16]);
+        m.map(0x2000, vec![7; 4]);
+        assert!(m.write(0x100C, &[1, 2, 3, 4]));
+        assert_eq!(m.read(0x100C, 4), Some(&[1, 2, 3, 4][..]));
+        assert!(m.read(0x100D, 4).is_none(), "crosses the end of the region");
+        assert!(!m.write(0x0FFF, &[0, 0]), "starts before the region");
+        assert!(m.read(0x3000, 1).is_none());
+        assert_eq!(m.read(0x2000, 4), Some(&[7u8; 4][..]));
+        assert_eq!(m.read(0x1010, 0), Some(&[][..]));
+        // Overlapping map replaces.
+        m.map(0x1008, vec![9; 16]);
+        assert!(m.region(0x1000).is_none());
+        assert_eq!(m.read(0x1008, 1), Some(&[9u8][..]));
+        assert!(m.read(u64::MAX, 2).is_none());
+    }
+}

@@ -8,9 +8,10 @@ pub mod test_faults;
 
 pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
+pub use shaderdiff_valhall::engine::ValhallEngine;
 
 /// Names of the engines this build knows, oracle first.
-pub const ENGINE_NAMES: &[&str] = &["interp", "jit"];
+pub const ENGINE_NAMES: &[&str] = &["interp", "jit", "valhall"];
 
 /// The engine called `name`, configured with `config` (a test-only fault in it wraps the
 /// engine, [`test_faults::wrap`]); `None` for an unknown name.
@@ -18,6 +19,7 @@ pub fn engine(name: &str, config: &EngineConfig) -> Option<Box<dyn Engine>> {
     let e: Box<dyn Engine> = match name {
         "interp" => Box::new(interp::InterpEngine::new(config)),
         "jit" => Box::new(shaderdiff_cranelift::JitEngine::new(config)),
+        "valhall" => Box::new(shaderdiff_valhall::engine::ValhallEngine::new(config)),
         _ => return None,
     };
     Some(test_faults::wrap(e, config))

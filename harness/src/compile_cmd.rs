@@ -4,7 +4,9 @@
 //! * `--backend jit --emit clif`: the program's Cranelift IR as the jit lowers it (one
 //!   function that runs every quad), before Cranelift's own passes.
 //! * `--backend jit --emit asm|hex`: exit 3, the jit emits CLIF only.
-//! * `--backend valhall`: exit 3 while no Valhall engine is registered in this build.
+//! * `--backend valhall --emit asm`: the Valhall assembly, one instruction per line, in the
+//!   text format of `assembler-cases.txt`; `--emit hex`: the same instructions as machine
+//!   code, one line of 8 hex bytes (little-endian, as `valhall disasm` reads them) each.
 //!
 //! Exit status as for `run`: 2 for unreadable or invalid programs, 3 when the program uses
 //! something the backend does not support (decided before compiling), 1 when stdout cannot
@@ -100,7 +102,20 @@ fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let compiled = engine
         .prepare(&program)
         .map_err(|e| engine_failure(&name, e))?;
-    let listing = compiled.listing().ok_or_else(|| {
+    let listing = if args.emit == Emit::Hex {
+        compiled.machine_code().map(|bytes| {
+            bytes
+                .chunks_exact(8)
+                .map(|w| {
+                    let word: [u8; 8] = w.try_into().expect("chunks of 8");
+                    format!("{}\n", shaderdiff_valhall::format_hex(&word))
+                })
+                .collect::<String>()
+        })
+    } else {
+        compiled.listing()
+    };
+    let listing = listing.ok_or_else(|| {
         Failure::Unsupported(format!("{name}: {backend} has no listing to print"))
     })?;
     emit(&listing)

@@ -91,6 +91,11 @@ pub trait Compiled: Any + Send + Sync {
     fn listing(&self) -> Option<String> {
         None
     }
+    /// The machine code bytes, when the engine produces real machine code that can be
+    /// shown as hex (Valhall: 8 little-endian bytes per instruction).
+    fn machine_code(&self) -> Option<Vec<u8>> {
+        None
+    }
     /// Downcasting support for the engine that made it.
     fn as_any(&self) -> &dyn Any;
 }

@@ -27,8 +27,13 @@ pub mod consts;
 pub mod programs;
 pub mod rows;
 
-use shaderdiff_backends::{engine, Engine, EngineConfig, EngineError, ENGINE_NAMES};
+use shaderdiff_backends::{
+    engine, Engine, EngineConfig, EngineError, Inputs, Outputs, ENGINE_NAMES,
+};
 use shaderdiff_ir::Program;
+use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
+use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
+use shaderdiff_oracles::precision::PrecisionContract;
 
 /// The reference engine: the only one whose `undefined` flags are checked, and the one the
 /// agreement property test compares the others with.
@@ -66,6 +71,36 @@ pub fn engines_with(config: &EngineConfig) -> Vec<Box<dyn Engine>> {
         .iter()
         .map(|&n| engine(n, config).unwrap_or_else(|| panic!("{n} is listed but not built")))
         .collect()
+}
+
+/// For an engine whose precision class (precision.toml `[engines]`) is not the oracle's:
+/// the channels of `out` the precision contract rejects, as the differential comparator
+/// (`shaderdiff_oracles::compare`) decides against the oracle's acceptance intervals for
+/// the engine's class. `None` for engines of the oracle's class (tests hold them to the
+/// oracle's exact values).
+pub fn contract_mismatches(
+    program: &Program,
+    inputs: &Inputs,
+    engine: &str,
+    out: &Outputs,
+) -> Option<Vec<Mismatch>> {
+    let contract = PrecisionContract::builtin();
+    let class = contract.class_of_engine(engine)?;
+    if Some(class) == contract.class_of_engine(ORACLE) {
+        return None;
+    }
+    let oracle = run_with_intervals(program, inputs, &InterpConfig::default(), contract, class)
+        .expect("the oracle runs the program");
+    let cmp = compare(
+        program,
+        &oracle,
+        engine,
+        out,
+        contract,
+        &CompareOptions::default(),
+    )
+    .expect("comparable outputs");
+    Some(cmp.mismatches)
 }
 
 /// Parses TGSI text; panics with the located parser message on error.

@@ -38,12 +38,15 @@
 #![warn(missing_docs)]
 
 mod asm;
+pub mod compile;
 mod decode;
 mod disasm;
 mod encode;
+pub mod engine;
 mod hex;
 mod instr;
 pub mod isa;
+pub mod sim;
 pub mod xml;
 
 use std::sync::OnceLock;

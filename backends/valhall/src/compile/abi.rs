@@ -1,0 +1,185 @@
+//! shaderdiff's driver ABI for compiled programs: how inputs reach a Valhall thread and how
+//! results come back. ISA.xml leaves this to the driver (SEMANTICS.md §1 "Initial register
+//! contents are set by the driver ABI"); this module is the single place that fixes it.
+//!
+//! * Thread `t` runs invocation `t` (warp `t / 16`, lane `t % 16`), so fragment quads
+//!   (`4q … 4q+3`, INTERFACE.md "Fragment quads") are four consecutive lanes of one warp.
+//! * Every invocation owns a **record** of [`RecordLayout::stride`] bytes in global memory
+//!   at `RECORD_BASE + t · stride`; the driver preloads its address into the register pair
+//!   `r62:r63` ([`RECORD_REG`]). The record holds the per-invocation input registers
+//!   (IN, SV; one vec4 = 16 bytes each), the output registers, register spaces that are
+//!   addressed indirectly, a status word (`STATUS_DEMOTED`, `STATUS_CALL_DEPTH` bits), the
+//!   emitted-vertex area of geometry programs and the spill slots. Programs read and write
+//!   it with `LOAD.i32` / `STORE.i32` at immediate offsets (signed 16-bit, so a record is
+//!   at most 32 KiB).
+//! * CONST registers and the constants no immediate-table entry holds are FAU uniforms:
+//!   CONST words first ([`RecordLayout::const_words`]), then the compiler's constants.
+//! * `r60:r61` ([`ADDR_REG`]) is the compiler's address scratch pair (indirect accesses,
+//!   64-bit products) and `r56`–`r59` are reload registers for spilled values; the register
+//!   allocator hands out `r0`–`r55`.
+
+use std::collections::BTreeMap;
+
+use shaderdiff_ir::File;
+use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_oracles::RegKey;
+
+/// Address of invocation 0's record.
+pub const RECORD_BASE: u64 = 0x1_0000_0000;
+/// Address of the uniform memory: copies of the uniform register spaces (CONST, IMM, IMMX)
+/// that some operand addresses indirectly, read with LOAD (vec4 = 16 bytes each).
+pub const UNIFORM_MEM_BASE: u64 = 0x2_0000_0000;
+/// The preloaded record pointer (even register of the pair).
+pub const RECORD_REG: u8 = 62;
+/// The address scratch pair.
+pub const ADDR_REG: u8 = 60;
+/// First reload register for spilled values (four of them).
+pub const RELOAD_REG: u8 = 56;
+/// Registers the allocator may use: `r0 … r(ALLOCATABLE-1)`.
+pub const ALLOCATABLE: u8 = 56;
+/// Largest record (bytes) the 16-bit signed LOAD/STORE offset reaches.
+pub const MAX_RECORD: u32 = 0x8000;
+
+/// Where one register space lives.
+#[derive(Clone, Debug)]
+pub struct SpaceLoc {
+    /// Per-invocation space kept in the record (read with LOAD); `None` for spaces held in
+    /// virtual registers or uniforms.
+    pub record: Option<u32>,
+    /// Uniform spaces (CONST): first uniform word.
+    pub uniform: Option<u32>,
+    /// Uniform spaces addressed indirectly: byte offset in the uniform memory.
+    pub uniform_mem: Option<u32>,
+}
+
+/// The record and uniform layout of one compiled program.
+#[derive(Clone, Debug)]
+pub struct RecordLayout {
+    /// Per space of `Shape::spaces()`.
+    pub spaces: Vec<SpaceLoc>,
+    /// Per-invocation inputs (IN, SV) the driver writes: key, byte offset of its vec4.
+    pub inputs: Vec<(RegKey, u32)>,
+    /// Output registers (`Shape::outputs()` order): key, byte offset of its vec4.
+    pub outputs: Vec<(RegKey, u32)>,
+    /// Byte offset of the status word (bits `STATUS_DEMOTED`, `STATUS_CALL_DEPTH`).
+    pub status: u32,
+    /// Geometry programs: byte offset of the vertex count word, then per vertex the stream,
+    /// primitive id and the output vec4s (`vertex_bytes` each), `max_vertices` of them.
+    pub emit: Option<EmitLayout>,
+    /// First spill slot.
+    pub spill_base: u32,
+    /// Record size in bytes (a multiple of 16), spill slots included once known.
+    pub stride: u32,
+    /// CONST words at the start of the uniforms (4 per CONST register).
+    pub const_words: u32,
+    /// Size of the uniform memory in bytes (0: none).
+    pub uniform_mem_bytes: u32,
+}
+
+/// The emitted-vertex area of a geometry program's record.
+#[derive(Clone, Debug)]
+pub struct EmitLayout {
+    /// Byte offset of the emitted-vertex count.
+    pub count: u32,
+    /// Byte offset of vertex 0.
+    pub first: u32,
+    /// Bytes per vertex: stream word, primitive word, then one vec4 per output register.
+    pub vertex_bytes: u32,
+    /// Vertices the area holds (the program's GS_MAX_OUTPUT_VERTICES).
+    pub max_vertices: u32,
+}
+
+impl RecordLayout {
+    /// Lays out `shape`'s spaces. `in_record[s]`: space `s` is addressed indirectly (so a
+    /// per-invocation space lives in the record, a uniform one in the uniform memory). `max_vertices`: geometry programs' output
+    /// limit.
+    pub fn new(shape: &Shape, in_record: &[bool], max_vertices: Option<u32>) -> RecordLayout {
+        let mut off = 0u32;
+        let mut const_words = 0u32;
+        let mut uniform_mem = 0u32;
+        let mut spaces = Vec::new();
+        let mut inputs = Vec::new();
+        let key = |s: &shaderdiff_oracles::interp::shape::RegisterSpace, f: u32| RegKey {
+            file: s.file,
+            dimension: s.two_d.then_some(f / s.len.max(1)),
+            index: f % s.len.max(1),
+        };
+        for (i, s) in shape.spaces().iter().enumerate() {
+            let count = s.dims * s.len;
+            let mut loc = SpaceLoc {
+                record: None,
+                uniform: None,
+                uniform_mem: None,
+            };
+            if s.uniform {
+                if s.file == File::Const {
+                    loc.uniform = Some(const_words);
+                    const_words += count * 4;
+                }
+                if in_record[i] {
+                    loc.uniform_mem = Some(uniform_mem);
+                    uniform_mem += count * 16;
+                }
+            } else if matches!(s.file, File::Input | File::SystemValue) || in_record[i] {
+                loc.record = Some(off);
+                if matches!(s.file, File::Input | File::SystemValue) {
+                    for f in 0..count {
+                        if s.referenced[f as usize] {
+                            inputs.push((key(s, f), off + f * 16));
+                        }
+                    }
+                }
+                off += count * 16;
+            }
+            spaces.push(loc);
+        }
+        let mut outputs = Vec::new();
+        let out_map: BTreeMap<RegKey, u32> = shape
+            .spaces()
+            .iter()
+            .zip(&spaces)
+            .filter(|(s, _)| s.file == File::Output)
+            .filter_map(|(s, l)| l.record.map(|b| (s, b)))
+            .flat_map(|(s, b)| (0..s.dims * s.len).map(move |f| (key(s, f), b + f * 16)))
+            .collect();
+        for k in shape.outputs() {
+            let o = match out_map.get(k) {
+                Some(&o) => o,
+                None => {
+                    off += 16;
+                    off - 16
+                }
+            };
+            outputs.push((*k, o));
+        }
+        let status = off;
+        off += 16;
+        let emit = max_vertices.map(|m| {
+            let vertex_bytes = 16 + 16 * outputs.len() as u32;
+            let e = EmitLayout {
+                count: off,
+                first: off + 16,
+                vertex_bytes,
+                max_vertices: m,
+            };
+            off += 16 + vertex_bytes * m;
+            e
+        });
+        RecordLayout {
+            spaces,
+            inputs,
+            outputs,
+            status,
+            emit,
+            spill_base: off,
+            stride: off,
+            const_words,
+            uniform_mem_bytes: uniform_mem,
+        }
+    }
+
+    /// Sets the number of spill slots (4 bytes each) and rounds the stride to 16 bytes.
+    pub fn set_spills(&mut self, slots: u32) {
+        self.stride = (self.spill_base + 4 * slots).next_multiple_of(16);
+    }
+}

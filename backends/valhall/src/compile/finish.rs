@@ -1,0 +1,223 @@
+//! The last compiler pass: flow annotations, branch offsets, and encoding.
+//!
+//! * `.wait0` on the instruction after a run of LOADs (every load uses slot 0;
+//!   SEMANTICS.md §1 "Dependency slots"); the simulator completes messages synchronously,
+//!   but the code stays correct for hardware that does not.
+//! * `.reconverge` on every conditional branch and on the instruction before every branch
+//!   target (ISA.xml `Flow` enum description); a `NOP` carries it when the flow field is
+//!   taken.
+//! * Branch offsets in instructions relative to the next one (ISA.xml BRANCHZ).
+//! * Each instruction becomes an [`Instr`] and is encoded; an encoding failure is a
+//!   compiler bug reported as [`CompileError::Internal`].
+
+use super::vcode::{Item, VDst, VIns, Val};
+use super::CompileError;
+use crate::isa::ModKind;
+use crate::{isa, Dest, Instr, Source, SrcValue, StagingRun};
+
+/// Encoded program: words, per-instruction step weights, the instructions themselves.
+pub struct Finished {
+    /// Machine words.
+    pub words: Vec<u64>,
+    /// Step weight per instruction.
+    pub weights: Vec<u32>,
+    /// The decoded form of each word (for listings).
+    pub instrs: Vec<Instr>,
+}
+
+fn nop(flow: &'static str) -> VIns {
+    VIns {
+        def: isa().instruction("NOP").expect("ISA.xml has NOP"),
+        dst: VDst::None,
+        mask: crate::WriteMask::Full,
+        srcs: vec![],
+        staging: None,
+        imms: vec![],
+        mods: vec![],
+        flow,
+        target: None,
+        weight: 0,
+    }
+}
+
+fn is_load(x: &VIns) -> bool {
+    x.def.staging.first().is_some_and(|s| s.write)
+}
+
+/// Sets the flow of the instruction at the end of `out` to `flow`, or appends a NOP with it
+/// when that instruction already has another flow.
+fn add_flow(out: &mut Vec<VIns>, flow: &'static str) {
+    match out.last_mut() {
+        Some(x) if x.flow == "none" => x.flow = flow,
+        Some(x) if x.flow == flow => {}
+        _ => out.push(nop(flow)),
+    }
+}
+
+/// Finishes `items` (physical registers only). `spill_base`: byte offset of spill slot 0.
+pub fn finish(items: Vec<Item>, labels: u32, spill_base: u32) -> Result<Finished, CompileError> {
+    // Which labels are branch targets.
+    let mut targeted = vec![false; labels as usize];
+    for it in &items {
+        if let Item::Ins(VIns {
+            target: Some(t), ..
+        }) = it
+        {
+            targeted[t.0 as usize] = true;
+        }
+    }
+    let mut out: Vec<VIns> = Vec::with_capacity(items.len() + 16);
+    let mut label_at = vec![0usize; labels as usize];
+    let mut pending_wait = false;
+    for it in items {
+        match it {
+            Item::Label(l) => {
+                if targeted[l.0 as usize] && !out.is_empty() {
+                    if pending_wait {
+                        add_flow(&mut out, "wait0");
+                        pending_wait = false;
+                        out.push(nop("reconverge"));
+                    } else {
+                        add_flow(&mut out, "reconverge");
+                    }
+                }
+                label_at[l.0 as usize] = out.len();
+            }
+            Item::Ins(mut x) => {
+                if x.flow == "spill" {
+                    x.flow = "none";
+                    x.imms[0] = i64::from(spill_base) + 4 * x.imms[0];
+                }
+                let load = is_load(&x);
+                if pending_wait && !load {
+                    if x.flow == "none" {
+                        x.flow = "wait0";
+                    } else {
+                        out.push(nop("wait0"));
+                    }
+                    pending_wait = false;
+                }
+                let conditional =
+                    x.target.is_some() && !matches!(x.srcs[0].val, Val::Fau(SrcValue::Imm(1)));
+                if conditional {
+                    if x.flow == "wait0" {
+                        let mut w = nop("wait0");
+                        w.weight = std::mem::take(&mut x.weight);
+                        out.push(w);
+                    }
+                    x.flow = "reconverge";
+                }
+                out.push(x);
+                pending_wait |= load;
+            }
+        }
+    }
+    if pending_wait {
+        add_flow(&mut out, "wait0");
+    }
+    let isa = isa();
+    let mut words = Vec::with_capacity(out.len());
+    let mut weights = Vec::with_capacity(out.len());
+    let mut instrs = Vec::with_capacity(out.len());
+    for (i, x) in out.iter().enumerate() {
+        let mut ins = to_instr(x)?;
+        if let Some(t) = x.target {
+            ins.imms[0] = label_at[t.0 as usize] as i64 - (i as i64 + 1);
+        }
+        ins.flow = isa.enums[isa.flow]
+            .find(x.flow, 16)
+            .ok_or_else(|| CompileError::Internal(format!("flow {}", x.flow)))?
+            as u8;
+        let word = crate::encode(&ins)
+            .map_err(|e| CompileError::Internal(format!("cannot encode `{ins}`: {e}")))?;
+        words.push(word);
+        weights.push(x.weight);
+        instrs.push(ins);
+    }
+    Ok(Finished {
+        words,
+        weights,
+        instrs,
+    })
+}
+
+fn src_value(v: Val) -> Result<SrcValue, CompileError> {
+    match v {
+        Val::P(reg) => Ok(SrcValue::Reg {
+            reg,
+            discard: false,
+        }),
+        Val::Fau(f) => Ok(f),
+        Val::V(_) => Err(CompileError::Internal(
+            "unallocated virtual register".into(),
+        )),
+    }
+}
+
+/// One instruction over physical registers as an [`Instr`].
+fn to_instr(x: &VIns) -> Result<Instr, CompileError> {
+    let isa = isa();
+    let def = x.def;
+    let mut ins = Instr::with_defaults(def);
+    ins.dest = match x.dst {
+        VDst::P(reg) => Some(Dest { reg, mask: x.mask }),
+        VDst::None => None,
+        VDst::V(_) => return Err(CompileError::Internal("unallocated destination".into())),
+    };
+    if let (Some(st), Some(run)) = (x.staging, ins.staging.first_mut()) {
+        let Val::P(base) = st else {
+            return Err(CompileError::Internal(
+                "unallocated staging register".into(),
+            ));
+        };
+        *run = StagingRun { base, count: 1 };
+    }
+    for (k, s) in x.srcs.iter().enumerate() {
+        let sd = &def.srcs[k];
+        let mut src = Source::new(src_value(s.val)?);
+        src.neg = s.neg;
+        src.abs = s.abs;
+        src.not = s.not;
+        // Fill every selection field at its default, then the named one.
+        let pick = |e: usize, text: Option<&str>| -> Result<u8, CompileError> {
+            let en = &isa.enums[e];
+            match text {
+                None => Ok(en.default.unwrap_or(0) as u8),
+                Some(t) => en.find(t, 16).map(|v| v as u8).ok_or_else(|| {
+                    CompileError::Internal(format!("{}: no `{t}` in {}", def.name, en.name))
+                }),
+            }
+        };
+        if let Some(f) = sd.swizzle {
+            src.swizzle = Some(pick(f.enum_id, s.sel)?);
+        }
+        if let Some((_, f)) = sd.widen {
+            src.widen = Some(pick(f.enum_id, s.sel)?);
+        }
+        if let Some(f) = sd.lane {
+            src.lane = Some(pick(f.enum_id, s.sel)?);
+        }
+        if let Some(f) = sd.combine {
+            src.combine = Some(pick(f.enum_id, None)?);
+        }
+        ins.srcs[k] = src;
+    }
+    for (k, &v) in x.imms.iter().enumerate() {
+        ins.imms[k] = v;
+    }
+    for (name, text) in &x.mods {
+        let Some(i) = def.modifiers.iter().position(|m| m.name == *name) else {
+            return Err(CompileError::Internal(format!(
+                "{} has no modifier {name}",
+                def.name
+            )));
+        };
+        ins.modifiers[i] = match def.modifiers[i].kind {
+            ModKind::Flag => 1,
+            ModKind::Enum(e) => isa.enums[e].find(text, 64).ok_or_else(|| {
+                CompileError::Internal(format!("{}.{name}: no value {text}", def.name))
+            })? as u32,
+        };
+    }
+    Ok(ins)
+}

@@ -1,0 +1,201 @@
+//! The Valhall compiler: shaderdiff IR (TGSI programs) → Valhall machine code.
+//!
+//! Passes, in order:
+//! 1. `lower`/`alu`/`special`: TGSI → [`vcode::VCode`], scalarised (one value per vec4
+//!    channel), source modifiers and saturate folded into instruction modifiers
+//!    (`.neg`, `.abs`, `.clamp_0_1`), constants in the immediate table or FAU uniforms,
+//!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made.
+//! 2. `regalloc`: linear-scan allocation of `r0`–`r55` with spilling to the record.
+//! 3. `finish`: flow annotations (`.wait0`, `.reconverge`, `.end`), branch offsets,
+//!    encoding through [`crate::encode`].
+//!
+//! The driver ABI (record layout, preloaded registers, uniforms) is [`abi`].
+
+pub mod abi;
+mod alu;
+mod finish;
+mod geom;
+mod lower;
+mod operand;
+mod peephole;
+mod regalloc;
+mod special;
+pub mod vcode;
+
+use shaderdiff_ir::{Pos, Program, Stage};
+use shaderdiff_oracles::interp::shape::Shape;
+
+use abi::{RecordLayout, MAX_RECORD};
+pub use lower::{STATUS_CALL_DEPTH, STATUS_DEMOTED};
+
+/// Why a program could not be compiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The program uses something this compiler does not implement.
+    #[error("{}{reason}", pos_prefix(.pos))]
+    Unsupported {
+        /// Source position, when known.
+        pos: Option<Pos>,
+        /// What.
+        reason: String,
+    },
+    /// The program is malformed in a way the compiler noticed.
+    #[error("{}{message}", pos_prefix(.pos))]
+    Invalid {
+        /// Source position, when known.
+        pos: Option<Pos>,
+        /// What.
+        message: String,
+    },
+    /// A compiler bug (an instruction that does not encode ...).
+    #[error("internal compiler error: {0}")]
+    Internal(String),
+}
+
+fn pos_prefix(pos: &Option<Pos>) -> String {
+    pos.map(|p| format!("{p}: ")).unwrap_or_default()
+}
+
+impl CompileError {
+    pub(crate) fn unsupported(pos: Option<Pos>, reason: &str) -> CompileError {
+        CompileError::Unsupported {
+            pos,
+            reason: reason.to_string(),
+        }
+    }
+    pub(crate) fn invalid(pos: Option<Pos>, message: &str) -> CompileError {
+        CompileError::Invalid {
+            pos,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// A compiled program: machine code plus everything the driver needs to run it.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// The instructions, one 64-bit word each (store little-endian).
+    pub words: Vec<u64>,
+    /// Step weight of each instruction: the number of TGSI instructions it stands for in
+    /// the oracle's step budget (the first instruction of each TGSI instruction carries 1).
+    pub weights: Vec<u32>,
+    /// Uniform words with the compiler's constants in place; the CONST words (the first
+    /// [`RecordLayout::const_words`]) are filled per run.
+    pub uniforms: Vec<u32>,
+    /// The record layout.
+    pub layout: RecordLayout,
+    /// Initial uniform memory (little-endian words): IMM and IMMX values in place, CONST
+    /// words zero (filled per run at `layout.spaces[s].uniform_mem`).
+    pub uniform_mem: Vec<u32>,
+    /// Assembly text, one instruction per line (`disassemble` of each word).
+    pub listing: String,
+}
+
+impl Machine {
+    /// The code as bytes (little-endian words).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+/// Compiles `program`, whose shape (the oracle's checks) is `shape`.
+///
+/// # Errors
+/// [`CompileError::Unsupported`] for programs outside what the compiler handles (condition
+/// codes, memory, textures, recursion, too many uniforms or too large a record),
+/// [`CompileError::Internal`] for compiler bugs.
+pub fn compile(program: &Program, shape: &Shape) -> Result<Machine, CompileError> {
+    let mut in_record = vec![false; shape.spaces().len()];
+    for insn in &program.instructions {
+        for reg in insn
+            .dst
+            .iter()
+            .map(|d| d.reg)
+            .chain(insn.src.iter().map(|s| s.reg))
+        {
+            if reg.is_indirect() {
+                if let Some(s) = shape.space_of(reg.file, reg.dimension.is_some()) {
+                    in_record[s] = true;
+                }
+            }
+        }
+    }
+    let max_vertices = (program.stage == Stage::Geometry).then(|| program.gs_max_output_vertices());
+    let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
+    let code = lower::Lower::new(program, shape, &layout).run()?;
+    let uniform_words = code.uniform_words();
+    if uniform_words > vcode::MAX_UNIFORMS {
+        return Err(CompileError::unsupported(
+            None,
+            &format!("needs {uniform_words} uniform words; the FAU holds 256"),
+        ));
+    }
+    let mut uniforms = vec![0u32; uniform_words as usize];
+    for (k, &v) in code.consts.iter().enumerate() {
+        uniforms[code.const_base as usize + k] = v;
+    }
+    let labels = code.labels;
+    let alloc = regalloc::allocate(code);
+    layout.set_spills(alloc.spill_slots);
+    if layout.stride > MAX_RECORD {
+        return Err(CompileError::unsupported(
+            None,
+            &format!(
+                "needs {} bytes of thread-local record; LOAD/STORE offsets reach 32 KiB",
+                layout.stride
+            ),
+        ));
+    }
+    let fin = finish::finish(alloc.items, labels, layout.spill_base)?;
+    let uniform_mem = uniform_memory(program, shape, &layout);
+    let mut listing = String::new();
+    for ins in &fin.instrs {
+        listing.push_str(&ins.to_string());
+        listing.push('\n');
+    }
+    Ok(Machine {
+        words: fin.words,
+        weights: fin.weights,
+        uniforms,
+        layout,
+        uniform_mem,
+        listing,
+    })
+}
+
+/// The uniform memory's initial words: immediates (IMM, IMMX) of the spaces that live there.
+fn uniform_memory(program: &Program, shape: &Shape, layout: &RecordLayout) -> Vec<u32> {
+    use shaderdiff_ir::File;
+    let mut words = vec![0u32; layout.uniform_mem_bytes as usize / 4];
+    for (s, loc) in layout.spaces.iter().enumerate() {
+        let Some(base) = loc.uniform_mem else {
+            continue;
+        };
+        let space = &shape.spaces()[s];
+        let base = base as usize / 4;
+        match space.file {
+            File::Immediate => {
+                for (k, imm) in program.immediates.iter().enumerate() {
+                    if let Some(dst) = words.get_mut(base + 4 * k..base + 4 * k + 4) {
+                        dst.copy_from_slice(&imm.words);
+                    }
+                }
+            }
+            File::ImmArray => {
+                for d in program
+                    .decls(File::ImmArray)
+                    .filter(|d| d.dimension.is_none())
+                {
+                    for (k, v) in d.values.iter().enumerate() {
+                        let at = base + 4 * (d.first as usize + k);
+                        if let Some(dst) = words.get_mut(at..at + 4) {
+                            dst.copy_from_slice(v);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    words
+}

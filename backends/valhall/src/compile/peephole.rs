@@ -1,0 +1,132 @@
+//! Copy coalescing before register allocation: the lowering computes every channel of a
+//! TGSI instruction into a fresh virtual register and then moves it into the register's
+//! virtual register (sources may alias the destination). When nothing between the value's
+//! definition and the move touches the destination, the definition writes the destination
+//! directly and the move goes away.
+
+use super::vcode::{Item, VCode, VDst, VIns, Val};
+
+fn plain_move(x: &VIns) -> Option<(u32, u32)> {
+    if x.def.name != "MOV.i32" || x.partial_write() || x.flow != "none" {
+        return None;
+    }
+    let s = x.srcs.first()?;
+    match (x.dst, s.val) {
+        (VDst::V(d), Val::V(r)) if !s.neg && !s.abs && s.sel.is_none() => Some((d.0, r.0)),
+        _ => None,
+    }
+}
+
+/// Coalesces `MOV d, s` into the instruction defining `s` where that is safe (see the
+/// module docs).
+pub fn coalesce_moves(code: &mut VCode) {
+    let n = code.vregs as usize;
+    let mut uses = vec![0u32; n];
+    let mut defs = vec![0u32; n];
+    for it in &code.items {
+        if let Item::Ins(x) = it {
+            for u in x.uses() {
+                uses[u.0 as usize] += 1;
+            }
+            if let Some(d) = x.def_reg() {
+                defs[d.0 as usize] += 1;
+            }
+        }
+    }
+    let mut remove = vec![false; code.items.len()];
+    for j in 0..code.items.len() {
+        let Item::Ins(mv) = &code.items[j] else {
+            continue;
+        };
+        let Some((d, s)) = plain_move(mv) else {
+            continue;
+        };
+        if uses[s as usize] != 1 || defs[s as usize] != 1 || d == s {
+            continue;
+        }
+        // Walk back to the definition of s in the same block.
+        let mut i = j;
+        let mut ok = false;
+        while i > 0 {
+            i -= 1;
+            match &code.items[i] {
+                Item::Label(_) => break,
+                Item::Ins(_) if remove[i] => {}
+                Item::Ins(x) => {
+                    if x.dst == VDst::V(super::vcode::VReg(s)) {
+                        ok = !x.partial_write() && x.target.is_none();
+                        break;
+                    }
+                    let touches =
+                        x.uses().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
+                    if touches || x.target.is_some() || x.flow == "end" {
+                        break;
+                    }
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        // The move's step weight goes to the definition: same block, so executed exactly
+        // when the move was.
+        let weight = match &code.items[j] {
+            Item::Ins(x) => x.weight,
+            _ => 0,
+        };
+        if let Item::Ins(x) = &mut code.items[i] {
+            x.dst = VDst::V(super::vcode::VReg(d));
+            x.weight += weight;
+        }
+        remove[j] = true;
+    }
+    let mut k = 0;
+    code.items.retain(|_| {
+        k += 1;
+        !remove[k - 1]
+    });
+}
+
+/// Removes unconditional jumps to the label right after them (only labels in between):
+/// END at the end of the main program, ELSE branches of empty else-blocks. Their step
+/// weight moves to the next instruction.
+pub fn remove_jumps_to_next(code: &mut VCode) {
+    let mut carried = 0;
+    let mut out: Vec<Item> = Vec::with_capacity(code.items.len());
+    let items = std::mem::take(&mut code.items);
+    for (j, it) in items.iter().enumerate() {
+        match it {
+            Item::Ins(x) if is_jump(x) => {
+                let t = x.target.expect("a jump has a target");
+                let falls_to = items[j + 1..]
+                    .iter()
+                    .take_while(|n| matches!(n, Item::Label(_)))
+                    .any(|n| matches!(n, Item::Label(l) if *l == t));
+                if falls_to {
+                    carried += x.weight;
+                    continue;
+                }
+                let mut x = x.clone();
+                x.weight += std::mem::take(&mut carried);
+                out.push(Item::Ins(x));
+            }
+            Item::Ins(x) => {
+                let mut x = x.clone();
+                x.weight += std::mem::take(&mut carried);
+                out.push(Item::Ins(x));
+            }
+            label => out.push(label.clone()),
+        }
+    }
+    code.items = out;
+}
+
+/// An unconditional jump: BRANCHZ on the immediate −1 without `.eq` (VCode::jump).
+pub fn is_jump(x: &VIns) -> bool {
+    x.target.is_some()
+        && !x.mods.iter().any(|(n, _)| *n == "eq")
+        && matches!(
+            x.srcs.first().map(|s| s.val),
+            Some(Val::Fau(crate::SrcValue::Imm(1)))
+        )
+}

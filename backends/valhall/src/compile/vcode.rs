@@ -1,0 +1,386 @@
+//! The compiler's intermediate form: Valhall instructions over *virtual* registers, with
+//! labels instead of branch offsets. [`VCode`] is built by the lowering, legalized for the
+//! FAU rules of ENCODING.md §3.3 as it is built, and turned into machine words by
+//! `regalloc` and `finish`.
+
+use crate::isa::InsDef;
+use crate::{isa, SrcValue, WriteMask};
+
+/// A virtual 32-bit register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+/// Where a source value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Val {
+    /// A virtual register.
+    V(VReg),
+    /// A physical register the ABI reserves (never allocated): the record pointer, the
+    /// address scratch pair.
+    P(u8),
+    /// A FAU source: uniform word, immediate-table entry or special value (§3.3).
+    Fau(SrcValue),
+}
+
+/// One source operand: value plus the modifiers the instruction's `<src>` may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VSrc {
+    /// The value.
+    pub val: Val,
+    /// `.neg` (float sources with absneg).
+    pub neg: bool,
+    /// `.abs` (float sources with absneg).
+    pub abs: bool,
+    /// Text of the swizzle / widen / lanes / lane selection (`"b00"`, `"w0"`, `"h1"` ...);
+    /// `None` = the enum default.
+    pub sel: Option<&'static str>,
+    /// `.not` (third source of the shifts).
+    pub not: bool,
+}
+
+impl VSrc {
+    /// A plain source.
+    pub fn new(val: Val) -> VSrc {
+        VSrc {
+            val,
+            neg: false,
+            abs: false,
+            sel: None,
+            not: false,
+        }
+    }
+    /// A virtual register source.
+    pub fn v(r: VReg) -> VSrc {
+        VSrc::new(Val::V(r))
+    }
+    /// This source negated (float sign flip).
+    pub fn negated(mut self) -> VSrc {
+        self.neg = !self.neg;
+        self
+    }
+    /// This source's absolute value (float; clears a pending negation, as `|x|` does).
+    pub fn abs(mut self) -> VSrc {
+        self.abs = true;
+        self.neg = false;
+        self
+    }
+    /// This source with a lane/swizzle selection.
+    pub fn sel(mut self, s: &'static str) -> VSrc {
+        self.sel = Some(s);
+        self
+    }
+    /// This source complemented (`.not`).
+    pub fn complemented(mut self) -> VSrc {
+        self.not = true;
+        self
+    }
+}
+
+/// The destination of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VDst {
+    /// No destination.
+    None,
+    /// A virtual register (32-bit).
+    V(VReg),
+    /// A reserved physical register (64-bit destinations write the pair).
+    P(u8),
+}
+
+/// A label (branch target).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Label(pub u32);
+
+/// One instruction over virtual registers.
+#[derive(Clone, Debug)]
+pub struct VIns {
+    /// The ISA.xml definition.
+    pub def: &'static InsDef,
+    /// Destination.
+    pub dst: VDst,
+    /// Destination write mask.
+    pub mask: WriteMask,
+    /// Sources, in ISA.xml order.
+    pub srcs: Vec<VSrc>,
+    /// The staging register of a 32-bit LOAD (written) or STORE (read): one register.
+    pub staging: Option<Val>,
+    /// Immediate fields, in ISA.xml order (a branch's offset is filled in by `finish`).
+    pub imms: Vec<i64>,
+    /// Modifiers by ISA.xml name: `(name, value text)`; flags use the text `""`.
+    pub mods: Vec<(&'static str, &'static str)>,
+    /// Flow field text (`"none"`, `"reconverge"`, `"end"`, `"wait0"`).
+    pub flow: &'static str,
+    /// Branch target (BRANCHZ).
+    pub target: Option<Label>,
+    /// Weight for the step budget: how many TGSI instructions start here.
+    pub weight: u32,
+}
+
+impl VIns {
+    /// Virtual registers this instruction reads.
+    pub fn uses(&self) -> impl Iterator<Item = VReg> + '_ {
+        let staging_read = self.def.staging.first().is_some_and(|s| s.read);
+        self.srcs
+            .iter()
+            .map(|s| s.val)
+            .chain(self.staging.filter(|_| staging_read))
+            .filter_map(|v| match v {
+                Val::V(r) => Some(r),
+                _ => None,
+            })
+    }
+
+    /// The virtual register this instruction writes, if any.
+    pub fn def_reg(&self) -> Option<VReg> {
+        let staging_write = self.def.staging.first().is_some_and(|s| s.write);
+        match (self.dst, self.staging) {
+            (VDst::V(r), _) => Some(r),
+            (_, Some(Val::V(r))) if staging_write => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether a write of the destination leaves part of the old value (write mask h0/h1).
+    pub fn partial_write(&self) -> bool {
+        self.mask != WriteMask::Full
+    }
+}
+
+/// One item of the instruction stream.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// An instruction.
+    Ins(VIns),
+    /// A branch target.
+    Label(Label),
+}
+
+/// A program under construction.
+#[derive(Clone, Debug, Default)]
+pub struct VCode {
+    /// The instruction stream.
+    pub items: Vec<Item>,
+    /// Number of virtual registers made so far.
+    pub vregs: u32,
+    /// Number of labels made so far.
+    pub labels: u32,
+    /// Uniform words used for constants: word index → value.
+    pub consts: Vec<u32>,
+    /// First uniform word available for constants (after the CONST registers).
+    pub const_base: u32,
+    /// Weight to attach to the next instruction emitted.
+    pub pending_weight: u32,
+    /// Read-only input words already loaded in the current basic block: record byte
+    /// offset → register (cleared at every label).
+    pub input_cache: std::collections::HashMap<u32, VReg>,
+}
+
+/// The uniform page size in words (ENCODING.md §3.3).
+const PAGE_WORDS: u32 = 64;
+/// Uniform words the FAU can address (pages 0–3).
+pub const MAX_UNIFORMS: u32 = 256;
+
+impl VCode {
+    /// A fresh virtual register.
+    pub fn vreg(&mut self) -> VReg {
+        self.vregs += 1;
+        VReg(self.vregs - 1)
+    }
+
+    /// A fresh label.
+    pub fn label(&mut self) -> Label {
+        self.labels += 1;
+        Label(self.labels - 1)
+    }
+
+    /// Places `l` here.
+    pub fn place(&mut self, l: Label) {
+        self.input_cache.clear();
+        self.items.push(Item::Label(l));
+    }
+
+    /// A constant 32-bit word as a source: an immediate-table entry when the table has it
+    /// (ENCODING.md §3.2), otherwise a uniform word (deduplicated).
+    pub fn konst(&mut self, bits: u32) -> VSrc {
+        if let Some(i) = isa().immediates.iter().position(|&v| v == bits) {
+            return VSrc::new(Val::Fau(SrcValue::Imm(i as u8)));
+        }
+        let k = match self.consts.iter().position(|&v| v == bits) {
+            Some(k) => k,
+            None => {
+                self.consts.push(bits);
+                self.consts.len() - 1
+            }
+        };
+        let word = self.const_base as usize + k;
+        // Words past the FAU's reach make the compiler refuse the program (see
+        // `VCode::uniform_words`), so the value used here does not matter.
+        VSrc::new(Val::Fau(SrcValue::Uniform(word.min(255) as u8)))
+    }
+
+    /// Uniform words the program needs (CONST registers and constants).
+    pub fn uniform_words(&self) -> u32 {
+        self.const_base + self.consts.len() as u32
+    }
+
+    /// A float constant.
+    pub fn f(&mut self, v: f32) -> VSrc {
+        self.konst(v.to_bits())
+    }
+
+    /// A small shift amount / byte constant 0–31 for an 8-bit `lanes` source: byte `k % 4`
+    /// of the immediate-table entry holding bytes `4⌊k/4⌋ … 4⌊k/4⌋+3`.
+    pub fn lane_const(&mut self, k: u32) -> VSrc {
+        let word = {
+            let b = (k / 4) * 4;
+            b | (b + 1) << 8 | (b + 2) << 16 | (b + 3) << 24
+        };
+        let sel = ["b00", "b11", "b22", "b33"][(k % 4) as usize];
+        self.konst(word).sel(sel)
+    }
+
+    /// Emits `name` with destination `dst`, sources, modifiers; returns the destination.
+    /// Sources are legalized first: modifiers the source cannot take are applied by extra
+    /// instructions, and FAU sources beyond the limits of ENCODING.md §3.3 are moved to
+    /// registers.
+    ///
+    /// # Panics
+    /// If `name` is not an ISA.xml instruction (a compiler bug caught by every test).
+    pub fn ins(
+        &mut self,
+        name: &str,
+        dst: VDst,
+        srcs: &[VSrc],
+        mods: &[(&'static str, &'static str)],
+    ) -> VDst {
+        let def = isa()
+            .instruction(name)
+            .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
+        let mut srcs = srcs.to_vec();
+        for (i, s) in srcs.iter_mut().enumerate() {
+            let sd = &def.srcs[i];
+            if (s.neg && sd.neg.is_none()) || (s.abs && sd.abs.is_none()) {
+                *s = self.apply_absneg(*s);
+            }
+        }
+        self.legalize_fau(def, &mut srcs);
+        let weight = std::mem::take(&mut self.pending_weight);
+        self.items.push(Item::Ins(VIns {
+            def,
+            dst,
+            mask: WriteMask::Full,
+            srcs,
+            staging: None,
+            imms: vec![0; def.imms.len()],
+            mods: mods.to_vec(),
+            flow: "none",
+            target: None,
+            weight,
+        }));
+        dst
+    }
+
+    /// Emits `name` into a fresh virtual register and returns it as a source.
+    pub fn op(&mut self, name: &str, srcs: &[VSrc], mods: &[(&'static str, &'static str)]) -> VSrc {
+        let r = self.vreg();
+        self.ins(name, VDst::V(r), srcs, mods);
+        VSrc::v(r)
+    }
+
+    /// The last emitted instruction.
+    pub fn last_mut(&mut self) -> Option<&mut VIns> {
+        match self.items.last_mut() {
+            Some(Item::Ins(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// `|x|` and `-x` as bit operations (float sign manipulation, SEMANTICS.md §2.1 item 3)
+    /// for sources that cannot carry the modifiers.
+    pub fn apply_absneg(&mut self, s: VSrc) -> VSrc {
+        let mut v = VSrc {
+            neg: false,
+            abs: false,
+            ..s
+        };
+        if s.abs {
+            let m = self.konst(0x7fff_ffff);
+            let z = self.lane_const(0);
+            v = self.op("LSHIFT_AND.i32", &[v, z, m], &[]);
+        }
+        if s.neg {
+            let m = self.konst(0x8000_0000);
+            let z = self.lane_const(0);
+            v = self.op("LSHIFT_XOR.i32", &[v, z, m], &[]);
+        }
+        v
+    }
+
+    /// Moves FAU sources that break the per-instruction limits into registers: at most
+    /// two distinct FAU source bytes, one page, and for ALU instructions all uniforms and
+    /// specials in one 64-bit slot (ENCODING.md §3.3).
+    fn legalize_fau(&mut self, def: &InsDef, srcs: &mut [VSrc]) {
+        let alu = def.unit.is_alu();
+        let mut bytes: Vec<SrcValue> = Vec::new();
+        let mut page: Option<u8> = None;
+        let mut slots: Vec<u32> = Vec::new();
+        for src in srcs.iter_mut() {
+            let Val::Fau(f) = src.val else { continue };
+            if bytes.contains(&f) {
+                continue;
+            }
+            let (p, slot) = match f {
+                SrcValue::Uniform(u) => (Some(u32::from(u) / PAGE_WORDS), Some(u32::from(u) / 2)),
+                SrcValue::Special { page, entry, .. } => (
+                    Some(u32::from(page)),
+                    Some(1000 + u32::from(page) * 16 + u32::from(entry)),
+                ),
+                _ => (None, None),
+            };
+            let page_ok = match (p, page) {
+                (Some(p), Some(q)) => p == u32::from(q),
+                _ => true,
+            };
+            let slot_ok = match slot {
+                Some(s) => {
+                    if alu {
+                        slots.is_empty() || slots.contains(&s)
+                    } else {
+                        slots.contains(&s) || slots.len() < 2
+                    }
+                }
+                None => true,
+            };
+            if bytes.len() < 2 && page_ok && slot_ok {
+                bytes.push(f);
+                if let Some(p) = p {
+                    page = Some(p as u8);
+                }
+                if let Some(s) = slot {
+                    if !slots.contains(&s) {
+                        slots.push(s);
+                    }
+                }
+            } else {
+                let r = self.vreg();
+                let plain = VSrc::new(src.val);
+                self.ins("MOV.i32", VDst::V(r), &[plain], &[]);
+                src.val = Val::V(r);
+            }
+        }
+    }
+
+    /// A conditional branch to `target`: taken when `cond` is non-zero, or zero with `eq`.
+    pub fn branch(&mut self, cond: VSrc, eq: bool, target: Label) {
+        let mods: &[(&'static str, &'static str)] = if eq { &[("eq", "")] } else { &[] };
+        self.ins("BRANCHZ", VDst::None, &[cond], mods);
+        let last = self.last_mut().expect("just emitted");
+        last.target = Some(target);
+    }
+
+    /// An unconditional jump (BRANCHZ on the non-zero immediate −1, ISA.xml BRANCHZ).
+    pub fn jump(&mut self, target: Label) {
+        let ones = self.konst(u32::MAX);
+        self.branch(ones, false, target);
+    }
+}

@@ -19,8 +19,9 @@ use shaderdiff_oracles::precision::NanPolicy;
 
 use crate::diff::{engines_from_names, Differ};
 
-/// Engines the differential targets compare with the oracle.
-const ENGINES: &[&str] = &["interp", "jit"];
+/// Engines the differential targets compare with the oracle: every engine of the build
+/// (the oracle first).
+const ENGINES: &[&str] = shaderdiff_backends::ENGINE_NAMES;
 
 /// [`tgsi_parse`]'s property (see the module table).
 ///

@@ -62,29 +62,7 @@ impl InterpEngine {
 
 /// Maps the interpreter's own error onto the engine-neutral one.
 pub fn from_exec_error(e: ExecError) -> EngineError {
-    let engine = "interp".to_string();
-    match e {
-        ExecError::Unsupported {
-            opcode,
-            pos,
-            reason,
-        } => EngineError::Unsupported {
-            engine,
-            opcode: Some(opcode),
-            pos,
-            reason: format!("{opcode}: {reason}"),
-        },
-        ExecError::UnsupportedFeature { pos, reason } => EngineError::Unsupported {
-            engine,
-            opcode: None,
-            pos,
-            reason,
-        },
-        ExecError::InvalidProgram { pos, message } => EngineError::InvalidProgram { pos, message },
-        ExecError::InvalidInputs(m) => EngineError::InvalidInputs(m),
-        ExecError::StepLimit { limit, invocation } => EngineError::StepLimit { limit, invocation },
-        ExecError::CallDepth { limit, invocation } => EngineError::CallDepth { limit, invocation },
-    }
+    EngineError::from_exec("interp", e)
 }
 
 impl Engine for InterpEngine {

@@ -113,29 +113,7 @@ impl Compiled for JitCompiled {
 
 /// Maps an error of the oracle's shared checks to the engine error, naming the jit.
 pub(crate) fn exec_error(e: ExecError) -> EngineError {
-    let engine = ENGINE.to_string();
-    match e {
-        ExecError::Unsupported {
-            opcode,
-            pos,
-            reason,
-        } => EngineError::Unsupported {
-            engine,
-            opcode: Some(opcode),
-            pos,
-            reason: format!("{opcode}: {reason}"),
-        },
-        ExecError::UnsupportedFeature { pos, reason } => EngineError::Unsupported {
-            engine,
-            opcode: None,
-            pos,
-            reason,
-        },
-        ExecError::InvalidProgram { pos, message } => EngineError::InvalidProgram { pos, message },
-        ExecError::InvalidInputs(m) => EngineError::InvalidInputs(m),
-        ExecError::StepLimit { limit, invocation } => EngineError::StepLimit { limit, invocation },
-        ExecError::CallDepth { limit, invocation } => EngineError::CallDepth { limit, invocation },
-    }
+    EngineError::from_exec(ENGINE, e)
 }
 
 impl JitEngine {

@@ -10,6 +10,7 @@ use std::any::Any;
 use std::collections::BTreeSet;
 
 use shaderdiff_ir::{Opcode, Pos, Program, Stage};
+use shaderdiff_oracles::interp::ExecError;
 pub use shaderdiff_oracles::{Inputs, Outputs};
 use thiserror::Error;
 
@@ -174,6 +175,41 @@ impl EngineError {
             EngineError::Trap { .. }
             | EngineError::StepLimit { .. }
             | EngineError::CallDepth { .. } => 1,
+        }
+    }
+
+    /// The error of engine `engine` for one of the oracle's shared program and input checks
+    /// (`shaderdiff_oracles::interp::ExecError`), which every engine runs before its own
+    /// work so all engines reject the same programs and inputs with the same messages.
+    pub fn from_exec(engine: &str, e: ExecError) -> EngineError {
+        let engine = engine.to_string();
+        match e {
+            ExecError::Unsupported {
+                opcode,
+                pos,
+                reason,
+            } => EngineError::Unsupported {
+                engine,
+                opcode: Some(opcode),
+                pos,
+                reason: format!("{opcode}: {reason}"),
+            },
+            ExecError::UnsupportedFeature { pos, reason } => EngineError::Unsupported {
+                engine,
+                opcode: None,
+                pos,
+                reason,
+            },
+            ExecError::InvalidProgram { pos, message } => {
+                EngineError::InvalidProgram { pos, message }
+            }
+            ExecError::InvalidInputs(m) => EngineError::InvalidInputs(m),
+            ExecError::StepLimit { limit, invocation } => {
+                EngineError::StepLimit { limit, invocation }
+            }
+            ExecError::CallDepth { limit, invocation } => {
+                EngineError::CallDepth { limit, invocation }
+            }
         }
     }
 

@@ -65,7 +65,7 @@ fn worst_ulps(xs: &[f32], got: &[f32], exact: impl Fn(f32) -> f64) -> (f64, f32)
             continue;
         }
         let err = (g as f64 - e).abs() / ulp(e);
-        if !(err <= worst.0) {
+        if err.is_nan() || err > worst.0 {
             worst = (err, x);
         }
     }

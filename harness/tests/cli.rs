@@ -168,18 +168,52 @@ fn unreadable_and_garbage_programs_are_status_2() {
 }
 
 #[test]
-fn nv_assembly_is_unsupported_for_now() {
+fn nv_assembly_checks_but_does_not_run_yet() {
+    // INTERFACE.md: a first token starting with `!!` is NV assembly; `check` parses it
+    // (`--print`: one statement per line), engines answer "unsupported" (exit 3) only
+    // after the text parsed, and a syntax error is bad input (exit 2) everywhere.
     let s = Scratch::new("nv");
     let p = s.file(
         "p.nv",
         "!!NVfp5.0\nMOV result.color, fragment.color;\nEND\n",
     );
-    for cmd in [vec!["check", p.as_str()], vec!["run", p.as_str()]] {
-        let o = run(&cmd);
-        assert_eq!(status(&o), 3, "{cmd:?}");
+    let o = run(&["check", &p]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{p}: ok (!!NVfp5.0, 1 instructions)\n"));
+    let o = run(&["check", "--print", &p]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let printed = stdout(&o);
+    assert_eq!(
+        printed,
+        "!!NVfp5.0\nMOV result.color, fragment.color;\nEND\n"
+    );
+    let again = s.file("again.nv", &printed);
+    assert_eq!(stdout(&run(&["check", "--print", &again])), printed);
+
+    let o = run(&["run", &p]);
+    assert_eq!(status(&o), 3);
+    assert_eq!(
+        one_line_error(&o),
+        format!("{p}: NV assembly (!!NVfp5.0) is not supported yet")
+    );
+
+    // `MOV` with one operand: the `;` at line 2, column 10 is where `,` was expected.
+    let bad = s.file("bad.nv", "!!NVfp5.0\nMOV R0.x;\nEND\n");
+    let bad_undeclared = s.file("bad2.nv", "!!NVfp5.0\nTEMP R0;\nMOV R0.x;\nEND\n");
+    for cmd in ["check", "run"] {
+        let o = run(&[cmd, &bad]);
+        assert_eq!(status(&o), 2, "{cmd}");
         assert_eq!(
             one_line_error(&o),
-            format!("{p}: NV assembly (!!NVfp5.0) is not supported yet")
+            format!("{bad}:2:5: `R0` is not declared"),
+            "{cmd}"
+        );
+        let o = run(&[cmd, &bad_undeclared]);
+        assert_eq!(status(&o), 2, "{cmd}");
+        assert_eq!(
+            one_line_error(&o),
+            format!("{bad_undeclared}:3:9: expected `,`, found `;`"),
+            "{cmd}"
         );
     }
 }
@@ -459,18 +493,26 @@ fn step_limit_is_a_failed_run() {
 
 #[test]
 fn check_reports_every_file_and_ranks_the_status() {
-    // INTERFACE.md exit statuses: bad input (2) wins over unsupported (3) when `check`
-    // is given several files; every failing file gets its own line.
+    // INTERFACE.md exit statuses: `check` reports every file, TGSI and NV assembly alike
+    // (both parse now, so nothing is unsupported), and bad input (2) decides the status;
+    // every failing file gets its own line.
     let s = Scratch::new("rank");
     let good = example("ex01.tgsi").display().to_string();
     let bad = s.file("bad.tgsi", "VERT\n  0: NOPE\n");
     let nv = s.file("p.nv", "!!NVvp5.0\nEND\n");
+    let bad_nv = s.file("bad.nv", "!!NVvp5.0\nNOPE;\nEND\n");
     let o = run(&["check", &good, &nv]);
-    assert_eq!(status(&o), 3);
+    assert_eq!(status(&o), 0);
     assert!(stdout(&o).contains(&format!("{good}: ok")));
-    let o = run(&["check", &bad, &nv, &good]);
+    assert!(stdout(&o).contains(&format!("{nv}: ok (!!NVvp5.0, 0 instructions)")));
+    let o = run(&["check", &bad, &nv, &bad_nv, &good]);
     assert_eq!(status(&o), 2);
     assert_eq!(stderr(&o).lines().count(), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("{bad_nv}:2:1: ")),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

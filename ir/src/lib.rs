@@ -7,11 +7,13 @@
 //! * [`structure`]: control-flow matching recomputed from the program.
 //! * [`infer`]: per-channel type inference used by the comparators.
 //! * [`tgsi`]: TGSI text parser and tgsi_dump-compatible printer.
+//! * [`nv`]: NV_gpu_program4/5 and ARB assembly parser and canonical printer.
 //! * [`validate`]: semantic checks (declared registers, index ranges, structure).
 
 pub mod error;
 pub mod infer;
 pub mod names;
+pub mod nv;
 pub mod opcode;
 pub mod program;
 pub mod structure;

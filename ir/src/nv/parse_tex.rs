@@ -1,0 +1,183 @@
+//! Texture and image operands (NV_gpu_program4 §2.X.4.4 `<texAccess>`, NV_gpu_program5
+//! `<textureUseV>`/`<texOffset>`, NV_bindless_texture `handle(..)`,
+//! EXT_shader_image_load_store `<imageUnit>`/`<imageTarget>`, ARB_fragment_program(_shadow)
+//! targets).
+
+use super::ast::*;
+use super::lexer::{PResult, Tok};
+use super::opcodes::NvOpcode;
+use super::parse::{Parser, VarKind};
+use super::parse_insn::{Comps, SrcCtx};
+
+impl<'a> Parser<'a> {
+    /// Whether a texture unit starts here.
+    pub(super) fn at_texture_unit(&self) -> bool {
+        match self.t.peek_ident() {
+            Some("texture") => true,
+            Some("handle") => self.t.peek_n(1).tok == Tok::Punct(b'('),
+            Some(w) => self
+                .vars
+                .get(w)
+                .is_some_and(|i| i.kind == VarKind::Bound(DeclKind::Texture)),
+            None => false,
+        }
+    }
+
+    /// `texture[n]`, a TEXTURE variable or `handle(v.c)`, then `, target [, offset]`.
+    pub(super) fn tex_access(&mut self, op: NvOpcode) -> PResult<TexAccess> {
+        let tk = self.t.peek();
+        self.mark_operand(tk.start);
+        let unit = self.unit_ref("texture", DeclKind::Texture)?;
+        let mut component = None;
+        if self.t.at(b'.') {
+            if !self.level_at_least(NvLevel::Nv50) {
+                return self.t.expected("`,`");
+            }
+            self.t.next();
+            component = Some(self.scalar_component()?);
+        }
+        self.t.expect(b',')?;
+        let target = self.target()?;
+        let mut offset = None;
+        if self.t.eat(b',') {
+            let off = self.t.peek().start;
+            self.mark_operand(off);
+            // NV_gpu_program5 §2.X.4.4: no texel offsets on cube maps; TXD and TXGO take no
+            // `offset(..)` operand, and TXGO no non-zero constant offset.
+            use TexTarget::{ArrayCube, Cube, ShadowArrayCube, ShadowCube};
+            if matches!(target, Cube | ShadowCube | ArrayCube | ShadowArrayCube) {
+                return self.err_at(
+                    off,
+                    format!("texel offsets are not supported with `{}`", target.name()),
+                );
+            }
+            if self.t.eat(b'(') {
+                let mut v = Vec::new();
+                loop {
+                    let neg = self.sign();
+                    let n = self.t.expect_uint(i32::MAX as u64, "a texel offset")? as i32;
+                    v.push(if neg { -n } else { n });
+                    if v.len() == 3 || !self.t.eat(b',') {
+                        break;
+                    }
+                }
+                self.t.expect(b')')?;
+                if op == NvOpcode::Txgo && v.iter().any(|&c| c != 0) {
+                    return self.err_at(
+                        off,
+                        "`TXGO` takes its offsets as operands, not as a constant offset",
+                    );
+                }
+                offset = Some(TexOffset::Const(v));
+            } else if self.t.at_word("offset") && self.level_at_least(NvLevel::Nv50) {
+                if matches!(op, NvOpcode::Txd | NvOpcode::Txgo) {
+                    return self.err_at(
+                        off,
+                        format!("`{}` takes no `offset(..)` operand", op.name()),
+                    );
+                }
+                self.t.next();
+                self.t.expect(b'(')?;
+                let s = self.src(Comps::Vector, SrcCtx::Value)?;
+                self.t.expect(b')')?;
+                offset = Some(TexOffset::Operand(Box::new(s)));
+            } else {
+                return self.t.expected("a texel offset `(x, y, z)`");
+            }
+        }
+        Ok(TexAccess {
+            unit,
+            component,
+            target,
+            offset,
+        })
+    }
+
+    /// `image[n]`, an IMAGE variable or `handle(v.c)`.
+    pub(super) fn image_unit(&mut self) -> PResult<UnitRef> {
+        self.mark_operand(self.t.peek().start);
+        self.unit_ref("image", DeclKind::Image)
+    }
+
+    fn unit_ref(&mut self, keyword: &str, kind: DeclKind) -> PResult<UnitRef> {
+        let tk = self.t.peek();
+        let what = format!(
+            "a {keyword} unit (`{keyword}[n]`, a {} variable or `handle(..)`)",
+            kind.name()
+        );
+        let Some(w) = self.t.peek_ident() else {
+            return self.t.expected(&what);
+        };
+        if w == keyword && (keyword == "texture" || self.level_at_least(NvLevel::Nv50)) {
+            self.t.next();
+            let mut n = None;
+            if self.t.eat(b'[') {
+                n = Some(self.t.expect_uint(u32::MAX as u64, "a unit number")? as u32);
+                self.t.expect(b']')?;
+            } else if keyword == "image" {
+                return self.t.expected("`[`");
+            }
+            return Ok(UnitRef::Unit(n));
+        }
+        if w == "handle"
+            && self.t.peek_n(1).tok == Tok::Punct(b'(')
+            && self.level_at_least(NvLevel::Nv50)
+        {
+            self.t.next();
+            self.t.next();
+            let vt = self.t.peek();
+            let var = self
+                .t
+                .expect_ident("a variable holding a handle")?
+                .to_string();
+            if !self.vars.contains_key(&var) {
+                return self.undeclared(&var, vt.start);
+            }
+            self.t.expect(b'.')?;
+            let comp = self.scalar_component()?;
+            self.t.expect(b')')?;
+            return Ok(UnitRef::Handle { var, comp });
+        }
+        match self.vars.get(w) {
+            Some(i) if i.kind == VarKind::Bound(kind) => {
+                self.t.next();
+                let mut index = self.var_indices(w, tk.start)?;
+                Ok(UnitRef::Var {
+                    name: w.to_string(),
+                    index: index.pop(),
+                })
+            }
+            _ => self.t.expected(&what),
+        }
+    }
+
+    /// A texture or image target (`<texTarget>`, `<imageTarget>`), with the ARB limits
+    /// (ARB_fragment_program: 1D 2D 3D CUBE RECT; ARB_fragment_program_shadow: SHADOW1D,
+    /// SHADOW2D, SHADOWRECT).
+    pub(super) fn target(&mut self) -> PResult<TexTarget> {
+        let tk = self.t.peek();
+        let Some(t) = self.t.peek_ident().and_then(TexTarget::from_name) else {
+            return self
+                .t
+                .expected("a texture target (`1D`, `2D`, `3D`, `CUBE`, `RECT`, `ARRAY2D`, ...)");
+        };
+        if self.arb() {
+            use TexTarget::*;
+            let ok = matches!(t, T1D | T2D | T3D | Cube | Rect)
+                || (matches!(t, Shadow1D | Shadow2D | ShadowRect)
+                    && self.feat.shadow
+                    && self.stage() == NvStage::Fragment);
+            if !ok {
+                return self.err_at(
+                    tk.start,
+                    format!(
+                        "texture target `{}` is not available in this ARB program",
+                        t.name()
+                    ),
+                );
+            }
+        }
+        self.t.next();
+        Ok(t)
+    }
+}

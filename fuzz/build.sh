@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT to the output directory}
 mkdir -p "$OUT"
 cargo fuzz build -O --fuzz-dir fuzz
-TARGETS="tgsi_parse valhall_decode inputs_json differential_tgsi reduce"
+TARGETS="tgsi_parse nv_parse valhall_decode inputs_json differential_tgsi reduce"
 FUZZ_BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 for t in $TARGETS; do
   cp "$FUZZ_BIN/$t" "$OUT/"
@@ -17,4 +17,5 @@ for t in $TARGETS; do
   (cd "fuzz/corpus/$t" && zip -q -r "$OUT/${t}_seed_corpus.zip" .)
 done
 cp fuzz/dict/tgsi.dict "$OUT/tgsi_parse.dict"
+cp fuzz/dict/nv.dict "$OUT/nv_parse.dict"
 cp fuzz/dict/inputs_json.dict "$OUT/inputs_json.dict"

@@ -21,7 +21,7 @@ if [ ! -x "$BIN" ]; then
 fi
 OUT=$ROOT/fuzz/corpus
 rm -rf "$OUT"
-for t in tgsi_parse inputs_json valhall_decode differential_tgsi reduce; do
+for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi reduce; do
   mkdir -p "$OUT/$t"
 done
 GEN=$(mktemp -d)
@@ -61,6 +61,11 @@ for f in "$SHARED"/corpus/tgsi/*.tgsi "$GEN"/*.tgsi; do
   done
 done
 
+for f in "$SHARED"/corpus/nv/*.*; do
+  case "$f" in *.md) continue ;; esac
+  [ -f "$f" ] && copy "$f" nv_parse
+done
+
 mkdir -p "$ROOT/fuzz/dict"
 {
   echo '# TGSI text: opcode names (ir/data/opcodes.csv), files, modifiers, keywords'
@@ -73,12 +78,26 @@ mkdir -p "$ROOT/fuzz/dict"
   done
 } >"$ROOT/fuzz/dict/tgsi.dict"
 {
+  echo '# NV assembly: instruction names, headers, declarations, bindings, modifiers'
+  for w in '!!NVfp5.0' '!!NVvp5.0' '!!NVgp5.0' '!!NVtcp5.0' '!!NVtep5.0' '!!NVcp5.0' \
+    '!!NVfp4.0' '!!NVvp4.0' '!!ARBfp1.0' '!!ARBvp1.0' END OPTION TEMP ATTRIB PARAM OUTPUT \
+    ADDRESS CBUFFER BUFFER TEXTURE LONG SHORT INT UINT FLOAT vertex. fragment. result. \
+    program.local program.env program.buffer state. texture .F .S .U .F32 .F64 .S64 .U64 \
+    .CC .CC0 .CC1 .SAT .SSAT '(GT.x)' '(EQ)' '(NE1.xyzw)' .xyzw .xxxx '|' '-' '{' '}' \
+    '[' ']' ';' ':' , MOV ADD MUL MAD DP3 DP4 RCP RSQ EX2 LG2 CMP KIL TEX TXP SLT SGE \
+    MIN MAX LRP FRC FLR SWZ ARL ARA BRA CAL RET IF ELSE ENDIF REP ENDREP BRK CONT \
+    SHL SHR BFE BFI BFR BTC BTFL BTFM CVT PK2H UP2H PK64 UP64 I2F F2I SAD RFL X2D \
+    XPD SCS NRM DPH DP2A LIT DST DIV MOD LOAD STORE ATOM 2D 3D CUBE RECT; do
+    printf '"%s"\n' "$w"
+  done
+} >"$ROOT/fuzz/dict/nv.dict"
+{
   echo '# inputs file: keys and value forms (INTERFACE.md "The inputs file")'
   for w in invocations registers constants buffers global '"IN[0]"' '"CONST[0]"' '"SV[0]"' \
     '"BUFFER[0]"' '"0x3f800000"' nan inf -inf -0.0 '[' ']' '{' '}' ':' ','; do
     printf '"%s"\n' "$(echo "$w" | sed 's/"/\\"/g')"
   done
 } >"$ROOT/fuzz/dict/inputs_json.dict"
-for t in tgsi_parse inputs_json valhall_decode differential_tgsi reduce; do
+for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi reduce; do
   echo "fuzz/corpus/$t: $(ls "$OUT/$t" | wc -l) seeds"
 done

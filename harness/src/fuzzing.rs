@@ -6,6 +6,7 @@
 //! | target | property |
 //! |---|---|
 //! | [`tgsi_parse`] | any bytes: the TGSI parser never panics; a parsed program prints (lossless) to text that parses back to the same program, and prints again to the same text |
+//! | [`nv_parse`] | any bytes: the NV assembly parser never panics; a parsed program prints to canonical text that parses back to the same program, and prints again to the same text |
 //! | [`valhall_decode`] | any 8 bytes: decoding never panics; a decoded word re-encodes to itself, and its text assembles back to a word with the same text |
 //! | [`inputs_json`] | any bytes: the inputs-file parser never panics; accepted inputs (for a fixed program declaring every kind of register) write back to JSON that reads back to the same inputs |
 //! | [`differential_tgsi`] | any bytes → a generated program and inputs ([`FuzzProgram`]) → the oracle and every engine → comparator: no engine diverges (a divergence panics with the program and inputs printed); `SHADERDIFF_FUZZ_FAULT` switches a catalogued fault on to show the target finds it |
@@ -40,6 +41,28 @@ pub fn tgsi_parse(data: &[u8]) {
         .unwrap_or_else(|e| panic!("printed program does not parse: {e}\n{printed}"));
     assert_eq!(p, q, "print/parse changed the program:\n{printed}");
     assert_eq!(print_with(&q, &lossless), printed, "printing is not stable");
+}
+
+/// [`nv_parse`]'s property (see the module table).
+///
+/// # Panics
+/// When the property fails.
+pub fn nv_parse(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(p) = shaderdiff_ir::nv::parse(text, "fuzz.nv") else {
+        return;
+    };
+    let printed = shaderdiff_ir::nv::print(&p);
+    let q = shaderdiff_ir::nv::parse(&printed, "printed.nv")
+        .unwrap_or_else(|e| panic!("printed program does not parse: {e}\n{printed}"));
+    assert_eq!(p, q, "print/parse changed the program:\n{printed}");
+    assert_eq!(
+        shaderdiff_ir::nv::print(&q),
+        printed,
+        "printing is not stable"
+    );
 }
 
 /// [`valhall_decode`]'s property (see the module table). Immediate-table entries 0 and 21

@@ -12,6 +12,7 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/regressions");
 fn target(name: &str) -> Option<fn(&[u8])> {
     Some(match name {
         "tgsi_parse" => fuzzing::tgsi_parse,
+        "nv_parse" => fuzzing::nv_parse,
         "valhall_decode" => fuzzing::valhall_decode,
         "inputs_json" => fuzzing::inputs_json,
         "differential_tgsi" => fuzzing::differential_tgsi,

@@ -26,6 +26,8 @@
 pub mod ast;
 mod bindings;
 mod lexer;
+pub mod lower;
+mod lower_ops;
 mod modifiers;
 mod opcodes;
 mod parse;
@@ -36,6 +38,7 @@ mod print;
 mod structure;
 
 pub use ast::*;
+pub use lower::{lower, LowerError, Lowered, NameMap};
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
 pub use parse::KNOWN_OPTIONS;
 pub use print::binding_text;

@@ -13,7 +13,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
 use shaderdiff_ir::nv::{self, NvProgram};
 use shaderdiff_ir::tgsi::{self, PrintOptions};
-use shaderdiff_ir::Program;
+use shaderdiff_ir::{File, Program};
+use shaderdiff_oracles::RegKey;
 
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang::{self, Lang};
@@ -166,7 +167,7 @@ impl Failure {
 pub enum Loaded {
     /// TGSI text, parsed and validated.
     Tgsi(Program),
-    /// NVIDIA assembly, parsed (no engine runs it yet).
+    /// NVIDIA assembly, parsed (engines run it after `shaderdiff_ir::nv::lower`).
     Nv(NvProgram),
 }
 
@@ -187,20 +188,97 @@ pub fn load_any(path: &Path) -> Result<Loaded, Failure> {
     }
 }
 
-/// Reads, detects and parses (with validation) one program file for the engines.
+/// The NV names of a lowered NV program's registers (INTERFACE.md: inputs and outputs
+/// are keyed by the register as the program names it).
+#[derive(Clone, Debug)]
+pub struct NvNames {
+    /// The lowering's name map.
+    pub names: nv::NameMap,
+    /// The program's stage (names are normalised per stage).
+    pub stage: nv::NvStage,
+}
+
+impl NvNames {
+    /// The NV name of an IR register (its binding text), or the IR name when it has none.
+    pub fn name_of(&self, k: &RegKey) -> String {
+        match (k.dimension, self.names.name_of(k.file, k.index)) {
+            (None, Some(n)) => n.to_string(),
+            _ => k.to_string(),
+        }
+    }
+
+    /// The IR register an inputs-file key names (a binding such as `program.local[0]`
+    /// or a declared variable name).
+    ///
+    /// Errors: a name the program does not read.
+    pub fn key(&self, name: &str) -> Result<RegKey, String> {
+        self.names
+            .lookup(self.stage, name)
+            .map(|(f, i)| RegKey::new(f, i))
+            .ok_or_else(|| {
+                let mut known: Vec<&str> = self
+                    .names
+                    .entries
+                    .iter()
+                    .filter(|(_, f, _)| matches!(f, File::Input | File::Const))
+                    .map(|(n, _, _)| n.as_str())
+                    .collect();
+                known.dedup();
+                format!(
+                    "unknown register {name:?}: the program reads {}",
+                    if known.is_empty() {
+                        "no inputs or parameters".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )
+            })
+    }
+
+    /// Renames the registers of diff records (`OUT[0]` → `result.color`).
+    pub fn rename(&self, register: &str) -> String {
+        match crate::value::parse_reg_name(register) {
+            Ok(k) => self.name_of(&k),
+            Err(_) => register.to_string(),
+        }
+    }
+}
+
+/// Reads, detects and parses (with validation) one program file for the engines; NV
+/// assembly is lowered to the IR (`shaderdiff_ir::nv::lower`) and comes with its names.
 ///
 /// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
-/// (`file:line:col: message`, NV assembly included); NV assembly that parses →
-/// [`Failure::Unsupported`] (no engine runs it yet).
-pub fn load_program(path: &Path) -> Result<Program, Failure> {
+/// (`file:line:col: message`, NV assembly included); NV assembly using something the
+/// lowering does not support yet (condition codes, memory, textures, 64-bit ...) →
+/// [`Failure::Unsupported`] naming the instruction at `file:line:col`.
+pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Failure> {
     match load_any(path)? {
-        Loaded::Tgsi(p) => Ok(p),
-        Loaded::Nv(p) => Err(Failure::Unsupported(format!(
-            "{}: NV assembly ({}) is not supported yet",
-            path.display(),
-            p.header.text()
-        ))),
+        Loaded::Tgsi(p) => Ok((p, None)),
+        Loaded::Nv(p) => {
+            let name = path.display();
+            let l = nv::lower(&p).map_err(|e| match e {
+                nv::LowerError::Unsupported { .. } => Failure::Unsupported(format!("{name}:{e}")),
+                nv::LowerError::Invalid { .. } => Failure::BadInput(format!("{name}:{e}")),
+            })?;
+            shaderdiff_ir::validate::validate(&l.program, &name.to_string()).map_err(|e| {
+                Failure::Unsupported(format!("{name}: the lowered program is not valid IR: {e}"))
+            })?;
+            Ok((
+                l.program,
+                Some(NvNames {
+                    names: l.names,
+                    stage: l.stage,
+                }),
+            ))
+        }
     }
+}
+
+/// [`load_program_named`] without the names (NV register names are then the IR's).
+///
+/// Errors: as [`load_program_named`].
+pub fn load_program(path: &Path) -> Result<Program, Failure> {
+    load_program_named(path).map(|(p, _)| p)
 }
 
 /// Runs a parsed command line; returns the exit status. Messages go to stderr, results
@@ -296,13 +374,15 @@ fn check(args: &CheckArgs) -> u8 {
 /// `run`: parse, read the inputs, pick the engine from the registry
 /// (`shaderdiff_backends::engine`), run, print.
 fn run(args: &RunArgs) -> Result<(), Failure> {
-    let program = load_program(&args.program)?;
+    let (program, nv_names) = load_program_named(&args.program)?;
     let name = args.program.display().to_string();
     let count = args.invocations.map(|n| n as usize);
+    let keys = nv_names.as_ref().map(|n| move |s: &str| n.key(s));
     let inputs = match &args.inputs {
         Some(file) => {
             let text = lang::read_text(file).map_err(Failure::BadInput)?;
-            inputs::load(&text, &file.display().to_string(), &program, count)
+            let keys = keys.as_ref().map(|f| f as inputs::KeyMap);
+            inputs::load_with(&text, &file.display().to_string(), &program, count, keys)
         }
         None => inputs::defaults(&program, count),
     }
@@ -318,9 +398,13 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     let outputs = engine
         .execute(&program, &inputs)
         .map_err(|e| engine_failure(&name, e))?;
+    let namer = |k: &RegKey| match &nv_names {
+        Some(n) => n.name_of(k),
+        None => k.to_string(),
+    };
     emit(&match args.format {
-        Format::Json => output::to_json(backend, &name, &outputs),
-        Format::Text => output::to_text(backend, &name, &outputs),
+        Format::Json => output::to_json_named(backend, &name, &outputs, &namer),
+        Format::Text => output::to_text_named(backend, &name, &outputs, &namer),
     })
 }
 

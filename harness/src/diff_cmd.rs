@@ -28,7 +28,7 @@ use shaderdiff_ir::Program;
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 
-use crate::cli::{load_program, Failure, Format};
+use crate::cli::{load_program_named, Failure, Format, NvNames};
 use crate::diff::{engines_from_names, Differ, ORACLE};
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
@@ -167,11 +167,15 @@ pub fn program_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
             let mut files: Vec<PathBuf> = rd
                 .flatten()
                 .map(|e| e.path())
-                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "tgsi" || x == "nv"))
+                .filter(|f| {
+                    f.is_file()
+                        && f.extension()
+                            .is_some_and(|x| PROGRAM_EXTENSIONS.iter().any(|e| x == *e))
+                })
                 .collect();
             if files.is_empty() {
                 return Err(Failure::BadInput(format!(
-                    "{}: no program files (*.tgsi, *.nv) in this directory",
+                    "{}: no program files (*.tgsi, *.nv, *.arbvp, *.arbfp, *.nvvp, *.nvfp, *.nvgp) in this directory",
                     p.display()
                 )));
             }
@@ -183,6 +187,10 @@ pub fn program_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     }
     Ok(out)
 }
+
+/// File extensions `diff` takes from a directory: TGSI text and NV / ARB assembly (the
+/// corpus spellings: `.nv`, `.arbvp`, `.arbfp`, `.nvvp`, `.nvfp`, `.nvgp`).
+pub const PROGRAM_EXTENSIONS: &[&str] = &["tgsi", "nv", "arbvp", "arbfp", "nvvp", "nvfp", "nvgp"];
 
 /// `NAME.inputs.json` beside program `NAME.ext`.
 pub fn sibling_inputs(program: &Path) -> PathBuf {
@@ -202,8 +210,24 @@ pub fn load_inputs(
     program: &Program,
     count: Option<usize>,
 ) -> Result<Inputs, Failure> {
+    load_inputs_named(file, program, count, None)
+}
+
+/// [`load_inputs`] for a program that may be NV assembly: its inputs file is keyed by NV
+/// names (INTERFACE.md "The inputs file").
+///
+/// # Errors
+/// [`Failure::BadInput`] with the file's `line:col`.
+pub fn load_inputs_named(
+    file: &Path,
+    program: &Program,
+    count: Option<usize>,
+    names: Option<&NvNames>,
+) -> Result<Inputs, Failure> {
     let text = lang::read_text(file).map_err(Failure::BadInput)?;
-    inputs::load(&text, &file.display().to_string(), program, count)
+    let keys = names.map(|n| move |s: &str| n.key(s));
+    let keys = keys.as_ref().map(|f| f as inputs::KeyMap);
+    inputs::load_with(&text, &file.display().to_string(), program, count, keys)
         .map_err(|e| Failure::BadInput(e.to_string()))
 }
 
@@ -252,13 +276,18 @@ pub fn execute(args: &DiffArgs) -> u8 {
     let (mut bad, mut diverged, mut compared) = (false, false, false);
     for file in &files {
         let name = file.display().to_string();
-        let loaded = load_program(file).and_then(|program| {
+        let loaded = load_program_named(file).and_then(|(program, names)| {
             let mut sets = Vec::new();
             let sibling = sibling_inputs(file);
             if let Some(f) = &args.inputs {
-                sets.push(load_inputs(f, &program, count)?);
+                sets.push(load_inputs_named(f, &program, count, names.as_ref())?);
             } else if sibling.is_file() {
-                sets.push(load_inputs(&sibling, &program, count)?);
+                sets.push(load_inputs_named(
+                    &sibling,
+                    &program,
+                    count,
+                    names.as_ref(),
+                )?);
             } else if args.random_inputs == 0 {
                 sets.push(
                     inputs::defaults(&program, count)
@@ -267,12 +296,21 @@ pub fn execute(args: &DiffArgs) -> u8 {
             }
             let n = count.unwrap_or(RANDOM_INVOCATIONS);
             sets.extend(random_inputs(&program, args.seed, args.random_inputs, n));
-            Ok((program, sets))
+            Ok((program, sets, names))
         });
         let r = match loaded {
-            Ok((program, sets)) => report(&differ, &name, &program, &sets),
+            Ok((program, sets, names)) => {
+                let mut r = report(&differ, &name, &program, &sets);
+                if let Some(n) = &names {
+                    for m in &mut r.mismatches {
+                        m.mismatch.register = n.rename(&m.mismatch.register);
+                    }
+                }
+                r
+            }
             Err(f @ Failure::Unsupported(_)) => {
-                // NV assembly: reported like any program no engine supports.
+                // NV assembly the lowering does not support yet: reported like any program
+                // no engine supports.
                 let mut r = DiffReport::new(&name, &differ.engine_names(), &[], Vec::new());
                 r.verdict = "unsupported".into();
                 r.oracle_error = Some(f.message().to_string());

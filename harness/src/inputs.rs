@@ -193,6 +193,23 @@ impl<'t> Locator<'t> {
 /// Errors: malformed JSON (serde_json's message at its line:col), an unknown top-level
 /// key, a value of the wrong kind, an invalid register name or channel value.
 pub fn parse_document(text: &str, file: &str) -> Result<InputsDoc, InputsError> {
+    parse_document_with(text, file, None)
+}
+
+/// How an NV program's register names (`fragment.texcoord[1]`, `program.local[0]`,
+/// INTERFACE.md "The inputs file") translate to IR registers: `Err` is the message for a
+/// name the program does not use.
+pub type KeyMap<'a> = &'a dyn Fn(&str) -> Result<RegKey, String>;
+
+/// [`parse_document`] with the register names translated by `keys` (NV programs) instead
+/// of read as IR names (`IN[0]`, `CONST[1]`).
+///
+/// Errors: as [`parse_document`], and `keys`' message (at the key) for an unknown name.
+pub fn parse_document_with(
+    text: &str,
+    file: &str,
+    keys: Option<KeyMap>,
+) -> Result<InputsDoc, InputsError> {
     let loc = Locator { text };
     let err = |pos: Option<Pos>, message: String| InputsError {
         file: file.to_string(),
@@ -240,7 +257,7 @@ pub fn parse_document(text: &str, file: &str) -> Result<InputsDoc, InputsError> 
     }
     let key = |name: &str, raw: &RawValue| -> Result<Located<RegKey>, InputsError> {
         let pos = loc.key(raw);
-        parse_reg_name(name)
+        keys.map_or_else(|| parse_reg_name(name), |f| f(name))
             .map(|value| Located { value, pos })
             .map_err(|m| err(Some(pos), m))
     };
@@ -360,6 +377,22 @@ pub fn load(
     invocations: Option<usize>,
 ) -> Result<Inputs, InputsError> {
     resolve(&parse_document(text, file)?, program, invocations)
+}
+
+/// [`load`] for an NV program: register names translated by `keys`
+/// ([`parse_document_with`]).
+pub fn load_with(
+    text: &str,
+    file: &str,
+    program: &Program,
+    invocations: Option<usize>,
+    keys: Option<KeyMap>,
+) -> Result<Inputs, InputsError> {
+    resolve(
+        &parse_document_with(text, file, keys)?,
+        program,
+        invocations,
+    )
 }
 
 /// Checks a document against the program and builds the engine inputs.

@@ -65,6 +65,15 @@ fn rows(indent: &str, items: Vec<String>) -> String {
 /// when there is none), `buffers` and `global` (when non-empty; hex bytes in memory order,
 /// global keys as `0x…` addresses).
 pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
+    to_json_named(backend, program, outputs, &|k| k.to_string())
+}
+
+/// How register keys are printed: `OUT[0]` for TGSI, the NV binding (`result.color`) for
+/// NV programs (INTERFACE.md "`run --format json` output": NV `result.*` bindings).
+pub type Namer<'a> = &'a dyn Fn(&RegKey) -> String;
+
+/// [`to_json`] with register names given by `name`.
+pub fn to_json_named(backend: &str, program: &str, outputs: &Outputs, name: Namer) -> String {
     let mut top: Vec<(String, String)> = vec![
         ("backend".into(), jstr(backend)),
         ("program".into(), jstr(program)),
@@ -73,12 +82,7 @@ pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
     let regs = outputs
         .registers
         .iter()
-        .map(|(k, vs)| {
-            (
-                k.to_string(),
-                rows("    ", vs.iter().map(vec4_json).collect()),
-            )
-        })
+        .map(|(k, vs)| (name(k), rows("    ", vs.iter().map(vec4_json).collect())))
         .collect();
     let mut s = String::new();
     object(&mut s, "  ", regs);
@@ -109,7 +113,7 @@ pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
         .filter(|(_, masks)| masks.iter().any(|&m| m & 0xf != 0))
         .map(|(k, masks)| {
             (
-                k.to_string(),
+                name(k),
                 rows("    ", masks.iter().map(|&m| mask_json(m)).collect()),
             )
         })
@@ -171,6 +175,11 @@ const CELL: usize = 11 + 14;
 /// `undef` for channels the specification leaves undefined, `killed` for killed
 /// invocations; then buffers and global memory as hex bytes.
 pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
+    to_text_named(backend, program, outputs, &|k| k.to_string())
+}
+
+/// [`to_text`] with register names given by `name`.
+pub fn to_text_named(backend: &str, program: &str, outputs: &Outputs, name: Namer) -> String {
     let mut s = String::new();
     let n = outputs.invocations;
     let _ = write!(
@@ -209,12 +218,12 @@ pub fn to_text(backend: &str, program: &str, outputs: &Outputs) -> String {
     let label = outputs
         .registers
         .keys()
-        .map(|k| k.to_string().len())
+        .map(|k| name(k).len())
         .max()
         .unwrap_or(0)
         .max(digits + 2);
     for (key, vals) in &outputs.registers {
-        let _ = write!(s, "\n{:<label$}  ", key.to_string());
+        let _ = write!(s, "\n{:<label$}  ", name(key));
         for c in ['x', 'y', 'z', 'w'] {
             let _ = write!(s, "{c:<CELL$}");
         }

@@ -234,6 +234,35 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
     } else {
         0
     };
+    // §2.X.5: main runs "until either a RET instruction is issued in the main subroutine
+    // or the end of the program text is reached", while a subroutine block ends at the
+    // next label. Whether main continues through a label is not clear from the text, so a
+    // main that can reach a label with instructions after it is refused.
+    let ends_with_ret = regions[main_idx].1.last().is_some_and(|&i| {
+        matches!(&p.statements[i], Statement::Insn(insn)
+            if insn.opcode == super::NvOpcode::Ret
+                && insn.cond.is_none_or(|c| c.cond == ast::CondCode::Tr))
+    });
+    if !ends_with_ret {
+        if let Some((label, _)) = regions[main_idx + 1..]
+            .iter()
+            .find(|(_, insns)| !insns.is_empty())
+        {
+            let label = label.clone().unwrap_or_default();
+            let at = p
+                .statements
+                .iter()
+                .position(|s| matches!(s, Statement::Label(l) if l.name == label))
+                .and_then(|i| p.source_map.statements.get(i).copied())
+                .unwrap_or(start);
+            return Err(LowerError::Unsupported {
+                pos: at,
+                message: format!(
+                    "label `{label}`: the main program can run into it (falling through a label is not lowered; NV_gpu_program4 §2.X.5)"
+                ),
+            });
+        }
+    }
     cx.lower_region(&regions[main_idx].1)?;
     cx.emit(Opcode::END, vec![], vec![]);
     let mut subs: HashMap<String, u32> = HashMap::new();

@@ -7,22 +7,39 @@ use shaderdiff_ir::nv;
 use shaderdiff_ir::File;
 use shaderdiff_oracles::RegKey;
 
-/// Lowers `text`, sets `program.local[i]` to `locals[i]`, runs on every engine and returns
-/// each engine's outputs keyed by NV result name.
-fn run_all(text: &str, locals: &[[u32; 4]]) -> Vec<(String, Vec<(String, [u32; 4])>)> {
+type Results = Vec<(String, Vec<(String, [u32; 4])>, Option<Vec<bool>>)>;
+
+/// Lowers `text`, sets `program.local[i]` to `locals[i]`, runs one invocation on every
+/// engine and returns each engine's outputs keyed by NV result name.
+fn run_all(text: &str, locals: &[[u32; 4]]) -> Results {
+    let named: Vec<(String, Vec<[u32; 4]>)> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (format!("program.local[{i}]"), vec![*v]))
+        .collect();
+    run_named(text, &named, 1)
+}
+
+/// Lowers `text`, sets each named register (inputs file names: bindings or variable
+/// names; one vec4 per invocation, or one for all) and runs on every engine, the oracle
+/// first. Returns per engine its invocation-0 outputs by NV name and the killed flags.
+fn run_named(text: &str, named: &[(String, Vec<[u32; 4]>)], invocations: usize) -> Results {
     let p = nv::parse(text, "t.nv").expect("parses");
     let l = nv::lower(&p).expect("lowers");
     shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
     let mut inputs = Inputs {
-        invocations: 1,
+        invocations,
         ..Inputs::default()
     };
-    for (i, v) in locals.iter().enumerate() {
-        let Some((f, idx)) = l.names.lookup(l.stage, &format!("program.local[{i}]")) else {
+    for (name, v) in named {
+        let Some((f, idx)) = l.names.lookup(l.stage, name) else {
             continue;
         };
-        assert_eq!(f, File::Const);
-        inputs.constants.insert(RegKey::new(f, idx), *v);
+        if f == File::Const {
+            inputs.constants.insert(RegKey::new(f, idx), v[0]);
+        } else {
+            inputs.registers.insert(RegKey::new(f, idx), v.clone());
+        }
     }
     let mut all = Vec::new();
     for name in ENGINE_NAMES {
@@ -38,7 +55,7 @@ fn run_all(text: &str, locals: &[[u32; 4]]) -> Vec<(String, Vec<(String, [u32; 4
                 (n, v[0])
             })
             .collect();
-        all.push((name.to_string(), regs));
+        all.push((name.to_string(), regs, out.killed.clone()));
     }
     all
 }
@@ -52,8 +69,8 @@ fn i(x: i32) -> u32 {
 }
 
 /// Checks the written channels (`mask`) of `result.attrib[n]` on every engine.
-fn check(all: &[(String, Vec<(String, [u32; 4])>)], reg: &str, mask: u8, want: [u32; 4]) {
-    for (engine, regs) in all {
+fn check(all: &Results, reg: &str, mask: u8, want: [u32; 4]) {
+    for (engine, regs, _) in all {
         let got = regs
             .iter()
             .find(|(n, _)| n == reg)
@@ -120,7 +137,8 @@ END
     );
 }
 
-/// NOTES.md §16 Example 2 without its SAD line... (all lines: SAD is lowered too).
+/// NOTES.md §16 Example 2: integer arithmetic, wrap-around, shifts, logic, MOD/DIV,
+/// MUL.HI, SAD.
 #[test]
 fn example_2_integer_alu() {
     let text = "!!NVvp5.0
@@ -224,4 +242,272 @@ END
     );
     check(&all, "result.attrib[6]", 0xF, [2, 4, 2, 7]);
     check(&all, "result.attrib[7]", 0xF, [2, 2, 0, 2]);
+}
+
+/// REP with an integer, a float (floor) and a non-positive count, REP without a count left
+/// by BRK, CONT (which still counts the iteration) and nested loops (NV_gpu_program4
+/// §2.X.5.2 / NOTES.md §8). Example 6 itself needs condition codes (CONT (NE.x), BRK
+/// (LT.y), IF EQ.z), so its loop shapes are checked here without them. Hand-computed:
+/// 5 iterations of +1; floor(2.7) = 2 iterations of +3; -1 iterations; one pass of +5
+/// before BRK; CONT skips every `c.y` add but the loop still ends after 5; 3 x 4 nested.
+#[test]
+fn example_6_loops_without_condition_codes() {
+    let text = "!!NVvp5.0
+PARAM n = program.local[0];
+TEMP acc, c;
+MOV.S acc, 0;
+MOV.S c, 0;
+REP.S n.x;
+  ADD.S acc.x, acc.x, 1;
+ENDREP;
+REP.F n.y;
+  ADD.S acc.y, acc.y, 3;
+ENDREP;
+REP.S n.z;
+  ADD.S acc.z, acc.z, 1;
+ENDREP;
+REP;
+  ADD.S acc.w, acc.w, 5;
+  BRK;
+ENDREP;
+REP.S n.x;
+  ADD.S c.x, c.x, 1;
+  CONT;
+  ADD.S c.y, c.y, 1;
+ENDREP;
+REP.S 3;
+  REP.S 4;
+    ADD.S c.z, c.z, 1;
+  ENDREP;
+ENDREP;
+MOV.S result.attrib[0], acc;
+MOV.S result.attrib[1], c;
+END
+";
+    let all = run_all(text, &[[5, f(2.7), i(-1), 0]]);
+    check(&all, "result.attrib[0]", 0xF, [5, 6, 0, 5]);
+    check(&all, "result.attrib[1]", 0x7, [5, 0, 12, 0]);
+}
+
+/// NOTES.md §16 Example 7 without its condition codes: execution starts at `main`,
+/// `absdiff` ends at the next label (implicit RET), `CAL (TR)` calls and `CAL (FL)` does
+/// not. Values from the notes' table: attrib[0] = (81, 256, 0, 0), s.x = 7.
+#[test]
+fn example_7_subroutines_and_main() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+TEMP r, s;
+square:
+  MUL.F r, r, r;
+  RET;
+absdiff:
+  SUB.F s.x, r.x, r.y;
+  MOV.F s.x, |s.x|;
+main:
+  MOV.F r, a;
+  CAL absdiff;
+  CAL square;
+  CAL square (TR);
+  CAL square (FL);
+  MOV.F result.attrib[0], r;
+  MOV.F result.attrib[1].x, s;
+END
+";
+    let all = run_all(text, &[[f(3.0), f(-4.0), 0, 0]]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0xF,
+        [f(81.0), f(256.0), f(0.0), f(0.0)],
+    );
+    check(&all, "result.attrib[1]", 0x1, [f(7.0), 0, 0, 0]);
+}
+
+/// NOTES.md §16 Example 8, the conversions that need no storage type (FLR/CEIL/TRUNC/ROUND
+/// to S, FRC, I2F); CVT and the pack/unpack lines are not lowered yet (see
+/// `cvt_and_pack_are_refused`).
+#[test]
+fn example_8_conversions() {
+    let text = "!!NVvp5.0
+PARAM f = program.local[0];
+TEMP i;
+FLR.S result.attrib[0], f;
+CEIL.S result.attrib[1], f;
+TRUNC.S result.attrib[2], f;
+ROUND.S result.attrib[3], f;
+FRC.F result.attrib[4], f;
+TRUNC.S i, f;
+I2F.S result.attrib[5], i;
+END
+";
+    let all = run_all(text, &[[f(-1.5), f(2.5), f(3.7), f(-0.5)]]);
+    check(&all, "result.attrib[0]", 0xF, [i(-2), 2, 3, i(-1)]);
+    check(&all, "result.attrib[1]", 0xF, [i(-1), 3, 4, 0]);
+    check(&all, "result.attrib[2]", 0xF, [i(-1), 2, 3, 0]);
+    check(&all, "result.attrib[3]", 0xF, [i(-2), 2, 4, 0]);
+    check(
+        &all,
+        "result.attrib[4]",
+        0xF,
+        [f(0.5), f(0.5), f(0.700_000_05), f(0.5)],
+    );
+    check(
+        &all,
+        "result.attrib[5]",
+        0xF,
+        [f(-1.0), f(2.0), f(3.0), f(0.0)],
+    );
+}
+
+/// Example 9's bitfield lines (BFE/BFI with NV's width/offset operand, BFR, BTC, BTFL,
+/// BTFM); its 64-bit half is not lowered. Values from the notes' table.
+#[test]
+fn example_9_bitfields() {
+    let text = "!!NVvp5.0
+PARAM v = program.local[0];
+TEMP t;
+BFE.U t.x, {4, 4}, v.x;
+BFE.S t.y, {4, 4}, v.x;
+BFI.U t.z, {8, 8}, 0xAB, v.z;
+BFR.U t.w, v.x;
+MOV.U result.attrib[0], t;
+BTC.U result.attrib[1].x, v.z;
+BTFL.U result.attrib[1].y, v.y;
+BTFM.S result.attrib[1].z, v.y;
+BTFM.U result.attrib[1].w, v.w;
+END
+";
+    let all = run_all(text, &[[0xF0, 0x8000_0000, 0x1234_FF78, 0]]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0xF,
+        [15, u32::MAX, 0x1234_AB78, 0x0F00_0000],
+    );
+    check(&all, "result.attrib[1]", 0xF, [17, 31, 30, u32::MAX]);
+}
+
+/// ARB instructions with expansions (ARB_vertex_program §2.14.5): DPH = a.xyz.b.xyz + b.w,
+/// XPD = cross product (w not written), SWZ with 0/1/negation, RSQ of |x|, ABS, SUB, FLR.
+/// Inputs named by binding and by ATTRIB variable name.
+#[test]
+fn arb_vertex_expansions() {
+    let text = "!!ARBvp1.0
+ATTRIB p = vertex.attrib[1];
+PARAM q = program.env[2];
+TEMP t;
+DPH result.texcoord[0], p, q;
+MOV result.texcoord[1], {9, 9, 9, 9};
+XPD result.texcoord[1].xyz, p, q;
+SWZ result.texcoord[2], p, -y, 0, 1, -x;
+RSQ result.texcoord[3], -q.w;
+ABS t, -p;
+SUB result.texcoord[4], t, q;
+END
+";
+    let named = vec![
+        ("p".to_string(), vec![[f(1.0), f(2.0), f(3.0), f(7.0)]]),
+        (
+            "program.env[2]".to_string(),
+            vec![[f(4.0), f(5.0), f(6.0), f(4.0)]],
+        ),
+    ];
+    let all = run_named(text, &named, 1);
+    // 4 + 10 + 18 + 4 = 36; (2*6-3*5, 3*4-1*6, 1*5-2*4) = (-3, 6, -3); 1/sqrt(|-4|) = 0.5.
+    check(&all, "result.texcoord[0]", 0xF, [f(36.0); 4]);
+    check(
+        &all,
+        "result.texcoord[1]",
+        0xF,
+        [f(-3.0), f(6.0), f(-3.0), f(9.0)],
+    );
+    check(
+        &all,
+        "result.texcoord[2]",
+        0xF,
+        [f(-2.0), f(0.0), f(1.0), f(-1.0)],
+    );
+    check(&all, "result.texcoord[3]", 0xF, [f(0.5); 4]);
+    check(
+        &all,
+        "result.texcoord[4]",
+        0xF,
+        [f(-3.0), f(-3.0), f(-3.0), f(3.0)],
+    );
+}
+
+/// ARB_fragment_program §3.11.5.10 KIL: an invocation is discarded when any component of
+/// the operand is negative (-0.0 is not negative).
+#[test]
+fn arb_fragment_kil() {
+    let text = "!!ARBfp1.0
+KIL fragment.texcoord[0];
+MOV result.color, fragment.color;
+END
+";
+    let tc = vec![
+        [f(1.0), f(0.0), f(0.0), f(0.0)],
+        [f(1.0), f(-0.5), f(0.0), f(0.0)],
+        [f(-0.0), f(0.0), f(0.0), f(0.0)],
+        [f(0.0), f(0.0), f(0.0), f(-1.0)],
+    ];
+    let all = run_named(text, &[("fragment.texcoord".to_string(), tc)], 4);
+    for (engine, _, killed) in &all {
+        assert_eq!(
+            killed.as_deref(),
+            Some(&[false, true, false, true][..]),
+            "{engine}"
+        );
+    }
+}
+
+/// What the lowering does not do yet is refused with the instruction and its position,
+/// never lowered approximately: condition code updates, conditional write masks,
+/// conditions on branches, CVT, pack/unpack, 64-bit, memory and textures.
+#[test]
+fn unsupported_constructs_are_refused_with_their_position() {
+    let cases: &[(&str, &str, (u32, u32))] = &[
+        (
+            "!!NVvp5.0\nTEMP t;\nMOV.F.CC t, program.local[0];\nEND\n",
+            "condition code",
+            (3, 1),
+        ),
+        (
+            "!!NVvp5.0\nTEMP t;\nMOV.F t, 1;\n  MOV.F t (GT.x), 2;\nEND\n",
+            "conditional write mask",
+            (4, 3),
+        ),
+        (
+            "!!NVvp5.0\nTEMP t;\nREP;\nBRK (LT.y);\nENDREP;\nEND\n",
+            "condition",
+            (4, 1),
+        ),
+        ("!!NVvp5.0\nIF EQ.x;\nENDIF;\nEND\n", "condition", (2, 1)),
+        (
+            "!!NVvp5.0\nTEMP i;\nCVT.U8.S32 result.attrib[0], i;\nEND\n",
+            "CVT",
+            (3, 1),
+        ),
+        (
+            "!!NVvp5.0\nTEMP p;\nPK2H.U p.x, {1.0, -2.0};\nEND\n",
+            "PK2H",
+            (3, 1),
+        ),
+        ("!!NVvp5.0\nLONG TEMP d;\nEND\n", "LONG", (2, 1)),
+        (
+            "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
+            "TEX",
+            (2, 1),
+        ),
+    ];
+    for (text, what, (line, col)) in cases {
+        let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = nv::lower(&p).expect_err(text);
+        assert!(
+            matches!(e, nv::LowerError::Unsupported { .. }),
+            "{text}: {e}"
+        );
+        assert!(e.to_string().contains(what), "{text}: {e}");
+        assert_eq!((e.pos().line, e.pos().col), (*line, *col), "{text}: {e}");
+    }
 }

@@ -168,10 +168,11 @@ fn unreadable_and_garbage_programs_are_status_2() {
 }
 
 #[test]
-fn nv_assembly_checks_but_does_not_run_yet() {
+fn nv_assembly_checks_and_runs() {
     // INTERFACE.md: a first token starting with `!!` is NV assembly; `check` parses it
-    // (`--print`: one statement per line), engines answer "unsupported" (exit 3) only
-    // after the text parsed, and a syntax error is bad input (exit 2) everywhere.
+    // (`--print`: one statement per line), `run` lowers it to the IR (inputs keyed and
+    // outputs named by the program's bindings), what the lowering does not support yet is
+    // "unsupported" (exit 3) with its line:col, and a syntax error is bad input (exit 2).
     let s = Scratch::new("nv");
     let p = s.file(
         "p.nv",
@@ -190,11 +191,53 @@ fn nv_assembly_checks_but_does_not_run_yet() {
     let again = s.file("again.nv", &printed);
     assert_eq!(stdout(&run(&["check", "--print", &again])), printed);
 
-    let o = run(&["run", &p]);
-    assert_eq!(status(&o), 3);
+    let inputs = s.file(
+        "p.json",
+        r#"{"invocations": 4, "registers": {"fragment.color": [1.5, "0x40000000", "i:-3", 0]}}"#,
+    );
+    for engine in ["interp", "jit", "valhall"] {
+        let o = run(&[
+            "run",
+            &p,
+            "--inputs",
+            &inputs,
+            "--format",
+            "json",
+            "--backend",
+            engine,
+        ]);
+        assert_eq!(status(&o), 0, "{engine}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        // 1.5 = 0x3fc00000; -3 = 0xfffffffd (MOV copies bits).
+        let row = json!(["0x3fc00000", "0x40000000", "0xfffffffd", "0x00000000"]);
+        assert_eq!(
+            v["registers"]["result.color"],
+            json!([row, row, row, row]),
+            "{engine}"
+        );
+    }
+    let o = run(&["run", &p, "--inputs", &inputs]);
+    assert!(stdout(&o).contains("\nresult.color  "), "{}", stdout(&o));
+    let unknown = s.file(
+        "u.json",
+        r#"{"registers": {"fragment.texcoord[3]": [1, 0, 0, 0]}}"#,
+    );
+    let o = run(&["run", &p, "--inputs", &unknown]);
+    assert_eq!(status(&o), 2);
+    assert!(one_line_error(&o).contains("unknown register \"fragment.texcoord[3]\""));
+
+    let cc = s.file(
+        "cc.nv",
+        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  MOV.F.CC t, fragment.color;\nEND\n",
+    );
+    for cmd in ["run", "diff"] {
+        let o = run(&[cmd, &cc]);
+        assert_eq!(status(&o), 3, "{cmd}: {}", stderr(&o));
+    }
+    let o = run(&["run", &cc]);
     assert_eq!(
         one_line_error(&o),
-        format!("{p}: NV assembly (!!NVfp5.0) is not supported yet")
+        format!("{cc}:4:3: unsupported: MOV: condition code update (.CC) — condition codes are not lowered yet")
     );
 
     // `MOV` with one operand: the `;` at line 2, column 10 is where `,` was expected.

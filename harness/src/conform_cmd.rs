@@ -38,9 +38,9 @@ use shaderdiff_oracles::Inputs;
 use shaderdiff_results::conform::junit::{junit_xml, Case};
 use shaderdiff_results::conform::{read_baseline, write_csv, Baseline, Partition, Row, Status};
 
-use crate::cli::{load_program, Failure};
+use crate::cli::{load_program_named, Failure};
 use crate::diff::{Diff, Differ, FailureKind, OracleProblem, Outcome};
-use crate::diff_cmd::{load_inputs, random_inputs, report, sibling_inputs, EngineArgs};
+use crate::diff_cmd::{load_inputs_named, random_inputs, report, sibling_inputs, EngineArgs};
 
 /// `shaderdiff conform` arguments.
 #[derive(Debug, Args)]
@@ -110,11 +110,11 @@ pub(crate) fn load_entry(
     name: String,
     path: PathBuf,
 ) -> Result<Entry, Failure> {
-    let loaded = match load_program(&path) {
-        Ok(program) => {
+    let loaded = match load_program_named(&path) {
+        Ok((program, names)) => {
             let sibling = sibling_inputs(&path);
             if sibling.is_file() {
-                let inputs = load_inputs(&sibling, &program, None)?;
+                let inputs = load_inputs_named(&sibling, &program, None, names.as_ref())?;
                 Ok((program, vec![inputs], Some(sibling)))
             } else {
                 let sets = random_inputs(

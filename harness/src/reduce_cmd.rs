@@ -23,7 +23,7 @@ use shaderdiff_ir::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
 
-use crate::cli::{load_program, Failure};
+use crate::cli::{load_program_named, Failure};
 use crate::diff::Differ;
 use crate::diff_cmd::{load_inputs, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS};
 use crate::inputs;
@@ -114,7 +114,13 @@ pub fn execute(args: &ReduceArgs) -> u8 {
 fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let name = args.program.display().to_string();
-    let program = load_program(&args.program)?;
+    let (program, names) = load_program_named(&args.program)?;
+    if names.is_some() {
+        // The reduced program would be IR printed as TGSI, without the NV names.
+        return Err(Failure::Unsupported(format!(
+            "{name}: reduce does not support NV assembly yet (run and diff do)"
+        )));
+    }
     let wanted = match &args.signature {
         Some(s) => Some(
             s.parse::<Signature>()

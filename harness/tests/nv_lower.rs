@@ -323,14 +323,14 @@ END
     check(&all, "result.attrib[1]", 0x1, [f(7.0), 0, 0, 0]);
 }
 
-/// NOTES.md §16 Example 8, the conversions that need no storage type (FLR/CEIL/TRUNC/ROUND
-/// to S, FRC, I2F); CVT and the pack/unpack lines are not lowered yet (see
-/// `cvt_and_pack_are_refused`).
+/// NOTES.md §16 Example 8 without its PK4UB / UP4UB lines (not lowered yet; refused, see
+/// `unsupported_constructs_are_refused_with_their_position`): FLR/CEIL/TRUNC/ROUND to S,
+/// FRC, I2F, CVT with wrap and SAT, PK2H / UP2H.
 #[test]
 fn example_8_conversions() {
     let text = "!!NVvp5.0
 PARAM f = program.local[0];
-TEMP i;
+TEMP i, p;
 FLR.S result.attrib[0], f;
 CEIL.S result.attrib[1], f;
 TRUNC.S result.attrib[2], f;
@@ -338,6 +338,11 @@ ROUND.S result.attrib[3], f;
 FRC.F result.attrib[4], f;
 TRUNC.S i, f;
 I2F.S result.attrib[5], i;
+CVT.U8.S32 result.attrib[6], i;
+CVT.U8.S32.SAT result.attrib[7], i;
+PK2H.U p.x, {1.0, -2.0};
+UP2H.F result.attrib[8], p.x;
+MOV.U result.attrib[10].x, p;
 END
 ";
     let all = run_all(text, &[[f(-1.5), f(2.5), f(3.7), f(-0.5)]]);
@@ -356,6 +361,97 @@ END
         "result.attrib[5]",
         0xF,
         [f(-1.0), f(2.0), f(3.0), f(0.0)],
+    );
+    check(&all, "result.attrib[6]", 0xF, [255, 2, 3, 0]);
+    check(&all, "result.attrib[7]", 0xF, [0, 2, 3, 0]);
+    check(
+        &all,
+        "result.attrib[8]",
+        0xF,
+        [f(1.0), f(-2.0), f(1.0), f(-2.0)],
+    );
+    check(&all, "result.attrib[10]", 0x1, [0xC000_3C00, 0, 0, 0]);
+}
+
+/// CVT between integer widths and float, per NV_gpu_program5 "CVT": int results wrap
+/// (drop the high bits, sign-extend for S) or clamp with SAT; float -> int rounds by the
+/// rounding modifier (ROUND = to nearest even by default). Hand-computed: 200 as S8 wraps to
+/// 200 - 256 = -56 and saturates to 127; -300 as U16 wraps to 65536 - 300 = 65236 and
+/// saturates to 0; 70000 as S16 wraps to 70000 - 65536 = 4464; 2.5 rounds to 2 (nearest
+/// even), floors to 2, ceils to 3; -2.5 truncates to -2; U8 of 300.7 saturates to 255.
+#[test]
+fn cvt_widths_and_rounding() {
+    let text = "!!NVvp5.0
+PARAM p = program.local[0];
+PARAM g = program.local[1];
+CVT.S8.S32 result.attrib[0].x, p.x;
+CVT.S8.S32.SAT result.attrib[0].y, p.x;
+CVT.U16.S32 result.attrib[0].z, p.y;
+CVT.U16.S32.SAT result.attrib[0].w, p.y;
+CVT.S16.U32 result.attrib[1].x, p.z;
+CVT.F32.S32 result.attrib[1].y, p.y;
+CVT.S32.F32 result.attrib[2].x, g.x;
+CVT.S32.F32.FLR result.attrib[2].y, g.x;
+CVT.S32.F32.CEIL result.attrib[2].z, g.x;
+CVT.S32.F32.TRUNC result.attrib[2].w, g.y;
+CVT.U8.F32.SAT result.attrib[3].x, g.z;
+END
+";
+    let all = run_all(
+        text,
+        &[[200, i(-300), 70000, 0], [f(2.5), f(-2.5), f(300.7), 0]],
+    );
+    check(&all, "result.attrib[0]", 0xF, [i(-56), 127, 65236, 0]);
+    check(&all, "result.attrib[1]", 0x3, [4464, f(-300.0), 0, 0]);
+    check(&all, "result.attrib[2]", 0xF, [2, 2, 3, i(-2)]);
+    check(&all, "result.attrib[3]", 0x1, [255, 0, 0, 0]);
+}
+
+/// NV_gpu_program4 §2.X.8: RCC clamps 1/s to +-[2^-64, 2^64]; DP2A adds c.x to DP2; X2D
+/// r = (a.x + b.x*c.x + b.y*c.y, a.y + b.x*c.z + b.y*c.w, same, same); RFL reflects b about
+/// a. Hand-computed with exact values: RCC(4) = 0.25, RCC(0) = 2^64, RCC(-2^70) =
+/// -2^-64; DP2A((1,2),(3,4),5) = 16; X2D((1,2),(3,4),(5,6,7,8)) = (1+15+24, 2+21+32) =
+/// (40, 55); RFL((0,0,1),(1,2,-1)) = 2*(-1)/1*(0,0,1) - (1,2,-1) = (-1, -2, -1).
+#[test]
+fn rcc_dp2a_x2d_rfl() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+PARAM b = program.local[1];
+PARAM c = program.local[2];
+RCC result.attrib[0].x, a.w;
+RCC result.attrib[0].y, a.z;
+RCC result.attrib[0].z, b.w;
+DP2A result.attrib[1], a, b, {5}.x;
+X2D result.attrib[2], a, b, c;
+RFL result.attrib[3].xyz, {0, 0, 1, 0}, {1, 2, -1, 0};
+END
+";
+    let all = run_all(
+        text,
+        &[
+            [f(1.0), f(2.0), f(0.0), f(4.0)],
+            [f(3.0), f(4.0), f(0.0), f(-(2f32.powi(70)))],
+            [f(5.0), f(6.0), f(7.0), f(8.0)],
+        ],
+    );
+    check(
+        &all,
+        "result.attrib[0]",
+        0x7,
+        [f(0.25), f(2f32.powi(64)), f(-(2f32.powi(-64))), 0],
+    );
+    check(&all, "result.attrib[1]", 0xF, [f(16.0); 4]);
+    check(
+        &all,
+        "result.attrib[2]",
+        0xF,
+        [f(40.0), f(55.0), f(40.0), f(55.0)],
+    );
+    check(
+        &all,
+        "result.attrib[3]",
+        0x7,
+        [f(-1.0), f(-2.0), f(-1.0), 0],
     );
 }
 
@@ -484,13 +580,13 @@ fn unsupported_constructs_are_refused_with_their_position() {
         ),
         ("!!NVvp5.0\nIF EQ.x;\nENDIF;\nEND\n", "condition", (2, 1)),
         (
-            "!!NVvp5.0\nTEMP i;\nCVT.U8.S32 result.attrib[0], i;\nEND\n",
+            "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
             "CVT",
             (3, 1),
         ),
         (
-            "!!NVvp5.0\nTEMP p;\nPK2H.U p.x, {1.0, -2.0};\nEND\n",
-            "PK2H",
+            "!!NVvp5.0\nTEMP p;\nPK4UB.U p.y, {0.0, 1.0, 0.25, 2.0};\nEND\n",
+            "PK4UB",
             (3, 1),
         ),
         ("!!NVvp5.0\nLONG TEMP d;\nEND\n", "LONG", (2, 1)),
@@ -521,11 +617,10 @@ fn arb_corpus_agrees_on_every_engine() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join("corpus/nv");
-    // Refused, with the reason: relative addressing of a constant PARAM array, RFL,
+    // Refused, with the reason: relative addressing of a constant PARAM array,
     // BRA with condition codes, textures.
     let refused = [
         "freedesktop_mesa-demos_vp_arl.arbvp",
-        "Igalia_piglit_asmparsertest_ARBfp10_size_specifier_68.arbfp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
         "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",

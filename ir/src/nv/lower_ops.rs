@@ -55,7 +55,7 @@ impl Ctx<'_> {
             }
         }
         if let Some(t) = insn.mods.ty {
-            if t.bits() == Some(64) || !t.is_operation_type() {
+            if t.bits() == Some(64) || (!t.is_operation_type() && insn.opcode != N::Cvt) {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
         }
@@ -70,7 +70,7 @@ impl Ctx<'_> {
             Some(ast::Clamp::Sat) => Saturate::Zero,
             Some(ast::Clamp::SSat) => Saturate::Signed,
         };
-        if sat != Saturate::None && ty != BaseType::F {
+        if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt {
             return Err(self.unsupported(format!("{name}: SAT/SSAT on an integer result")));
         }
         match insn.opcode {
@@ -203,6 +203,11 @@ impl Ctx<'_> {
     }
 
     /// Emits `op d, srcs` with saturation.
+    pub(super) fn op_sat(&mut self, op: O, d: ir::Dst, srcs: Vec<ir::Src>, sat: Saturate) {
+        self.op(op, d, srcs, sat);
+    }
+
+    /// Emits `op d, srcs` with saturation.
     fn op(&mut self, op: O, d: ir::Dst, srcs: Vec<ir::Src>, sat: Saturate) {
         let mut i = Instruction::new(op, vec![d], srcs);
         i.saturate = sat;
@@ -318,6 +323,12 @@ impl Ctx<'_> {
             return Ok(());
         }
         let d = self.dest(insn)?;
+        if insn.opcode == N::Cvt {
+            return self.cvt(insn, d, sat);
+        }
+        if self.expand_more(insn, d, sat)? {
+            return Ok(());
+        }
         match (insn.opcode, ty) {
             (N::Abs, F) => {
                 let mut a = self.operand(insn, 0, F)?;

@@ -666,3 +666,38 @@ fn arb_corpus_agrees_on_every_engine() {
     }
     assert!(agreed >= 15, "only {agreed} ARB programs compared");
 }
+
+/// NV_gpu_program4 §2.X.5: `IF TR` takes the IF block and `IF FL` the ELSE block (the
+/// condition codes are not read); RET in the main program ends it (the subroutine after it
+/// is not run). Hand-computed: t = (1, 1, 1, 1), t.x = 2, t.y = 7.
+#[test]
+fn constant_conditions_and_ret_in_main() {
+    let text = "!!NVvp5.0
+TEMP t;
+MOV.F t, 1;
+IF TR;
+  MOV.F t.x, 2;
+ELSE;
+  MOV.F t.x, 3;
+ENDIF;
+IF FL;
+  MOV.F t.y, 5;
+ELSE;
+  MOV.F t.y, 7;
+ENDIF;
+MOV.F result.attrib[0], t;
+MOV.F result.attrib[1], 4;
+RET;
+sub:
+MOV.F result.attrib[0], 9;
+END
+";
+    let all = run_all(text, &[]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0xF,
+        [f(2.0), f(7.0), f(1.0), f(1.0)],
+    );
+    check(&all, "result.attrib[1]", 0xF, [f(4.0); 4]);
+}

@@ -695,3 +695,66 @@ impl Ctx<'_> {
         self.out.declarations = decls;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(text: &str) -> Lowered {
+        lower(&crate::nv::parse(text, "t.nv").expect("parses")).expect("lowers")
+    }
+
+    #[test]
+    fn equivalent_binding_spellings_name_one_register() {
+        // ARB_fragment_program Table X.2: fragment.texcoord is fragment.texcoord[0];
+        // fragment.color is fragment.color.primary.
+        let l = lowered(
+            "!!ARBfp1.0\nATTRIB tc = fragment.texcoord;\nADD result.color, tc, fragment.color.primary;\nEND\n",
+        );
+        let s = NvStage::Fragment;
+        assert_eq!(
+            l.names.lookup(s, "fragment.texcoord[0]"),
+            Some((File::Input, 0))
+        );
+        assert_eq!(
+            l.names.lookup(s, "fragment.texcoord"),
+            Some((File::Input, 0))
+        );
+        assert_eq!(l.names.lookup(s, "tc"), Some((File::Input, 0)));
+        assert_eq!(l.names.lookup(s, "fragment.color"), Some((File::Input, 1)));
+        assert_eq!(l.names.lookup(s, "result.color"), Some((File::Output, 0)));
+        assert_eq!(
+            l.names.name_of(File::Input, 0),
+            Some("fragment.texcoord[0]")
+        );
+        assert_eq!(l.names.lookup(s, "fragment.texcoord[1]"), None);
+    }
+
+    #[test]
+    fn parameter_ranges_and_matrices_are_consecutive_constants() {
+        // ARB_vertex_program §2.14.3.1: a matrix binding is its four rows.
+        let l = lowered(
+            "!!ARBvp1.0\nPARAM m[4] = { state.matrix.mvp };\nPARAM c[2] = { program.local[0..1] };\nDP4 result.position.x, m[1], c[1];\nEND\n",
+        );
+        let s = NvStage::Vertex;
+        assert_eq!(
+            l.names.lookup(s, "state.matrix.mvp.row[1]"),
+            Some((File::Const, 1))
+        );
+        assert_eq!(
+            l.names.lookup(s, "program.local[1]"),
+            Some((File::Const, 5))
+        );
+        assert_eq!(l.program.decls(File::Const).next().map(|d| d.last), Some(5));
+    }
+
+    #[test]
+    fn condition_codes_are_refused_at_their_position() {
+        let p = crate::nv::parse("!!NVvp5.0\nTEMP t;\n\n   SLT.F.CC t, t, t;\nEND\n", "t.nv")
+            .expect("parses");
+        let e = lower(&p).expect_err("refused");
+        assert!(matches!(e, LowerError::Unsupported { .. }));
+        assert_eq!(e.pos(), Pos { line: 4, col: 4 });
+        assert!(e.to_string().starts_with("4:4: unsupported: SLT"), "{e}");
+    }
+}

@@ -323,9 +323,8 @@ END
     check(&all, "result.attrib[1]", 0x1, [f(7.0), 0, 0, 0]);
 }
 
-/// NOTES.md §16 Example 8 without its PK4UB / UP4UB lines (not lowered yet; refused, see
-/// `unsupported_constructs_are_refused_with_their_position`): FLR/CEIL/TRUNC/ROUND to S,
-/// FRC, I2F, CVT with wrap and SAT, PK2H / UP2H.
+/// NOTES.md §16 Example 8: FLR/CEIL/TRUNC/ROUND to S, FRC, I2F, CVT with wrap and SAT,
+/// PK2H / PK4UB and their unpacks (UP4UB's 64/255 is the float nearest 64/255).
 #[test]
 fn example_8_conversions() {
     let text = "!!NVvp5.0
@@ -341,8 +340,10 @@ I2F.S result.attrib[5], i;
 CVT.U8.S32 result.attrib[6], i;
 CVT.U8.S32.SAT result.attrib[7], i;
 PK2H.U p.x, {1.0, -2.0};
+PK4UB.U p.y, {0.0, 1.0, 0.25, 2.0};
 UP2H.F result.attrib[8], p.x;
-MOV.U result.attrib[10].x, p;
+UP4UB.F result.attrib[9], p.y;
+MOV.U result.attrib[10].xy, p;
 END
 ";
     let all = run_all(text, &[[f(-1.5), f(2.5), f(3.7), f(-0.5)]]);
@@ -370,7 +371,18 @@ END
         0xF,
         [f(1.0), f(-2.0), f(1.0), f(-2.0)],
     );
-    check(&all, "result.attrib[10]", 0x1, [0xC000_3C00, 0, 0, 0]);
+    check(
+        &all,
+        "result.attrib[9]",
+        0xF,
+        [f(0.0), f(1.0), f(64.0 / 255.0), f(1.0)],
+    );
+    check(
+        &all,
+        "result.attrib[10]",
+        0x3,
+        [0xC000_3C00, 0xFF40_FF00, 0, 0],
+    );
 }
 
 /// CVT between integer widths and float, per NV_gpu_program5 "CVT": int results wrap
@@ -584,11 +596,7 @@ fn unsupported_constructs_are_refused_with_their_position() {
             "CVT",
             (3, 1),
         ),
-        (
-            "!!NVvp5.0\nTEMP p;\nPK4UB.U p.y, {0.0, 1.0, 0.25, 2.0};\nEND\n",
-            "PK4UB",
-            (3, 1),
-        ),
+        ("!!NVvp5.0\nTEMP p;\n MEMBAR;\nEND\n", "MEMBAR", (3, 2)),
         ("!!NVvp5.0\nLONG TEMP d;\nEND\n", "LONG", (2, 1)),
         (
             "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
@@ -700,4 +708,36 @@ END
         [f(2.0), f(7.0), f(1.0), f(1.0)],
     );
     check(&all, "result.attrib[1]", 0xF, [f(4.0); 4]);
+}
+
+/// NV_gpu_program4 §2.X.8 PK2US / PK4B and their unpacks. Hand-computed: PK2US (1.0, 0.25)
+/// = 65535 | round(16383.75) << 16 = 0x4000FFFF; PK4B (-2, 1, 0, 0.25): clamp to -128/127
+/// -> byte 0, 127 + 128 = 255, 128, round(31.75 + 128) = 160 -> 0xA080FF00; UP2US gives
+/// (1, 16384/65535, 1, 16384/65535); UP4B gives ((0-128)/127, 1, 0, 32/127).
+#[test]
+fn pack_unpack_16_and_signed_8() {
+    let text = "!!NVvp5.0
+TEMP p;
+PK2US.U p.x, {1.0, 0.25};
+PK4B.U p.y, {-2.0, 1.0, 0.0, 0.25};
+MOV.U result.attrib[0].xy, p;
+UP2US.U result.attrib[1], p.x;
+UP4B.U result.attrib[2], p.y;
+END
+";
+    let all = run_all(text, &[]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0x3,
+        [0x4000_FFFF, 0xA080_FF00, 0, 0],
+    );
+    let q = f(16384.0 / 65535.0);
+    check(&all, "result.attrib[1]", 0xF, [f(1.0), q, f(1.0), q]);
+    check(
+        &all,
+        "result.attrib[2]",
+        0xF,
+        [f(-128.0 / 127.0), f(1.0), f(0.0), f(32.0 / 127.0)],
+    );
 }

@@ -1,6 +1,7 @@
 //! Lowering of CVT (NV_gpu_program5 §2.X.8 "CVT: Data Type Conversion", NOTES.md §10) and
 //! of the pack / unpack and rarer float instructions that expand to several IR
-//! instructions (RCC, DP2A, X2D, RFL: NV_gpu_program4 §2.X.8; PK2H / UP2H).
+//! instructions (RCC, DP2A, X2D, RFL, PK2H PK2US PK4B PK4UB, UP2H UP2US UP4B UP4UB:
+//! NV_gpu_program4 §2.X.8).
 
 use super::ast::{BaseType, DataType, Instruction as NvInsn, RoundMode};
 use super::lower::{Ctx, LowerError};
@@ -145,8 +146,8 @@ impl Ctx<'_> {
         src(t, ALL)
     }
 
-    /// Instructions that expand into several IR instructions: PK2H, UP2H, RCC, DP2A, X2D,
-    /// RFL. Returns `Ok(false)` when `insn` is none of them.
+    /// Instructions that expand into several IR instructions: the pack / unpack family,
+    /// RCC, DP2A, X2D, RFL. Returns `Ok(false)` when `insn` is none of them.
     pub(super) fn expand_more(
         &mut self,
         insn: &NvInsn,
@@ -162,8 +163,90 @@ impl Ctx<'_> {
             }
             N::Up2h => {
                 // (half(lo16), half(hi16), half(lo16), half(hi16)) of the scalar operand.
-                let a = self.operand(insn, 0, BaseType::U)?;
+                let a = self.raw_operand(insn)?;
                 self.op_sat(O::UP2H, d, vec![a], sat);
+            }
+            N::Pk4ub | N::Pk4b | N::Pk2us => {
+                // PK4UB: bytes round(255 * clamp(a, 0, 1)); PK4B: bytes
+                // round(127 * clamp(a, -128/127, 1) + 128); PK2US: 16-bit
+                // round(65535 * clamp(a, 0, 1)); x in the low bits, replicated.
+                let a = self.operand(insn, 0, F)?;
+                let t = self.hidden();
+                let f = |x: f32| [x.to_bits(); 4];
+                let (scale, shifts, mask) = match insn.opcode {
+                    N::Pk2us => (65535.0, [0, 16, 0, 0], 0x3),
+                    N::Pk4ub => (255.0, [0, 8, 16, 24], 0xF),
+                    _ => (127.0, [0, 8, 16, 24], 0xF),
+                };
+                let k = self.imm(f(scale));
+                if insn.opcode == N::Pk4b {
+                    let lo = self.imm(f(-128.0 / 127.0));
+                    let one = self.imm(f(1.0));
+                    let half = self.imm(f(128.0));
+                    self.emit(O::MAX, vec![dst(t, mask)], vec![a, src(lo, ALL)]);
+                    self.emit(O::MIN, vec![dst(t, mask)], vec![src(t, ALL), src(one, ALL)]);
+                    self.emit(O::MUL, vec![dst(t, mask)], vec![src(t, ALL), src(k, ALL)]);
+                    self.emit(
+                        O::ADD,
+                        vec![dst(t, mask)],
+                        vec![src(t, ALL), src(half, ALL)],
+                    );
+                } else {
+                    let mut mov =
+                        crate::program::Instruction::new(O::MOV, vec![dst(t, mask)], vec![a]);
+                    mov.saturate = Saturate::Zero;
+                    self.push(mov);
+                    self.emit(O::MUL, vec![dst(t, mask)], vec![src(t, ALL), src(k, ALL)]);
+                }
+                self.emit(O::ROUND, vec![dst(t, mask)], vec![src(t, ALL)]);
+                self.emit(O::F2U, vec![dst(t, mask)], vec![src(t, ALL)]);
+                let sh = self.imm(shifts);
+                self.emit(O::SHL, vec![dst(t, mask)], vec![src(t, ALL), src(sh, ALL)]);
+                if mask == 0xF {
+                    self.emit(
+                        O::OR,
+                        vec![dst(t, 0x4)],
+                        vec![src(t, [2; 4]), src(t, [3; 4])],
+                    );
+                    self.emit(
+                        O::OR,
+                        vec![dst(t, 0x2)],
+                        vec![src(t, [1; 4]), src(t, [2; 4])],
+                    );
+                }
+                self.emit(
+                    O::OR,
+                    vec![dst(t, 0x1)],
+                    vec![src(t, [0; 4]), src(t, [1; 4])],
+                );
+                self.op_sat(O::MOV, d, vec![src(t, [0; 4])], Saturate::None);
+            }
+            N::Up4ub | N::Up4b | N::Up2us => {
+                // UP4UB: byte_i / 255; UP4B: (byte_i - 128) / 127; UP2US: (lo16, hi16, lo16,
+                // hi16) / 65535; from the operand's 32 raw bits.
+                let a = self.raw_operand(insn)?;
+                let t = self.hidden();
+                let (offsets, width, div) = match insn.opcode {
+                    N::Up2us => ([0, 16, 0, 16], 16, 65535.0f32),
+                    N::Up4ub => ([0, 8, 16, 24], 8, 255.0),
+                    _ => ([0, 8, 16, 24], 8, 127.0),
+                };
+                let off = self.imm(offsets);
+                let w = self.imm([width; 4]);
+                let k = self.imm([div.to_bits(); 4]);
+                self.emit(
+                    O::UBFE,
+                    vec![dst(t, 0xF)],
+                    vec![comp(a, 0), src(off, ALL), src(w, ALL)],
+                );
+                if insn.opcode == N::Up4b {
+                    let m = self.imm([(-128i32) as u32; 4]);
+                    self.emit(O::UADD, vec![dst(t, 0xF)], vec![src(t, ALL), src(m, ALL)]);
+                    self.emit(O::I2F, vec![dst(t, 0xF)], vec![src(t, ALL)]);
+                } else {
+                    self.emit(O::U2F, vec![dst(t, 0xF)], vec![src(t, ALL)]);
+                }
+                self.op_sat(O::DIV, d, vec![src(t, ALL), src(k, ALL)], sat);
             }
             N::Rcc => {
                 // 1/s with its magnitude clamped to [2^-64, 2^64], sign kept.
@@ -240,6 +323,29 @@ impl Ctx<'_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+impl Ctx<'_> {
+    /// The unpack instructions' operand: read with the instruction's type (modifiers
+    /// applied), then used as 32 raw bits. A float operand with `-` or `|..|` is computed
+    /// into a hidden TEMP first (`a + -0.0` is `a` for every `a`), so that the raw-bit
+    /// instructions that follow never reinterpret a float modifier.
+    fn raw_operand(&mut self, insn: &NvInsn) -> Result<ir::Src, LowerError> {
+        let ty = insn
+            .mods
+            .ty
+            .map(|t| t.base())
+            .or(insn.opcode.default_type())
+            .unwrap_or(BaseType::F);
+        let a = self.operand(insn, 0, ty)?;
+        if ty != BaseType::F || (!a.neg && !a.abs) {
+            return Ok(a);
+        }
+        let t = self.hidden();
+        let nz = self.imm([(-0.0f32).to_bits(); 4]);
+        self.emit(O::ADD, vec![dst(t, 0xF)], vec![a, src(nz, ALL)]);
+        Ok(src(t, ALL))
     }
 }
 

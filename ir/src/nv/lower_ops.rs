@@ -229,7 +229,6 @@ impl Ctx<'_> {
 
     fn alu(&mut self, insn: &NvInsn, ty: BaseType, sat: Saturate) -> Result<(), LowerError> {
         use BaseType::{F, S, U};
-        let name = insn.opcode.name();
         let nsrc = insn.srcs.len();
         // Operand types: float-input conversions read floats (§2.X.8 FLR/CEIL/TRUNC/ROUND).
         let src_ty = match insn.opcode {
@@ -321,6 +320,9 @@ impl Ctx<'_> {
             let d = self.dest(insn)?;
             self.op(op, d, srcs, sat);
             return Ok(());
+        }
+        if !insn.opcode.has_dst() {
+            return Err(self.not_lowered(insn));
         }
         let d = self.dest(insn)?;
         if insn.opcode == N::Cvt {
@@ -529,38 +531,42 @@ impl Ctx<'_> {
                 );
                 self.op(O::UADD, d, vec![src(t, [0, 1, 2, 3]), c], sat);
             }
-            _ => {
-                let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
-                let what = match insn.opcode {
-                    N::Tex
-                    | N::Txb
-                    | N::Txd
-                    | N::Txf
-                    | N::Txfms
-                    | N::Txg
-                    | N::Txgo
-                    | N::Txl
-                    | N::Txp
-                    | N::Txq
-                    | N::Lod => "textures are not lowered yet",
-                    N::Load
-                    | N::Store
-                    | N::Atom
-                    | N::Ldc
-                    | N::Lds
-                    | N::Sts
-                    | N::Atoms
-                    | N::Loadim
-                    | N::Storeim
-                    | N::Atomim
-                    | N::Membar => "memory access is not lowered yet",
-                    N::Bra => "BRA (unstructured branch) is not lowered",
-                    _ => "not lowered yet",
-                };
-                return Err(self.unsupported(format!("{name}{t}: {what}")));
-            }
+            _ => return Err(self.not_lowered(insn)),
         }
         Ok(())
+    }
+
+    /// The error for an instruction outside the lowered subset, saying why.
+    fn not_lowered(&self, insn: &NvInsn) -> LowerError {
+        let name = insn.opcode.name();
+        let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
+        let what = match insn.opcode {
+            N::Tex
+            | N::Txb
+            | N::Txd
+            | N::Txf
+            | N::Txfms
+            | N::Txg
+            | N::Txgo
+            | N::Txl
+            | N::Txp
+            | N::Txq
+            | N::Lod => "textures are not lowered yet",
+            N::Load
+            | N::Store
+            | N::Atom
+            | N::Ldc
+            | N::Lds
+            | N::Sts
+            | N::Atoms
+            | N::Loadim
+            | N::Storeim
+            | N::Atomim
+            | N::Membar => "memory access is not lowered yet",
+            N::Bra => "BRA (unstructured branch) is not lowered",
+            _ => "not lowered yet",
+        };
+        self.unsupported(format!("{name}{t}: {what}"))
     }
 
     /// SWZ (ARB_vertex_program §2.14.5.22 / ARB_fragment_program §3.11.5.23): each result

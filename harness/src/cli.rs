@@ -260,9 +260,6 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 nv::LowerError::Unsupported { .. } => Failure::Unsupported(format!("{name}:{e}")),
                 nv::LowerError::Invalid { .. } => Failure::BadInput(format!("{name}:{e}")),
             })?;
-            shaderdiff_ir::validate::validate(&l.program, &name.to_string()).map_err(|e| {
-                Failure::Unsupported(format!("{name}: the lowered program is not valid IR: {e}"))
-            })?;
             Ok((
                 l.program,
                 Some(NvNames {

@@ -293,6 +293,15 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
         cx.out.instructions[at].label = subs.get(&label).copied();
     }
     cx.finish();
+    // The parser checks the block structure (IF/REP nesting, blocks within one label's
+    // code); a lowered program that is still not valid IR is a limit of the lowering,
+    // reported as such rather than handed to an engine.
+    if let Err(e) = crate::validate::validate(&cx.out, "") {
+        return Err(LowerError::Unsupported {
+            pos: start,
+            message: format!("the lowered program is not valid IR: {}", e.message),
+        });
+    }
     Ok(Lowered {
         program: cx.out,
         names: cx.names,

@@ -625,10 +625,8 @@ fn arb_corpus_agrees_on_every_engine() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join("corpus/nv");
-    // Refused, with the reason: relative addressing of a constant PARAM array,
-    // BRA with condition codes, textures.
+    // Refused, with the reason: BRA with condition codes, textures.
     let refused = [
-        "freedesktop_mesa-demos_vp_arl.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
         "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",
@@ -740,4 +738,24 @@ END
         0xF,
         [f(-128.0 / 127.0), f(1.0), f(0.0), f(32.0 / 127.0)],
     );
+}
+
+/// ARB_vertex_program §2.14.5.1 ARL (floor into the address register) and relative
+/// addressing of a constant PARAM array (§2.14.1.3): arr[A0.x + 1] for x = -1.0, 0.5 and
+/// 1.9 (floors -1, 0, 1) reads elements 0, 1 and 2.
+#[test]
+fn arl_and_relative_constant_array() {
+    let text = "!!ARBvp1.0
+PARAM arr[3] = { {1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12} };
+ADDRESS a;
+ARL a.x, vertex.attrib[0].x;
+MOV result.texcoord[0], arr[a.x + 1];
+END
+";
+    for (x, want) in [(-1.0, 1.0), (0.5, 5.0), (1.9, 9.0)] {
+        let named = vec![("vertex.attrib[0]".to_string(), vec![[f(x), 0, 0, 0]])];
+        let all = run_named(text, &named, 1);
+        let w = [f(want), f(want + 1.0), f(want + 2.0), f(want + 3.0)];
+        check(&all, "result.texcoord[0]", 0xF, w);
+    }
 }

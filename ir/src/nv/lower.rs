@@ -170,6 +170,8 @@ pub(super) struct Ctx<'a> {
     pub next_temp: u32,
     pub max_temp: u32,
     pub imms: HashMap<[u32; 4], u32>,
+    /// Constant PARAM arrays read with relative addressing: first IMM per (name, type).
+    pub lit_arrays: HashMap<(String, BaseType), u32>,
     /// Current statement position.
     pub pos: Pos,
     /// CAL fix-ups: (instruction index, label).
@@ -204,6 +206,7 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
         next_temp: 0,
         max_temp: 0,
         imms: HashMap::new(),
+        lit_arrays: HashMap::new(),
         pos: start,
         calls: Vec::new(),
     };
@@ -560,8 +563,13 @@ impl Ctx<'_> {
 
     /// Resolves `name[var.c + k]` to an indirect IR register when `name` is a TEMP array or
     /// an array of consecutive registers of one file (ARB_vertex_program §2.14.1.3;
-    /// NV_gpu_program4 §2.X.4.2 "relative addressing").
-    pub fn resolve_rel(&mut self, r: &VarRef) -> Result<Option<Register>, LowerError> {
+    /// NV_gpu_program4 §2.X.4.2 "relative addressing"). An array of constants only
+    /// (`PARAM arr[3] = { {..}, {..}, {..} };`) read as `ty` becomes consecutive IMMs.
+    pub fn resolve_rel(
+        &mut self,
+        r: &VarRef,
+        ty: Option<BaseType>,
+    ) -> Result<Option<Register>, LowerError> {
         let VarRef::Var { name, index } = r else {
             return Ok(None);
         };
@@ -578,6 +586,28 @@ impl Ctx<'_> {
                         Elem::Lit(_) => None,
                     })
                     .collect();
+                let all_lit = e.iter().all(|x| matches!(x, Elem::Lit(_)));
+                if let (true, Some(ty)) = (all_lit && !e.is_empty(), ty) {
+                    let key = (name.clone(), ty);
+                    let base = match self.lit_arrays.get(&key) {
+                        Some(&b) => b,
+                        None => {
+                            let b = self.out.immediates.len() as u32;
+                            for x in &e {
+                                if let Elem::Lit(v) = x {
+                                    let words = self.lit_words(v, ty)?;
+                                    self.out.immediates.push(crate::program::Immediate {
+                                        ty: ImmType::U32,
+                                        words,
+                                    });
+                                }
+                            }
+                            self.lit_arrays.insert(key, b);
+                            b
+                        }
+                    };
+                    return self.indirect(File::Immediate, base, rel).map(Some);
+                }
                 let contiguous = regs.len() == e.len()
                     && !regs.is_empty()
                     && regs
@@ -593,6 +623,11 @@ impl Ctx<'_> {
             }
             _ => return Err(self.unsupported(format!("relative addressing of `{name}`"))),
         };
+        self.indirect(file, base, rel).map(Some)
+    }
+
+    /// `file[base + rel.var.c + rel.offset]` with the index variable's IR register.
+    fn indirect(&self, file: File, base: u32, rel: &ast::RelIndex) -> Result<Register, LowerError> {
         let (ifile, iidx) = match self.vars.get(&rel.var) {
             Some(Var::Addr(i)) => (File::Address, *i),
             Some(Var::Temp { base }) => (File::Temp, *base),
@@ -603,7 +638,7 @@ impl Ctx<'_> {
                 )))
             }
         };
-        Ok(Some(Register {
+        Ok(Register {
             file,
             index: ir::Index {
                 value: base as i32 + rel.offset,
@@ -615,7 +650,7 @@ impl Ctx<'_> {
                 array_id: 0,
             },
             dimension: None,
-        }))
+        })
     }
 
     /// The four words of literal components read as `ty` (missing y, z, w are 0, 0, 1,
@@ -672,7 +707,7 @@ impl Ctx<'_> {
                 Ok(self.imm(w))
             }
             SrcBase::Ref(r) => {
-                if let Some(reg) = self.resolve_rel(r)? {
+                if let Some(reg) = self.resolve_rel(r, Some(ty))? {
                     return Ok(reg);
                 }
                 match self.resolve(r)? {

@@ -188,7 +188,7 @@ impl Ctx<'_> {
             .dst
             .as_ref()
             .ok_or_else(|| self.invalid(format!("{}: missing result", insn.opcode.name())))?;
-        if let Some(reg) = self.resolve_rel(&d.base)? {
+        if let Some(reg) = self.resolve_rel(&d.base, None)? {
             return Ok(dst(reg, d.mask));
         }
         match self.resolve(&d.base)? {

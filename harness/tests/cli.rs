@@ -171,7 +171,8 @@ fn unreadable_and_garbage_programs_are_status_2() {
 fn nv_assembly_checks_and_runs() {
     // INTERFACE.md: a first token starting with `!!` is NV assembly; `check` parses it
     // (`--print`: one statement per line), `run` lowers it to the IR (inputs keyed and
-    // outputs named by the program's bindings), what the lowering does not support yet is
+    // outputs named by the program's bindings), what the lowering does not support yet (here
+    // a texture) is
     // "unsupported" (exit 3) with its line:col, and a syntax error is bad input (exit 2).
     let s = Scratch::new("nv");
     let p = s.file(
@@ -228,7 +229,7 @@ fn nv_assembly_checks_and_runs() {
 
     let cc = s.file(
         "cc.nv",
-        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  MOV.F.CC t, fragment.color;\nEND\n",
+        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  TEX t, fragment.color, texture[0], 2D;\nEND\n",
     );
     for cmd in ["run", "diff"] {
         let o = run(&[cmd, &cc]);
@@ -237,7 +238,7 @@ fn nv_assembly_checks_and_runs() {
     let o = run(&["run", &cc]);
     assert_eq!(
         one_line_error(&o),
-        format!("{cc}:4:3: unsupported: MOV: condition code update (.CC) — condition codes are not lowered yet")
+        format!("{cc}:4:3: unsupported: TEX: textures are not lowered yet")
     );
 
     // `MOV` with one operand: the `;` at line 2, column 10 is where `,` was expected.

@@ -570,27 +570,21 @@ END
 }
 
 /// What the lowering does not do yet is refused with the instruction and its position,
-/// never lowered approximately: condition code updates, conditional write masks,
-/// conditions on branches, CVT, pack/unpack, 64-bit, memory and textures.
+/// never lowered approximately: carry / overflow flags of integer MAD / SAD and of a
+/// negated ADD / SUB, CVT with F16, 64-bit, memory and textures.
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
     let cases: &[(&str, &str, (u32, u32))] = &[
         (
-            "!!NVvp5.0\nTEMP t;\nMOV.F.CC t, program.local[0];\nEND\n",
-            "condition code",
+            "!!NVvp5.0\nTEMP t;\nADD.S.CC t, t, -t;\nEND\n",
+            "negated operand",
             (3, 1),
         ),
         (
-            "!!NVvp5.0\nTEMP t;\nMOV.F t, 1;\n  MOV.F t (GT.x), 2;\nEND\n",
-            "conditional write mask",
-            (4, 3),
+            "!!NVvp5.0\nTEMP t;\n  MAD.U.CC t, t, t, t;\nEND\n",
+            "MAD.CC",
+            (3, 3),
         ),
-        (
-            "!!NVvp5.0\nTEMP t;\nREP;\nBRK (LT.y);\nENDREP;\nEND\n",
-            "condition",
-            (4, 1),
-        ),
-        ("!!NVvp5.0\nIF EQ.x;\nENDIF;\nEND\n", "condition", (2, 1)),
         (
             "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
             "CVT",
@@ -758,4 +752,167 @@ END
         let w = [f(want), f(want + 1.0), f(want + 2.0), f(want + 3.0)];
         check(&all, "result.texcoord[0]", 0xF, w);
     }
+}
+
+/// NOTES.md §16 Example 4: float condition codes, NaN, conditional write masks, CC swizzle,
+/// CC1. Values from the notes' table.
+#[test]
+fn example_4_float_condition_codes() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+TEMP t;
+MOV.F.CC t, a;
+MOV.F result.attrib[0], 0;
+MOV.F result.attrib[0] (GT), 1;
+MOV.F result.attrib[1], 0;
+MOV.F result.attrib[1] (LT), 1;
+MOV.F result.attrib[2], 0;
+MOV.F result.attrib[2] (NAN), 1;
+MOV.F result.attrib[3], 0;
+MOV.F result.attrib[3] (NE.wzyx), 1;
+ADD.F.CC1 t.xy, a, 1;
+MOV.F result.attrib[4], 0;
+MOV.F result.attrib[4].xy (EQ1), 1;
+END
+";
+    let all = run_all(text, &[[f(-1.0), f(0.0), f(2.0), 0x7FC0_0000]]);
+    let b = |v: [u8; 4]| v.map(|x| f(f32::from(x)));
+    check(&all, "result.attrib[0]", 0xF, b([0, 0, 1, 0]));
+    check(&all, "result.attrib[1]", 0xF, b([1, 0, 0, 0]));
+    check(&all, "result.attrib[2]", 0xF, b([0, 0, 0, 1]));
+    check(&all, "result.attrib[3]", 0xF, b([1, 1, 0, 1]));
+    check(&all, "result.attrib[4]", 0xF, b([1, 0, 0, 0]));
+}
+
+/// NOTES.md §16 Example 5: integer condition codes with carry and overflow. Values from
+/// the notes' table.
+#[test]
+fn example_5_integer_condition_codes() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+PARAM b = program.local[1];
+TEMP t, s;
+ADD.U.CC t, a, b;
+SUB.U.CC1 s, b, a;
+MOV.U result.attrib[0], 0;
+MOV.U result.attrib[0] (CF), 1;
+MOV.U result.attrib[1], 0;
+MOV.U result.attrib[1] (OF), 1;
+MOV.U result.attrib[2], 0;
+MOV.U result.attrib[2] (GT), 1;
+MOV.U result.attrib[3], 0;
+MOV.U result.attrib[3] (EQ), 1;
+MOV.U result.attrib[4], 0;
+MOV.U result.attrib[4] (AB1), 1;
+MOV.U result.attrib[5], 0;
+MOV.U result.attrib[5] (LT1), 1;
+MOV.U result.attrib[6], t;
+MOV.U result.attrib[7], s;
+END
+";
+    let all = run_all(text, &[[u32::MAX, 0x7FFF_FFFF, 5, 3], [1, 1, 3, 5]]);
+    check(&all, "result.attrib[0]", 0xF, [1, 0, 0, 0]);
+    check(&all, "result.attrib[1]", 0xF, [0, 1, 0, 0]);
+    check(&all, "result.attrib[2]", 0xF, [0, 1, 1, 1]);
+    check(&all, "result.attrib[3]", 0xF, [1, 0, 0, 0]);
+    check(&all, "result.attrib[4]", 0xF, [0, 0, 0, 1]);
+    check(&all, "result.attrib[5]", 0xF, [0, 1, 1, 0]);
+    check(&all, "result.attrib[6]", 0xF, [0, 0x8000_0000, 8, 8]);
+    check(
+        &all,
+        "result.attrib[7]",
+        0xF,
+        [2, 0x8000_0002, 0xFFFF_FFFE, 2],
+    );
+}
+
+/// NOTES.md §16 Example 6 as written: REP with CONT (NE.x), REP with BRK (LT.y), nested
+/// IF/ELSE on condition codes. Values from the notes' table.
+#[test]
+fn example_6_loops_and_ifs_with_condition_codes() {
+    let text = "!!NVvp5.0
+PARAM n = program.local[0];
+TEMP i, acc, c;
+MOV.S acc, 0;
+MOV.S i.x, 0;
+REP.S n.x;
+  ADD.S i.x, i.x, 1;
+  SEQ.S.CC c.x, i.x, n.y;
+  CONT (NE.x);
+  ADD.S acc.x, acc.x, i.x;
+ENDREP;
+MOV.S c.y, 10;
+MOV.S i.y, 0;
+REP;
+  SUB.S.CC c.y, c.y, 3;
+  BRK (LT.y);
+  ADD.S i.y, i.y, 1;
+ENDREP;
+MOV.S.CC c.z, n.z;
+IF EQ.z;
+  MOV.S i.z, 100;
+  MOV.S.CC c.w, n.y;
+  IF LE.w;
+    MOV.S i.w, 1;
+  ELSE;
+    MOV.S i.w, 2;
+  ENDIF;
+ELSE;
+  MOV.S i.z, 200;
+ENDIF;
+MOV.S result.attrib[0].x, acc.x;
+MOV.S result.attrib[0].yzw, i;
+MOV.S result.attrib[1], c;
+MOV.S result.attrib[2].x, i.x;
+END
+";
+    let all = run_all(text, &[[5, 3, 0, 0]]);
+    check(&all, "result.attrib[0]", 0xF, [12, 3, 100, 2]);
+    check(&all, "result.attrib[1]", 0xF, [0, i(-2), 0, 3]);
+    check(&all, "result.attrib[2]", 0x1, [5, 0, 0, 0]);
+}
+
+/// NOTES.md §16 Example 7 as written (conditional CAL / RET) and its variant. Values from
+/// the notes.
+#[test]
+fn example_7_conditional_calls() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+TEMP r, s;
+square:
+  MUL.F r, r, r;
+  RET;
+absdiff:
+  SUB.F.CC s.x, r.x, r.y;
+  RET (EQ.x);
+  MOV.F s.x, |s.x|;
+  RET;
+main:
+  MOV.F r, a;
+  CAL absdiff;
+  CAL square;
+  MOV.F.CC s.y, r.x;
+  CAL square (GT.y);
+  MOV.F.CC s.z, -r.x;
+  CAL square (GT.z);
+  MOV.F result.attrib[0], r;
+  MOV.F result.attrib[1].xyz, s;
+END
+";
+    let all = run_all(text, &[[f(3.0), f(-4.0), 0, 0]]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0xF,
+        [f(81.0), f(256.0), f(0.0), f(0.0)],
+    );
+    check(&all, "result.attrib[1]", 0x7, [f(7.0), f(9.0), f(-81.0), 0]);
+    let all = run_all(text, &[[f(2.0), f(2.0), 0, 0]]);
+    check(
+        &all,
+        "result.attrib[0]",
+        0xF,
+        [f(16.0), f(16.0), f(0.0), f(0.0)],
+    );
+    check(&all, "result.attrib[1]", 0x7, [f(0.0), f(4.0), f(-16.0), 0]);
 }

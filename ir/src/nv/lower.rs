@@ -3,17 +3,20 @@
 //!
 //! What is lowered (NV_gpu_program4 §2.X, NV_gpu_program5 Table X.13, ARB_vertex_program
 //! §2.14.5, ARB_fragment_program §3.11.5): vertex and fragment programs made of the ALU
-//! instructions listed in [`super::lower_ops`], structured `IF TR/FL`, `REP`/`ENDREP` with
-//! or without a count, unconditional `BRK`/`CONT`, subroutines (`CAL`/`RET`, the `main`
-//! label, NOTES.md §8) and `KIL`. Variables map to IR registers: `TEMP` → TEMP, `ADDRESS` →
-//! ADDR, attribute bindings → IN, result bindings → OUT, parameter bindings → CONST (one
-//! register per vec4 binding), constants and literals → IMM (typed by the operand that
-//! reads them, §2.X.4.2 "constants take the type the operand needs").
+//! instructions listed in `lower_ops.rs` and `lower_cvt.rs`, condition codes
+//! (`lower_cc.rs`: `.CC` updates, conditional write masks, conditions on IF / BRK /
+//! CONT / CAL / RET / KIL), `IF`/`ELSE`/`ENDIF`, `REP`/`ENDREP` with or without a count,
+//! subroutines (`CAL`/`RET`, the `main` label, NOTES.md §8) and `KIL`. Variables map to IR
+//! registers: `TEMP` → TEMP, `ADDRESS` → ADDR, attribute bindings → IN, result bindings →
+//! OUT, parameter bindings → CONST (one register per vec4 binding), constants and literals
+//! → IMM (typed by the operand that reads them, §2.X.4.2 "constants take the type the
+//! operand needs"). Precision suffixes (`R`, `H`, `X`) are computed at full f32 precision,
+//! which NV_fragment_program_option §3.11.4 allows ("no less than").
 //!
-//! Everything else — condition codes (`.CC` updates, conditional write masks, branches and
-//! `KIL` on a condition other than `TR`/`FL`), memory, textures, 64-bit types, conversions
-//! with storage types, other stages — is refused with [`LowerError::Unsupported`] naming the
-//! instruction and its position, never lowered approximately.
+//! Everything else — BRA, memory, textures, 64-bit types, F16 conversions, the carry and
+//! overflow flags of integer MAD / SAD and of ADD / SUB with a negated operand, other
+//! stages — is refused with [`LowerError::Unsupported`] naming the instruction and its
+//! position, never lowered approximately.
 
 use std::collections::HashMap;
 
@@ -159,7 +162,7 @@ pub(super) enum Var {
     Elems(Vec<Elem>),
 }
 
-/// Lowering state shared with [`super::lower_ops`].
+/// Lowering state shared with `lower_ops.rs`.
 pub(super) struct Ctx<'a> {
     pub nv: &'a NvProgram,
     pub stage: NvStage,
@@ -174,6 +177,12 @@ pub(super) struct Ctx<'a> {
     pub lit_arrays: HashMap<(String, BaseType), u32>,
     /// Current statement position.
     pub pos: Pos,
+    /// First of the 8 hidden TEMPs holding CC0 and CC1 (SF, ZF, OF, CF each), when the
+    /// program uses condition codes.
+    pub cc_base: Option<u32>,
+    /// While lowering an instruction with `.CC` or a conditional write mask: the hidden TEMP
+    /// that receives its result instead of the destination.
+    pub redirect: Option<Register>,
     /// CAL fix-ups: (instruction index, label).
     pub calls: Vec<(usize, String)>,
 }
@@ -207,6 +216,8 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
         max_temp: 0,
         imms: HashMap::new(),
         lit_arrays: HashMap::new(),
+        cc_base: None,
+        redirect: None,
         pos: start,
         calls: Vec::new(),
     };
@@ -216,6 +227,13 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
         if let Statement::Decl(d) = st {
             cx.declare(d)?;
         }
+    }
+    let uses_cc = p.instructions().any(|i| {
+        i.mods.cc.is_some() || i.cond.is_some() || i.dst.as_ref().is_some_and(|d| d.cc.is_some())
+    });
+    if uses_cc {
+        cx.cc_base = Some(cx.next_temp);
+        cx.next_temp += 8;
     }
     cx.max_temp = cx.next_temp;
     // Pass 2: instructions, by label region (NOTES.md §8): execution starts at `main` if
@@ -793,12 +811,15 @@ mod tests {
     }
 
     #[test]
-    fn condition_codes_are_refused_at_their_position() {
-        let p = crate::nv::parse("!!NVvp5.0\nTEMP t;\n\n   SLT.F.CC t, t, t;\nEND\n", "t.nv")
-            .expect("parses");
+    fn integer_sad_carry_flags_are_refused_at_their_position() {
+        let p = crate::nv::parse(
+            "!!NVvp5.0\nTEMP t;\n\n   SAD.S.CC t, t, t, t;\nEND\n",
+            "t.nv",
+        )
+        .expect("parses");
         let e = lower(&p).expect_err("refused");
         assert!(matches!(e, LowerError::Unsupported { .. }));
         assert_eq!(e.pos(), Pos { line: 4, col: 4 });
-        assert!(e.to_string().starts_with("4:4: unsupported: SLT"), "{e}");
+        assert!(e.to_string().starts_with("4:4: unsupported: SAD"), "{e}");
     }
 }

@@ -6,9 +6,10 @@
 //! a hidden TEMP first and the destination last, so a destination that is also a source
 //! reads its old value.
 
-use super::ast::{self, BaseType, CondCode, ExtSel, Instruction as NvInsn};
+use super::ast::{self, BaseType, ExtSel, Instruction as NvInsn};
 use super::lower::Ctx;
 use super::lower::{Elem, LowerError};
+use super::lower_cc::Cond;
 use super::NvOpcode as N;
 use crate::names::File;
 use crate::opcode::Opcode as O;
@@ -42,18 +43,6 @@ impl Ctx<'_> {
 
     fn lower_insn_inner(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let name = insn.opcode.name();
-        if insn.mods.cc.is_some() {
-            return Err(self.unsupported(format!(
-                "{name}: condition code update (.CC) — condition codes are not lowered yet"
-            )));
-        }
-        if let Some(d) = &insn.dst {
-            if d.cc.is_some() {
-                return Err(self.unsupported(format!(
-                    "{name}: conditional write mask — condition codes are not lowered yet"
-                )));
-            }
-        }
         if let Some(t) = insn.mods.ty {
             if t.bits() == Some(64) || (!t.is_operation_type() && insn.opcode != N::Cvt) {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
@@ -73,12 +62,18 @@ impl Ctx<'_> {
         if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt {
             return Err(self.unsupported(format!("{name}: SAT/SSAT on an integer result")));
         }
+        if insn.mods.cc.is_some() || insn.dst.as_ref().is_some_and(|d| d.cc.is_some()) {
+            return self.with_cc(insn, ty, sat);
+        }
         match insn.opcode {
             // Flow control (§2.X.5).
             N::If => {
-                let taken = self.const_cond(insn, name)?;
-                let one = self.imm([u32::from(taken); 4]);
-                self.emit(O::UIF, vec![], vec![src(one, X)]);
+                let c = match self.branch_cond(insn)? {
+                    Cond::Always => src(self.imm([1; 4]), X),
+                    Cond::Never => src(self.imm([0; 4]), X),
+                    Cond::Dyn(c) => c,
+                };
+                self.emit(O::UIF, vec![], vec![c]);
             }
             N::Else => {
                 self.emit(O::ELSE, vec![], vec![]);
@@ -91,18 +86,15 @@ impl Ctx<'_> {
                 self.emit(O::ENDLOOP, vec![], vec![]);
             }
             N::Brk | N::Cont | N::Ret => {
-                if self.const_cond(insn, name)? {
-                    let op = match insn.opcode {
-                        N::Brk => O::BRK,
-                        N::Cont => O::CONT,
-                        _ => O::RET,
-                    };
-                    self.emit(op, vec![], vec![]);
-                }
+                let op = match insn.opcode {
+                    N::Brk => O::BRK,
+                    N::Cont => O::CONT,
+                    _ => O::RET,
+                };
+                self.guarded(insn, op)?;
             }
             N::Cal => {
-                if self.const_cond(insn, name)? {
-                    let at = self.emit(O::CAL, vec![], vec![]);
+                if let Some(at) = self.guarded(insn, O::CAL)? {
                     let label = insn.label.clone().unwrap_or_default();
                     self.calls.push((at, label));
                 }
@@ -121,21 +113,6 @@ impl Ctx<'_> {
             .map(|t| t.base())
             .or(insn.opcode.default_type())
             .unwrap_or(BaseType::F)
-    }
-
-    /// The value of a condition that needs no condition code: none or `TR` is true, `FL`
-    /// false; any other test is unsupported (condition codes are not lowered).
-    fn const_cond(&self, insn: &NvInsn, name: &str) -> Result<bool, LowerError> {
-        match insn.cond {
-            None => Ok(true),
-            Some(c) if c.cond == CondCode::Tr => Ok(true),
-            Some(c) if c.cond == CondCode::Fl => Ok(false),
-            Some(c) => Err(self.unsupported(format!(
-                "{name} on condition {}{}: condition codes are not lowered yet",
-                c.cond,
-                if c.reg == 1 { "1" } else { "" }
-            ))),
-        }
     }
 
     /// Source operand `k` read as `ty` (§2.X.4.2: swizzle, negate inside `|..|`, absolute,
@@ -183,11 +160,14 @@ impl Ctx<'_> {
     }
 
     /// The destination register and write mask.
-    fn dest(&mut self, insn: &NvInsn) -> Result<ir::Dst, LowerError> {
+    pub(super) fn dest(&mut self, insn: &NvInsn) -> Result<ir::Dst, LowerError> {
         let d = insn
             .dst
             .as_ref()
             .ok_or_else(|| self.invalid(format!("{}: missing result", insn.opcode.name())))?;
+        if let Some(t) = self.redirect {
+            return Ok(dst(t, d.mask));
+        }
         if let Some(reg) = self.resolve_rel(&d.base, None)? {
             return Ok(dst(reg, d.mask));
         }
@@ -225,6 +205,16 @@ impl Ctx<'_> {
         } else {
             i
         }
+    }
+
+    /// [`Self::alu`] for [`Self::with_cc`] (the destination redirected to a hidden TEMP).
+    pub(super) fn alu_for_cc(
+        &mut self,
+        insn: &NvInsn,
+        ty: BaseType,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        self.alu(insn, ty, sat)
     }
 
     fn alu(&mut self, insn: &NvInsn, ty: BaseType, sat: Saturate) -> Result<(), LowerError> {
@@ -657,9 +647,7 @@ impl Ctx<'_> {
     /// only with TR / FL.
     fn kil(&mut self, insn: &NvInsn, ty: BaseType) -> Result<(), LowerError> {
         if insn.srcs.is_empty() {
-            if self.const_cond(insn, "KIL")? {
-                self.emit(O::KILL, vec![], vec![]);
-            }
+            self.guarded(insn, O::KILL)?;
             return Ok(());
         }
         match ty {

@@ -263,10 +263,17 @@ impl DiffReport {
                     ""
                 }
             )),
-            "unsupported" => out.push_str(&format!(
-                "{}: unsupported: nothing compared\n",
-                self.program
-            )),
+            "unsupported" => {
+                out.push_str(&format!(
+                    "{}: unsupported: nothing compared\n",
+                    self.program
+                ));
+                // Why, when the program could not be loaded for any engine (NV assembly
+                // the lowering does not support yet).
+                if let Some(why) = &self.oracle_error {
+                    out.push_str(&format!("  {why}\n"));
+                }
+            }
             _ => out.push_str(&format!(
                 "{}: error: {}\n",
                 self.program,

@@ -27,6 +27,9 @@ use crate::names::{File, ImmType, Stage};
 use crate::opcode::Opcode;
 use crate::program::{self as ir, Immediate, Instruction, Pos, Program, Register};
 
+/// Most TEMP vectors a lowered program may declare (user arrays included).
+const MAX_TEMPS: u32 = 65536;
+
 /// Why a program could not be lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LowerError {
@@ -483,7 +486,14 @@ impl Ctx<'_> {
                 }
                 for v in vars {
                     let base = self.next_temp;
-                    self.next_temp += v.size.unwrap_or(1).max(1);
+                    let size = v.size.unwrap_or(1).max(1);
+                    if size > MAX_TEMPS || self.next_temp + size > MAX_TEMPS {
+                        return Err(self.unsupported(format!(
+                            "TEMP `{}`: more than {MAX_TEMPS} temporaries",
+                            v.name
+                        )));
+                    }
+                    self.next_temp += size;
                     self.vars.insert(v.name.clone(), Var::Temp { base });
                 }
             }
@@ -560,7 +570,7 @@ impl Ctx<'_> {
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
                     (Var::Temp { base }, None) => Ok(Elem::Reg(File::Temp, base)),
                     (Var::Temp { base }, Some(Index::Abs(k))) => {
-                        Ok(Elem::Reg(File::Temp, base + k))
+                        Ok(Elem::Reg(File::Temp, base.saturating_add(*k)))
                     }
                     (Var::Elems(e), None) => e
                         .first()
@@ -659,7 +669,7 @@ impl Ctx<'_> {
         Ok(Register {
             file,
             index: ir::Index {
-                value: base as i32 + rel.offset,
+                value: (base as i32).wrapping_add(rel.offset),
                 indirect: Some(ir::Indirect {
                     file: ifile,
                     index: iidx as i32,

@@ -570,7 +570,7 @@ END
 }
 
 /// What the lowering does not do yet is refused with the instruction and its position,
-/// never lowered approximately: carry / overflow flags of integer MAD / SAD and of a
+/// never lowered approximately: carry / overflow flags of integer SAD and of a
 /// negated ADD / SUB, CVT with F16, 64-bit, memory and textures.
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -581,8 +581,8 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (3, 1),
         ),
         (
-            "!!NVvp5.0\nTEMP t;\n  MAD.U.CC t, t, t, t;\nEND\n",
-            "MAD.CC",
+            "!!NVvp5.0\nTEMP t;\n  SAD.U.CC t, t, t, t;\nEND\n",
+            "SAD.CC",
             (3, 3),
         ),
         (
@@ -915,4 +915,44 @@ END
         [f(16.0), f(16.0), f(0.0), f(0.0)],
     );
     check(&all, "result.attrib[1]", 0x7, [f(0.0), f(4.0), f(-16.0), 0]);
+}
+
+/// Integer MAD with .CC (NOTES.md §7: OF / CF of the addition for ADD, SUB, MAD, SAD):
+/// 0x10000 * 0x10000 wraps to 0, + 0xFFFFFFFF = 0xFFFFFFFF: no carry; 0x8000 * 2 = 0x10000,
+/// + 0xFFFF0000 = 2^32 -> 0 with carry (CF, ZF); 0x40000000 * 1 + 0x40000000 = 0x80000000:
+/// signed overflow (OF; GT because OF flips SF); 3 * 3 + 1 = 10: no flag.
+#[test]
+fn integer_mad_carry_and_overflow() {
+    let text = "!!NVvp5.0
+PARAM a = program.local[0];
+PARAM b = program.local[1];
+PARAM c = program.local[2];
+TEMP t;
+MAD.U.CC t, a, b, c;
+MOV.U result.attrib[0], 0;
+MOV.U result.attrib[0] (CF), 1;
+MOV.U result.attrib[1], 0;
+MOV.U result.attrib[1] (OF), 1;
+MOV.U result.attrib[2], 0;
+MOV.U result.attrib[2] (GT), 1;
+MOV.U result.attrib[3], t;
+END
+";
+    let all = run_all(
+        text,
+        &[
+            [0x10000, 0x8000, 0x4000_0000, 3],
+            [0x10000, 2, 1, 3],
+            [u32::MAX, 0xFFFF_0000, 0x4000_0000, 1],
+        ],
+    );
+    check(&all, "result.attrib[0]", 0xF, [0, 1, 0, 0]);
+    check(&all, "result.attrib[1]", 0xF, [0, 0, 1, 0]);
+    check(&all, "result.attrib[2]", 0xF, [0, 0, 1, 1]);
+    check(
+        &all,
+        "result.attrib[3]",
+        0xF,
+        [u32::MAX, 0, 0x8000_0000, 10],
+    );
 }

@@ -14,7 +14,7 @@
 //! which NV_fragment_program_option §3.11.4 allows ("no less than").
 //!
 //! Everything else — BRA, memory, textures, 64-bit types, F16 conversions, the carry and
-//! overflow flags of integer MAD / SAD and of ADD / SUB with a negated operand, other
+//! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand, other
 //! stages — is refused with [`LowerError::Unsupported`] naming the instruction and its
 //! position, never lowered approximately.
 

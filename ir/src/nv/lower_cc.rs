@@ -187,22 +187,32 @@ impl Ctx<'_> {
         };
         let real = self.dest(insn)?;
         let t = self.hidden();
-        // Carry and overflow of integer ADD / SUB (§2.X.4.3; NOTES.md §7).
+        // Carry and overflow of integer ADD / SUB / MAD (§2.X.4.3; NOTES.md §7; for MAD the
+        // flags are those of adding c to the low 32 bits of the product).
         let mut carry: Option<(ir::Register, ir::Register)> = None;
-        let int_addsub =
-            matches!(insn.opcode, N::Add | N::Sub) && ty != BaseType::F && insn.mods.cc.is_some();
+        let int_addsub = matches!(insn.opcode, N::Add | N::Sub | N::Mad)
+            && ty != BaseType::F
+            && insn.mods.cc.is_some();
         if int_addsub {
             if insn.srcs.iter().any(|s| s.neg || s.neg_inside) {
                 return Err(self.unsupported(format!(
                     "{name}.CC with a negated operand (carry and overflow of the implied subtraction)"
                 )));
             }
-            let a = self.operand(insn, 0, ty)?;
-            let b = self.operand(insn, 1, ty)?;
+            let (a, b) = if insn.opcode == N::Mad {
+                let x = self.operand(insn, 0, ty)?;
+                let y = self.operand(insn, 1, ty)?;
+                let c = self.operand(insn, 2, ty)?;
+                let p = self.hidden();
+                self.emit(O::UMUL, vec![dst(p, 0xF)], vec![x, y]);
+                (src(p, ALL), c)
+            } else {
+                (self.operand(insn, 0, ty)?, self.operand(insn, 1, ty)?)
+            };
             let (of, cf) = (self.hidden(), self.hidden());
             let x = self.hidden();
             let zero = self.imm([0; 4]);
-            if insn.opcode == N::Add {
+            if insn.opcode != N::Sub {
                 self.emit(O::UADD, vec![dst(t, 0xF)], vec![a, b]);
                 self.emit(O::USLT, vec![dst(cf, 0xF)], vec![src(t, ALL), a]);
                 self.emit(O::XOR, vec![dst(x, 0xF)], vec![a, src(t, ALL)]);
@@ -222,8 +232,7 @@ impl Ctx<'_> {
             );
             carry = Some((of, cf));
         } else {
-            if insn.mods.cc.is_some() && matches!(insn.opcode, N::Mad | N::Sad) && ty != BaseType::F
-            {
+            if insn.mods.cc.is_some() && insn.opcode == N::Sad {
                 return Err(self.unsupported(format!(
                     "{name}.CC on integers (carry and overflow of the addition)"
                 )));

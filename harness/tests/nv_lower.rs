@@ -917,10 +917,11 @@ END
     check(&all, "result.attrib[1]", 0x7, [f(0.0), f(4.0), f(-16.0), 0]);
 }
 
-/// Integer MAD with .CC (NOTES.md §7: OF / CF of the addition for ADD, SUB, MAD, SAD):
-/// 0x10000 * 0x10000 wraps to 0, + 0xFFFFFFFF = 0xFFFFFFFF: no carry; 0x8000 * 2 = 0x10000,
-/// + 0xFFFF0000 = 2^32 -> 0 with carry (CF, ZF); 0x40000000 * 1 + 0x40000000 = 0x80000000:
-/// signed overflow (OF; GT because OF flips SF); 3 * 3 + 1 = 10: no flag.
+/// Integer MAD with .CC (NOTES.md §7: OF / CF of the addition for ADD, SUB, MAD, SAD).
+/// x: 0x10000 * 0x10000 wraps to 0, plus 0xFFFFFFFF is 0xFFFFFFFF, no carry. y: 0x8000 * 2
+/// is 0x10000, plus 0xFFFF0000 is 2^32, so 0 with carry (CF, ZF). z: 0x40000000 * 1 plus
+/// 0x40000000 is 0x80000000, a signed overflow (OF; GT because OF flips SF). w: 3 * 3 plus
+/// 1 is 10, no flag.
 #[test]
 fn integer_mad_carry_and_overflow() {
     let text = "!!NVvp5.0

@@ -78,7 +78,7 @@ pub struct CheckArgs {
 /// `shaderdiff run PROGRAM [--backend ..] [--inputs ..] [--invocations N] [--format ..]`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Program file (TGSI text).
+    /// Program file (TGSI text, or NV / ARB assembly lowered to the IR).
     #[arg(value_name = "PROGRAM")]
     pub program: PathBuf,
     /// Engine to run on.

@@ -167,14 +167,23 @@ pub(super) enum Var {
 
 /// Lowering state shared with `lower_ops.rs`.
 pub(super) struct Ctx<'a> {
+    /// The program being lowered.
     pub nv: &'a NvProgram,
+    /// Its stage.
     pub stage: NvStage,
+    /// The IR program being built.
     pub out: Program,
+    /// Declared names.
     pub vars: HashMap<String, Var>,
+    /// NV names of the IN / OUT / CONST registers allocated so far.
     pub names: NameMap,
+    /// Registers allocated per file (IN, OUT, CONST, ADDR).
     pub counts: HashMap<File, u32>,
+    /// Next free TEMP (user TEMPs first, then hidden ones).
     pub next_temp: u32,
+    /// Highest TEMP count reached.
     pub max_temp: u32,
+    /// IMM index of each distinct constant vector.
     pub imms: HashMap<[u32; 4], u32>,
     /// Constant PARAM arrays read with relative addressing: first IMM per (name, type).
     pub lit_arrays: HashMap<(String, BaseType), u32>,

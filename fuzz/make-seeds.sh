@@ -2,13 +2,14 @@
 # Builds the seed corpora (fuzz/corpus/<target>/) and dictionaries (fuzz/dict/) of the
 # fuzz targets from what the repository and ../shared hold:
 #   tgsi_parse        ../shared/corpus/tgsi, conformance/ (every program), `shaderdiff gen`
+#   nv_parse          ../shared/corpus/nv (every program, the must-fail ones included)
 #   inputs_json       conformance/spec/*.inputs.json, `shaderdiff gen` inputs
 #   valhall_decode    the 8-byte words of ../shared/spec/valhall/assembler-cases.txt
 #   differential_tgsi, reduce
 #                     any bytes drive the generator: the first 512 bytes of each TGSI
 #                     corpus program and of 64 generated programs
 # Dictionaries: TGSI opcode names (ir/data/opcodes.csv), register files, modifiers and
-# keywords; JSON keys of the inputs file. Sources that are missing (no ../shared, e.g. on
+# keywords; NV headers, instructions, bindings and modifiers; JSON keys of the inputs file. Sources that are missing (no ../shared, e.g. on
 # OSS-Fuzz) are skipped. Needs the shaderdiff binary: SHADERDIFF=path, else
 # target/release/shaderdiff (built if missing).
 set -euo pipefail

@@ -206,7 +206,16 @@ pub(super) struct Ctx<'a> {
 /// not detect.
 pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
     let stage = p.header.stage;
-    let start = p.source_map.statements.first().copied().unwrap_or_default();
+    // Where a refusal of the whole program points: its first option, program declaration
+    // or statement (in that textual order), else END.
+    let sm = &p.source_map;
+    let start = sm
+        .options
+        .first()
+        .or(sm.program_decls.first())
+        .or(sm.statements.first())
+        .copied()
+        .unwrap_or(sm.end);
     let ir_stage = match stage {
         NvStage::Vertex => Stage::Vertex,
         NvStage::Fragment => Stage::Fragment,

@@ -431,8 +431,9 @@ impl Lower<'_> {
     }
 
     /// Applies `_SAT` / `.SSAT` to a result: folded into the defining instruction's clamp
-    /// when it has one and the value is fresh, otherwise `FADD.f32.clamp x, 0` (SEMANTICS.md
-    /// §3.2: NaN → 0, −0 → +0, as the oracle's saturate).
+    /// when it has one and the value is fresh, otherwise `FADD.f32.clamp x, -0.0`
+    /// (x + (−0) is x for every x, −0 included; SEMANTICS.md §3.2: `clamp_0_1` gives NaN → 0
+    /// and −0 → +0 as the oracle's `_SAT`, `clamp_m1_1` keeps −0 as NV's `.SSAT`).
     pub(super) fn saturate(&mut self, sat: Saturate, v: VSrc) -> VSrc {
         let mode = match sat {
             Saturate::None => return v,
@@ -454,7 +455,7 @@ impl Lower<'_> {
                 return v;
             }
         }
-        let z = self.code.konst(0);
+        let z = self.code.konst(0).negated();
         self.code.op("FADD.f32", &[v, z], &[("clamp", mode)])
     }
 }

@@ -22,6 +22,7 @@
 //! bug.
 
 mod emit;
+pub mod fuzz;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -33,6 +34,7 @@ use crate::choices::Choices;
 use crate::inputs::channel_word;
 
 pub use emit::{build_text, NvKind, MAX_REP};
+pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
 /// different NV program or inputs.

@@ -65,3 +65,20 @@ fn inputs_cover_the_declared_bindings() {
         }
     }
 }
+
+/// Any bytes give a valid NV program; the same bytes the same program.
+#[test]
+fn fuzz_bytes_always_give_valid_programs() {
+    let mut data = Vec::new();
+    for i in 0..600u32 {
+        let p = NvFuzzProgram::from_bytes(&data).expect("valid");
+        let q = NvFuzzProgram::from_bytes(&data).expect("valid");
+        assert_eq!(p.text, q.text);
+        assert_eq!(p.inputs, q.inputs);
+        assert_eq!(p.inputs.invocations % 4, 0);
+        data.push((i.wrapping_mul(2_654_435_761) >> 13) as u8);
+    }
+    for data in [&b""[..], b"\0", &[0xff; 64]] {
+        NvFuzzProgram::from_bytes(data).expect("valid");
+    }
+}

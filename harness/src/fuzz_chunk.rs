@@ -15,6 +15,7 @@
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
+use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::{Signature, Store, StoreError};
 
@@ -218,6 +219,7 @@ impl Runner<'_> {
                 "seed": self.campaign.seed,
                 "index": g.index,
                 "generator_version": GENERATOR_VERSION,
+                "nv_generator_version": g.is_nv().then_some(NV_GENERATOR_VERSION),
                 "fault": self.campaign.fault,
                 "first_instruction": div.instruction,
                 "first_opcode": div.opcode.map(|o| o.name()),

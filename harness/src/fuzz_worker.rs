@@ -21,6 +21,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::Signature;
 
@@ -346,6 +347,8 @@ fn record_death(
             "seed": sh.campaign.seed,
             "index": g.index,
             "generator_version": GENERATOR_VERSION,
+            "nv_generator_version": g.is_nv().then_some(NV_GENERATOR_VERSION),
+            "reduced": if g.is_nv() { Some(crate::fuzz_chunk::NV_NOT_REDUCED) } else { None },
             "fault": sh.campaign.fault,
             "death": death.describe(),
             "original_instructions": crate::reduce::size(&g.program),

@@ -98,6 +98,10 @@ const NV_FLOAT_OPS: &[(&str, usize)] = &[
     ("SLE", 2),
     ("CMP", 3),
     ("SSG", 1),
+    ("RCP", 1),
+    ("EX2", 1),
+    ("LG2", 1),
+    ("LRP", 3),
 ];
 /// Integer operations (`.S` and `.U`).
 const INT_OPS: &[(&str, usize)] = &[
@@ -111,6 +115,9 @@ const INT_OPS: &[(&str, usize)] = &[
     ("OR", 2),
     ("XOR", 2),
     ("NOT", 1),
+    ("MAD", 3),
+    ("SHL", 2),
+    ("SHR", 2),
     ("SEQ", 2),
     ("SNE", 2),
     ("SLT", 2),
@@ -298,6 +305,27 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// A float scalar operand: a name with a one-component swizzle, or a literal.
+    fn scalar_src(&mut self, allow_neg: bool) -> String {
+        if self.c.chance(15) {
+            return self.float_lit();
+        }
+        let mut names = self.sources.clone();
+        names.extend(self.float_sources.iter().cloned());
+        let name = names[self.c.below(names.len())].clone();
+        let comp = self.c.pick(COMPS);
+        let neg = if allow_neg && self.c.chance(20) {
+            "-"
+        } else {
+            ""
+        };
+        if self.c.chance(15) {
+            format!("{neg}|{name}.{comp}|")
+        } else {
+            format!("{neg}{name}.{comp}")
+        }
+    }
+
     fn write_mask(&mut self) -> String {
         if self.c.chance(50) {
             return String::new();
@@ -369,7 +397,15 @@ impl Gen<'_, '_> {
         // operand; leave negation out of integer CC updates.
         let allow_neg = !(cc && ty != Ty::F);
         let dst = self.dst();
-        let srcs: Vec<String> = (0..n).map(|_| self.src(ty, allow_neg)).collect();
+        let mut srcs: Vec<String> = (0..n).map(|_| self.src(ty, allow_neg)).collect();
+        if matches!(op, "RCP" | "EX2" | "LG2") {
+            // Scalar operations take a scalar operand (`.x`).
+            srcs[0] = self.scalar_src(allow_neg);
+        }
+        if matches!(op, "SHL" | "SHR") {
+            // Shift counts stay in 0..=31, where every type's result is defined.
+            srcs[1] = format!("{}", self.c.below(32));
+        }
         self.line(&format!("{op}{mods} {dst}, {}", srcs.join(", ")));
     }
 

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT to the output directory}
 mkdir -p "$OUT"
 cargo fuzz build -O --fuzz-dir fuzz
-TARGETS="tgsi_parse nv_parse valhall_decode inputs_json differential_tgsi reduce"
+TARGETS="tgsi_parse nv_parse valhall_decode inputs_json differential_tgsi differential_nv reduce"
 FUZZ_BIN=fuzz/target/x86_64-unknown-linux-gnu/release
 for t in $TARGETS; do
   cp "$FUZZ_BIN/$t" "$OUT/"

@@ -5,7 +5,7 @@
 #   nv_parse          ../shared/corpus/nv (every program, the must-fail ones included)
 #   inputs_json       conformance/spec/*.inputs.json, `shaderdiff gen` inputs
 #   valhall_decode    the 8-byte words of ../shared/spec/valhall/assembler-cases.txt
-#   differential_tgsi, reduce
+#   differential_tgsi, differential_nv, reduce
 #                     any bytes drive the generator: the first 512 bytes of each TGSI
 #                     corpus program and of 64 generated programs
 # Dictionaries: TGSI opcode names (ir/data/opcodes.csv), register files, modifiers and
@@ -22,7 +22,7 @@ if [ ! -x "$BIN" ]; then
 fi
 OUT=$ROOT/fuzz/corpus
 rm -rf "$OUT"
-for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi reduce; do
+for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi differential_nv reduce; do
   mkdir -p "$OUT/$t"
 done
 GEN=$(mktemp -d)
@@ -57,7 +57,7 @@ if [ -f "$SHARED/spec/valhall/assembler-cases.txt" ]; then
 fi
 for f in "$SHARED"/corpus/tgsi/*.tgsi "$GEN"/*.tgsi; do
   [ -f "$f" ] || continue
-  for t in differential_tgsi reduce; do
+  for t in differential_tgsi differential_nv reduce; do
     head -c 512 "$f" >"$OUT/$t/seed-$(cksum <"$f" | cut -d' ' -f1)"
   done
 done
@@ -99,6 +99,6 @@ mkdir -p "$ROOT/fuzz/dict"
     printf '"%s"\n' "$(echo "$w" | sed 's/"/\\"/g')"
   done
 } >"$ROOT/fuzz/dict/inputs_json.dict"
-for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi reduce; do
+for t in tgsi_parse nv_parse inputs_json valhall_decode differential_tgsi differential_nv reduce; do
   echo "fuzz/corpus/$t: $(ls "$OUT/$t" | wc -l) seeds"
 done

@@ -12,6 +12,7 @@
 pub mod choices;
 pub mod fuzz;
 pub mod inputs;
+pub mod nv;
 pub mod random;
 pub mod spec;
 pub mod strategy;

@@ -15,12 +15,13 @@
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use shaderdiff_generators::random::{generate, Generated};
+use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::{Signature, Store, StoreError};
 
 use crate::diff::{Diff, Differ, ORACLE};
 use crate::fuzz::{fingerprint, stream_index, Campaign};
+use crate::fuzz_item::{item, FuzzItem};
 use crate::inputs_json;
 use crate::reduce::{reduce, size, stamped_text, ReduceOptions};
 use crate::report::{DiffReport, SignatureRecord};
@@ -87,13 +88,9 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// The program at stream position `k`.
-    pub fn generate(&self, k: u64) -> Generated {
-        generate(
-            self.campaign.seed,
-            stream_index(self.campaign.shard, k),
-            &self.campaign.config,
-        )
+    /// The program at stream position `k` (TGSI or NV by the campaign's `--lang`).
+    pub fn generate(&self, k: u64) -> FuzzItem {
+        item(self.campaign, stream_index(self.campaign.shard, k))
     }
 
     /// Runs stream positions `first..last`. Batch mode (`single == false`) prepares them
@@ -110,7 +107,7 @@ impl Runner<'_> {
         single: bool,
         hooks: &mut dyn Hooks,
     ) -> Result<(), StoreError> {
-        let generated: Vec<(u64, Generated)> =
+        let generated: Vec<(u64, FuzzItem)> =
             (first..last).map(|k| (k, self.generate(k))).collect();
         if single {
             for (k, g) in &generated {
@@ -137,7 +134,7 @@ impl Runner<'_> {
     fn handle(
         &self,
         k: u64,
-        g: &Generated,
+        g: &FuzzItem,
         d: &Diff,
         hooks: &mut dyn Hooks,
     ) -> Result<(), StoreError> {
@@ -182,10 +179,10 @@ impl Runner<'_> {
         Ok(())
     }
 
-    /// The replay command of a finding.
-    pub fn replay(&self) -> String {
+    /// The replay command of a finding whose program file has extension `ext`.
+    pub fn replay(&self, ext: &str) -> String {
         let mut s = format!(
-            "shaderdiff diff reduced.tgsi --inputs inputs.json --backends {},{}",
+            "shaderdiff diff reduced.{ext} --inputs inputs.json --backends {},{}",
             ORACLE,
             self.differ.engine_names().join(",")
         );
@@ -198,7 +195,7 @@ impl Runner<'_> {
     /// Writes a new finding, reduces it and writes the reduction; returns the reduced size.
     fn record(
         &self,
-        g: &Generated,
+        g: &FuzzItem,
         d: &Diff,
         e: usize,
         sig: &Signature,
@@ -209,7 +206,7 @@ impl Runner<'_> {
         write_original(st, sig, g)?;
         let engine = &engines[e];
         let report = DiffReport::new(
-            "program.tgsi",
+            &format!("program.{}", g.ext()),
             &engines,
             std::slice::from_ref(d),
             vec![SignatureRecord::new(div, engine)],
@@ -222,16 +219,18 @@ impl Runner<'_> {
                 "seed": self.campaign.seed,
                 "index": g.index,
                 "generator_version": GENERATOR_VERSION,
+                "nv_generator_version": g.is_nv().then_some(NV_GENERATOR_VERSION),
                 "fault": self.campaign.fault,
                 "first_instruction": div.instruction,
                 "first_opcode": div.opcode.map(|o| o.name()),
                 "original_instructions": size(&g.program),
                 "reduced_instructions": reduced,
-                "replay": self.replay(),
+                "replay": self.replay(g.ext()),
+                "reduced": if g.is_nv() { Some(NV_NOT_REDUCED) } else { None },
             })
         };
         st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;
-        if !self.campaign.reduce {
+        if !self.campaign.reduce || g.is_nv() {
             return Ok(None);
         }
         let opts = ReduceOptions {
@@ -266,22 +265,28 @@ impl Runner<'_> {
     }
 }
 
+/// Why an NV finding's `reduced.nv` is the original program: `reduce` does not take NV
+/// assembly (recorded in its `finding.json` as `"reduced"`).
+pub const NV_NOT_REDUCED: &str =
+    "not reduced: reduce does not take NV assembly; reduced.nv is the original program";
+
 /// Pretty JSON with a final newline.
 pub fn pretty(v: &serde_json::Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 
 /// Writes a finding's original program and inputs, and the same as its reproducer until a
-/// reduction replaces it (`program.tgsi`, `program.inputs.json`, `reduced.tgsi`,
-/// `inputs.json`).
+/// reduction replaces it (`program.EXT`, `program.inputs.json`, `reduced.EXT`,
+/// `inputs.json`; EXT is `tgsi` or `nv`, NV inputs keyed by NV names).
 ///
 /// # Errors
 /// A file that could not be written.
-pub fn write_original(st: &Store, sig: &Signature, g: &Generated) -> Result<(), StoreError> {
-    let inputs_text = inputs_json::to_json(&g.inputs);
-    st.write_finding_file(sig, "program.tgsi", &g.text)?;
+pub fn write_original(st: &Store, sig: &Signature, g: &FuzzItem) -> Result<(), StoreError> {
+    let inputs_text = g.inputs_json();
+    let ext = g.ext();
+    st.write_finding_file(sig, &format!("program.{ext}"), &g.text)?;
     st.write_finding_file(sig, "program.inputs.json", &inputs_text)?;
-    st.write_finding_file(sig, "reduced.tgsi", &g.text)?;
+    st.write_finding_file(sig, &format!("reduced.{ext}"), &g.text)?;
     st.write_finding_file(sig, "inputs.json", &inputs_text)?;
     Ok(())
 }

@@ -17,9 +17,13 @@
 //! whose output directory is DIR from its `progress.json`, with the settings recorded
 //! there (only `--time` and `--jobs` may be given again).
 //!
+//! `--lang nv` generates NV assembly programs, `--lang mixed` TGSI at even and NV at odd
+//! program indices ([`crate::fuzz_item`]); NV findings are written as `program.nv` /
+//! `reduced.nv` with NV-keyed inputs and are not reduced (`reduce` does not take NV
+//! assembly; `finding.json` says so).
+//!
 //! Exit status: 1 if any engine diverged on any program, else 0; 2 bad usage or an
-//! unwritable output directory; 3 `--lang nv|mixed` (NV assembly is not supported yet) or
-//! no engine to compare.
+//! unwritable output directory; 3 no engine to compare.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -45,9 +49,9 @@ use crate::reduce::REDUCE_STEP_LIMIT;
 pub enum FuzzLang {
     /// TGSI programs.
     Tgsi,
-    /// NVIDIA assembly (not supported yet: exit 3).
+    /// NVIDIA assembly (`!!NVfp5.0`, `!!NVvp5.0`, `!!ARBfp1.0`, `!!ARBvp1.0`).
     Nv,
-    /// Both (not supported yet: exit 3).
+    /// TGSI at even program indices, NV assembly at odd ones.
     Mixed,
 }
 
@@ -254,7 +258,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         reduce_time: args.reduce_time,
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
-        lang: "tgsi".into(),
+        lang: value_name(&args.lang),
         step_limit: args.engines.step_limit,
         argv: canonical_argv(args, seed),
         isolation: (!args.in_process).then(|| Isolation {
@@ -354,11 +358,6 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         None => (None, None),
     };
     let args = resumed.as_ref().unwrap_or(args);
-    if args.lang != FuzzLang::Tgsi {
-        return Err(Failure::Unsupported(
-            "fuzz --lang nv|mixed: NV assembly is not supported yet".into(),
-        ));
-    }
     let differ = args.engines.differ()?;
     let mut small = args.engines.clone();
     small.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);

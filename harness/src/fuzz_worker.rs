@@ -21,6 +21,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::Signature;
 
@@ -300,15 +301,15 @@ fn died(sh: &Shared, k: u64, phase: Option<&str>, death: &Death) -> Result<Progr
 }
 
 /// The command that replays a death: the program alone on the engine that died.
-fn death_replay(sh: &Shared, engine: &str) -> String {
+fn death_replay(sh: &Shared, engine: &str, ext: &str) -> String {
     let mut s = if engine == "any" {
         format!(
-            "shaderdiff diff reduced.tgsi --inputs inputs.json --backends {},{}",
+            "shaderdiff diff reduced.{ext} --inputs inputs.json --backends {},{}",
             crate::diff::ORACLE,
             sh.runner.differ.engine_names().join(",")
         )
     } else {
-        format!("shaderdiff run reduced.tgsi --inputs inputs.json --backend {engine}")
+        format!("shaderdiff run reduced.{ext} --inputs inputs.json --backend {engine}")
     };
     if let Some(f) = &sh.campaign.fault {
         s.push_str(&format!(" --inject-fault {f}"));
@@ -321,16 +322,16 @@ fn death_replay(sh: &Shared, engine: &str) -> String {
 /// ([`reduce_death`]) and writes the reduced reproducer. Returns the reduced size.
 fn record_death(
     sh: &Shared,
-    g: &shaderdiff_generators::random::Generated,
+    g: &crate::fuzz_item::FuzzItem,
     sig: &Signature,
     engine: &str,
     death: &Death,
 ) -> Result<Option<usize>, shaderdiff_results::StoreError> {
     let st = sh.runner.store;
     write_original(st, sig, g)?;
-    let replay = death_replay(sh, engine);
+    let replay = death_replay(sh, engine, g.ext());
     let report = serde_json::json!({
-        "program": "reduced.tgsi",
+        "program": format!("reduced.{}", g.ext()),
         "verdict": death.describe(),
         "engine": engine,
         "signature": sig.to_string(),
@@ -346,6 +347,8 @@ fn record_death(
             "seed": sh.campaign.seed,
             "index": g.index,
             "generator_version": GENERATOR_VERSION,
+            "nv_generator_version": g.is_nv().then_some(NV_GENERATOR_VERSION),
+            "reduced": if g.is_nv() { Some(crate::fuzz_chunk::NV_NOT_REDUCED) } else { None },
             "fault": sh.campaign.fault,
             "death": death.describe(),
             "original_instructions": crate::reduce::size(&g.program),
@@ -358,7 +361,7 @@ fn record_death(
         .campaign
         .isolation
         .as_ref()
-        .filter(|_| sh.campaign.reduce)
+        .filter(|_| sh.campaign.reduce && !g.is_nv())
     else {
         return Ok(None);
     };

@@ -10,11 +10,13 @@
 //! | [`valhall_decode`] | any 8 bytes: decoding never panics; a decoded word re-encodes to itself, and its text assembles back to a word with the same text |
 //! | [`inputs_json`] | any bytes: the inputs-file parser never panics; accepted inputs (for a fixed program declaring every kind of register) write back to JSON that reads back to the same inputs |
 //! | [`differential_tgsi`] | any bytes → a generated program and inputs ([`FuzzProgram`]) → the oracle and every engine → comparator: no engine diverges (a divergence panics with the program and inputs printed); `SHADERDIFF_FUZZ_FAULT` switches a catalogued fault on to show the target finds it |
+//! | [`differential_nv`] | any bytes → a generated NV program and inputs ([`NvFuzzProgram`]) → the lowering → the oracle and every engine → comparator: no engine diverges (a divergence panics with the NV program and its NV-keyed inputs printed; so does a generated program the lowering refuses, a generator bug); `SHADERDIFF_FUZZ_FAULT` as for `differential_tgsi` |
 //! | [`reduce`] | any bytes → a program that diverges under a fault chosen by the first byte → the reducer: the reduced program validates and still shows the same signature |
 
 use std::time::{Duration, Instant};
 
 use shaderdiff_generators::fuzz::FuzzProgram;
+use shaderdiff_generators::nv::NvFuzzProgram;
 use shaderdiff_ir::tgsi::{parse, print_with, PrintOptions};
 use shaderdiff_oracles::precision::NanPolicy;
 
@@ -158,6 +160,34 @@ pub fn differential_tgsi(data: &[u8]) {
     }
 }
 
+/// [`differential_nv`]'s property (see the module table). The fault comes from the
+/// environment variable `SHADERDIFF_FUZZ_FAULT`, read once.
+///
+/// # Panics
+/// When an engine diverges from the oracle, with the NV program and inputs printed, or
+/// when the generated program does not lower (a generator bug).
+pub fn differential_nv(data: &[u8]) {
+    use std::sync::OnceLock;
+    static DIFFER: OnceLock<Option<Differ>> = OnceLock::new();
+    let fault = std::env::var("SHADERDIFF_FUZZ_FAULT").ok();
+    let Some(d) = DIFFER.get_or_init(|| differ(fault.as_deref())) else {
+        return;
+    };
+    let g = match NvFuzzProgram::from_bytes(data) {
+        Ok(g) => g,
+        Err(e) => panic!("the NV generator made a program the front-end refuses: {e}"),
+    };
+    let diff = d.diff(&g.lowered.program, &g.inputs);
+    if diff.diverged() {
+        panic!(
+            "{} diverged from the oracle (fault {fault:?})\n--- program ---\n{}\n--- inputs ---\n{}",
+            diff.diverging().join(","),
+            g.text,
+            crate::inputs_json::to_json_nv(&g.inputs, &g.lowered.names)
+        );
+    }
+}
+
 /// [`reduce`]'s property (see the module table): the fault is catalogue entry
 /// `data[0] % N`; the reduction gets at most 2 seconds.
 ///
@@ -230,6 +260,7 @@ mod tests {
             valhall_decode(data);
             inputs_json(data);
             differential_tgsi(data);
+            differential_nv(data);
             reduce(data);
         }
         // The INTERFACE.md example word decodes and round-trips.

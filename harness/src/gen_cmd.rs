@@ -15,12 +15,20 @@
 //! undefined channels). The spec suite deliberately contains undefined edges (IDIV by 0,
 //! F2I of NaN ...): there the oracle marks them and comparators skip them.
 //!
-//! Exit status: 0 written; 2 bad usage; 3 `--lang nv` (not supported yet); 1 a file could
-//! not be written. One summary line on stdout.
+//! * `--lang nv --seed S --count N`: random NV assembly programs
+//!   (`shaderdiff_generators::nv::generate`), named `gen-nv-S-IIIIII.EXT` with the
+//!   extension of their header (`nvfp`, `nvvp`, `arbfp`, `arbvp`) and inputs keyed by NV
+//!   names (`vertex.attrib[0]`, `program.local[1]`). `--spec` is TGSI only (exit 3 with
+//!   `--lang nv`); `--allow-undefined` and `--no-swarm` do not apply to NV programs.
+//!
+//! Exit status: 0 written; 2 bad usage; 3 `--lang nv --spec` (not supported); 1 a file
+//! could not be written or (a generator bug) a generated NV program failed to lower. One
+//! summary line on stdout.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use shaderdiff_generators::nv as nv_gen;
 use shaderdiff_generators::random::{generate, RandomConfig};
 use shaderdiff_generators::spec::{self, SpecConfig};
 use shaderdiff_generators::GENERATOR_VERSION;
@@ -34,7 +42,7 @@ use crate::inputs_json;
 pub enum GenLang {
     /// TGSI text.
     Tgsi,
-    /// NVIDIA assembly (not supported yet: exit 3).
+    /// NVIDIA assembly (`--seed` only; `--spec` is TGSI only: exit 3).
     Nv,
 }
 
@@ -94,11 +102,12 @@ pub fn execute(args: &GenArgs) -> u8 {
     }
 }
 
+fn put(file: PathBuf, body: &str) -> Result<(), Failure> {
+    std::fs::write(&file, body)
+        .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", file.display())))
+}
+
 fn write(dir: &Path, name: &str, text: &str, inputs: &Inputs) -> Result<(), Failure> {
-    let put = |file: PathBuf, body: &str| {
-        std::fs::write(&file, body)
-            .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", file.display())))
-    };
     put(dir.join(format!("{name}.tgsi")), text)?;
     put(
         dir.join(format!("{name}.inputs.json")),
@@ -106,10 +115,40 @@ fn write(dir: &Path, name: &str, text: &str, inputs: &Inputs) -> Result<(), Fail
     )
 }
 
+/// `gen --lang nv --seed S --count N`: writes `NAME.EXT` and `NAME.inputs.json`.
+fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Failure> {
+    for index in args.start..end {
+        let g = nv_gen::generate(
+            seed,
+            index,
+            args.max_instructions as usize,
+            args.invocations as usize,
+        )
+        .map_err(|e| {
+            Failure::Failed(format!(
+                "gen --lang nv: seed {seed} index {index}: generator bug: {e}"
+            ))
+        })?;
+        let name = g.name();
+        put(args.out.join(format!("{name}.{}", g.extension())), &g.text)?;
+        put(
+            args.out.join(format!("{name}.inputs.json")),
+            &inputs_json::to_json_nv(&g.inputs, &g.lowered.names),
+        )?;
+    }
+    Ok(format!(
+        "gen --lang nv: wrote {count} programs (seed {seed}, indices {}..{}, generator {}) to {}",
+        args.start,
+        end.saturating_sub(1),
+        nv_gen::NV_GENERATOR_VERSION,
+        args.out.display()
+    ))
+}
+
 fn run(args: &GenArgs) -> Result<String, Failure> {
-    if args.lang == GenLang::Nv {
+    if args.lang == GenLang::Nv && args.spec {
         return Err(Failure::Unsupported(
-            "gen --lang nv: generating NV assembly is not supported yet".into(),
+            "gen --lang nv --spec: the spec-derived suite is TGSI only".into(),
         ));
     }
     std::fs::create_dir_all(&args.out).map_err(|e| {
@@ -135,16 +174,19 @@ fn run(args: &GenArgs) -> Result<String, Failure> {
             "gen: give --seed S --count N, or --spec".into(),
         ));
     };
-    let mut cfg = RandomConfig::with_defined_only(!args.allow_undefined);
-    cfg.invocations = args.invocations as usize;
-    cfg.gen.max_instructions = args.max_instructions as usize;
-    cfg.gen.swarm = !args.no_swarm;
     let end = args.start.checked_add(count).ok_or_else(|| {
         Failure::BadInput(format!(
             "gen: --start {} + --count {count} overflows",
             args.start
         ))
     })?;
+    if args.lang == GenLang::Nv {
+        return run_nv(args, seed, count, end);
+    }
+    let mut cfg = RandomConfig::with_defined_only(!args.allow_undefined);
+    cfg.invocations = args.invocations as usize;
+    cfg.gen.max_instructions = args.max_instructions as usize;
+    cfg.gen.swarm = !args.no_swarm;
     for index in args.start..end {
         let g = generate(seed, index, &cfg);
         write(&args.out, &g.name(), &g.text, &g.inputs)?;

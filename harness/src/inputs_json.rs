@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use shaderdiff_oracles::{Inputs, Vec4};
+use shaderdiff_ir::nv::NameMap;
+use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use crate::output::word;
 use crate::value::hex_bytes;
@@ -34,6 +35,20 @@ fn object(out: &mut String, name: &str, entries: Vec<(String, String)>, last: bo
 /// file, dimension, index), so equal inputs give identical text. Register names are the
 /// `RegKey` display form (`IN[0]`, `CONST[1][2]`), which `inputs::load` reads back.
 pub fn to_json(inputs: &Inputs) -> String {
+    to_json_named(inputs, &|k: &RegKey| k.to_string())
+}
+
+/// The inputs file of an NV program: [`to_json`] with every register and constant keyed
+/// by the NV name `names` gives it (`vertex.attrib[0]`, `program.local[1]`; INTERFACE.md
+/// "The inputs file"), falling back to the IR name for a register the map does not name.
+pub fn to_json_nv(inputs: &Inputs, names: &NameMap) -> String {
+    to_json_named(inputs, &|k: &RegKey| match names.name_of(k.file, k.index) {
+        Some(n) if k.dimension.is_none() => n.to_string(),
+        _ => k.to_string(),
+    })
+}
+
+fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{{\n  \"invocations\": {},", inputs.invocations);
     let regs = inputs
@@ -46,7 +61,7 @@ pub fn to_json(inputs: &Inputs) -> String {
                 let rows: Vec<String> = v.iter().map(|r| format!("      {}", vec4(r))).collect();
                 format!("[\n{}\n    ]", rows.join(",\n"))
             };
-            (k.to_string(), value)
+            (name(k), value)
         })
         .collect();
     let has_memory = !inputs.buffers.is_empty() || !inputs.global.is_empty();
@@ -54,7 +69,7 @@ pub fn to_json(inputs: &Inputs) -> String {
     let consts = inputs
         .constants
         .iter()
-        .map(|(k, v)| (k.to_string(), vec4(v)))
+        .map(|(k, v)| (name(k), vec4(v)))
         .collect();
     object(&mut out, "constants", consts, !has_memory);
     if has_memory {

@@ -13,6 +13,7 @@ pub mod faults;
 pub mod fuzz;
 pub mod fuzz_chunk;
 pub mod fuzz_cmd;
+pub mod fuzz_item;
 pub mod fuzz_worker;
 pub mod fuzzing;
 pub mod gen_cmd;

@@ -217,13 +217,8 @@ fn an_injected_fault_is_found_reduced_and_replayable() {
 fn usage_errors() {
     let s = Scratch::new("usage");
     let out = s.path("out");
-    let o = run(&["fuzz", "--lang", "nv", "--programs", "1", "--out", &out]);
-    assert_eq!(code(&o), 3);
-    assert!(
-        err(&o).contains("NV assembly is not supported yet"),
-        "{}",
-        err(&o)
-    );
+    let o = run(&["fuzz", "--lang", "cuda", "--programs", "1", "--out", &out]);
+    assert_eq!(code(&o), 2);
     for shard in ["2/2", "1/0", "x/3", "3"] {
         let o = run(&["fuzz", "--programs", "1", "--shard", shard, "--out", &out]);
         assert_eq!(code(&o), 2, "{shard}");

@@ -16,6 +16,7 @@ fn target(name: &str) -> Option<fn(&[u8])> {
         "valhall_decode" => fuzzing::valhall_decode,
         "inputs_json" => fuzzing::inputs_json,
         "differential_tgsi" => fuzzing::differential_tgsi,
+        "differential_nv" => fuzzing::differential_nv,
         "reduce" => fuzzing::reduce,
         _ => return None,
     })

@@ -1,7 +1,9 @@
 //! End-to-end tests of `shaderdiff gen` (INTERFACE.md "Commands"): files written as
 //! `DIR/NAME.tgsi` + `DIR/NAME.inputs.json`, programs that check, inputs files that read
 //! back to exactly the generated inputs, byte-identical output from two processes with the
-//! same seed, and the exit statuses 2 (bad usage), 3 (`--lang nv`) and 1 (unwritable).
+//! same seed, and the exit statuses 2 (bad usage), 3 (`--lang nv --spec`) and 1
+//! (unwritable); `gen --lang nv` writes NV programs with NV-keyed inputs that `check` and
+//! `diff` accept.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -183,14 +185,13 @@ fn spec_gen_writes_the_whole_suite() {
 fn gen_exit_statuses() {
     let dir = scratch("status");
     let d = dir.to_str().unwrap();
-    // INTERFACE.md: 3 = valid request the tool does not support (NV generation).
-    let o = run(&[
-        "gen", "--lang", "nv", "--seed", "1", "--count", "1", "--out", d,
-    ]);
+    // INTERFACE.md: 3 = valid request the tool does not support (the spec suite is TGSI
+    // only).
+    let o = run(&["gen", "--lang", "nv", "--spec", "--out", d]);
     assert_eq!(o.status.code(), Some(3));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("not supported"), "{err}");
+    assert!(err.contains("TGSI only"), "{err}");
     // 2 = bad usage: no mode, --seed without --count, both modes, --count 0.
     for args in [
         vec!["gen", "--out", d],
@@ -217,4 +218,84 @@ fn gen_exit_statuses() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not-a-dir"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gen --lang nv --seed S --count N` writes N NV programs (extension by header) and N
+/// inputs files keyed by NV names; every program checks, every pair runs through `diff`
+/// with all engines agreeing, and a second process writes byte-identical files.
+#[test]
+fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
+    let a = scratch("nv-a");
+    let b = scratch("nv-b");
+    for dir in [&a, &b] {
+        let o = run(&[
+            "gen",
+            "--lang",
+            "nv",
+            "--seed",
+            "5",
+            "--count",
+            "12",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let fa = files(&a);
+    assert_eq!(fa, files(&b), "same seed, same files");
+    assert_eq!(fa.len(), 24);
+    let programs: Vec<&String> = fa.keys().filter(|n| !n.ends_with(".inputs.json")).collect();
+    assert_eq!(programs.len(), 12);
+    for name in programs {
+        let ext = name.rsplit('.').next().unwrap();
+        assert!(["nvfp", "nvvp", "arbfp", "arbvp"].contains(&ext), "{name}");
+        let text = String::from_utf8(fa[name].clone()).unwrap();
+        let header = text.split_whitespace().next().unwrap();
+        let want = match ext {
+            "nvfp" => "!!NVfp5.0",
+            "nvvp" => "!!NVvp5.0",
+            "arbfp" => "!!ARBfp1.0",
+            _ => "!!ARBvp1.0",
+        };
+        assert_eq!(header, want, "{name}");
+        let stem = name.strip_suffix(&format!(".{ext}")).unwrap();
+        let inputs = String::from_utf8(fa[&format!("{stem}.inputs.json")].clone()).unwrap();
+        assert!(inputs.contains("\"program.local[0]\""), "{inputs}");
+        assert!(
+            inputs.contains("\"vertex.attrib[0]\"") || inputs.contains("\"fragment.texcoord[0]\""),
+            "{inputs}"
+        );
+        assert!(
+            !inputs.contains("IN[") && !inputs.contains("CONST["),
+            "{inputs}"
+        );
+        let prog = a.join(name);
+        let o = run(&["check", prog.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = run(&[
+            "diff",
+            prog.to_str().unwrap(),
+            "--inputs",
+            a.join(format!("{stem}.inputs.json")).to_str().unwrap(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
 }

@@ -1,0 +1,490 @@
+//! The NV program text builder: every decision drawn from a [`Choices`] stream, every
+//! construct one the parser accepts and the lowering supports (module docs of
+//! [`crate::nv`]).
+
+use std::fmt::Write as _;
+
+use crate::choices::Choices;
+
+/// Largest literal `REP` count: loops always terminate after at most this many iterations
+/// per entry.
+pub const MAX_REP: u32 = 4;
+
+/// The header (stage and language level) of a generated program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NvKind {
+    /// `!!NVfp5.0`.
+    NvFragment,
+    /// `!!NVvp5.0`.
+    NvVertex,
+    /// `!!ARBfp1.0`.
+    ArbFragment,
+    /// `!!ARBvp1.0`.
+    ArbVertex,
+}
+
+impl NvKind {
+    /// The header line.
+    pub fn header(self) -> &'static str {
+        match self {
+            NvKind::NvFragment => "!!NVfp5.0",
+            NvKind::NvVertex => "!!NVvp5.0",
+            NvKind::ArbFragment => "!!ARBfp1.0",
+            NvKind::ArbVertex => "!!ARBvp1.0",
+        }
+    }
+
+    /// File extension (`nvfp`, `nvvp`, `arbfp`, `arbvp`), one `diff` takes from a directory.
+    pub fn extension(self) -> &'static str {
+        match self {
+            NvKind::NvFragment => "nvfp",
+            NvKind::NvVertex => "nvvp",
+            NvKind::ArbFragment => "arbfp",
+            NvKind::ArbVertex => "arbvp",
+        }
+    }
+
+    fn is_nv(self) -> bool {
+        matches!(self, NvKind::NvFragment | NvKind::NvVertex)
+    }
+
+    fn is_fragment(self) -> bool {
+        matches!(self, NvKind::NvFragment | NvKind::ArbFragment)
+    }
+}
+
+/// Operand type of an instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    F,
+    S,
+    U,
+}
+
+impl Ty {
+    fn suffix(self) -> &'static str {
+        match self {
+            Ty::F => ".F",
+            Ty::S => ".S",
+            Ty::U => ".U",
+        }
+    }
+}
+
+/// Float operations: name and number of vector sources.
+const FLOAT_OPS: &[(&str, usize)] = &[
+    ("MOV", 1),
+    ("ADD", 2),
+    ("SUB", 2),
+    ("MUL", 2),
+    ("MAD", 3),
+    ("MIN", 2),
+    ("MAX", 2),
+    ("ABS", 1),
+    ("FLR", 1),
+    ("FRC", 1),
+    ("SLT", 2),
+    ("SGE", 2),
+    ("DP3", 2),
+    ("DP4", 2),
+];
+/// Float operations of NV programs only.
+const NV_FLOAT_OPS: &[(&str, usize)] = &[
+    ("CEIL", 1),
+    ("TRUNC", 1),
+    ("SEQ", 2),
+    ("SNE", 2),
+    ("SGT", 2),
+    ("SLE", 2),
+    ("CMP", 3),
+    ("SSG", 1),
+    ("RCP", 1),
+    ("EX2", 1),
+    ("LG2", 1),
+    ("LRP", 3),
+];
+/// Integer operations (`.S` and `.U`).
+const INT_OPS: &[(&str, usize)] = &[
+    ("MOV", 1),
+    ("ADD", 2),
+    ("SUB", 2),
+    ("MUL", 2),
+    ("MIN", 2),
+    ("MAX", 2),
+    ("AND", 2),
+    ("OR", 2),
+    ("XOR", 2),
+    ("NOT", 1),
+    ("MAD", 3),
+    ("SHL", 2),
+    ("SHR", 2),
+    ("SEQ", 2),
+    ("SNE", 2),
+    ("SLT", 2),
+    ("SGE", 2),
+    ("SGT", 2),
+    ("SLE", 2),
+];
+const CONDITIONS: &[&str] = &["EQ", "NE", "LT", "LE", "GT", "GE", "TR", "FL"];
+const COMPS: &[char] = &['x', 'y', 'z', 'w'];
+
+struct Gen<'c, 'a> {
+    c: &'c mut Choices<'a>,
+    kind: NvKind,
+    out: String,
+    /// Readable names (temps, params, attributes).
+    sources: Vec<String>,
+    /// Readable names that hold float constants (only float operations may read them).
+    float_sources: Vec<String>,
+    /// Writable names (temps, outputs).
+    temps: Vec<String>,
+    outputs: Vec<String>,
+    budget: usize,
+    depth: usize,
+    loops: usize,
+}
+
+/// Builds the text of one program from `c`, with about `max_instructions` instructions;
+/// returns its kind and text.
+pub fn build_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) {
+    let kind = match c.below(4) {
+        0 => NvKind::NvFragment,
+        1 => NvKind::NvVertex,
+        2 => NvKind::ArbFragment,
+        _ => NvKind::ArbVertex,
+    };
+    let mut g = Gen {
+        c,
+        kind,
+        out: String::new(),
+        sources: Vec::new(),
+        float_sources: Vec::new(),
+        temps: Vec::new(),
+        outputs: Vec::new(),
+        budget: max_instructions.max(1),
+        depth: 0,
+        loops: 0,
+    };
+    g.declarations();
+    let n = g.c.range(1, g.budget);
+    for _ in 0..n {
+        if g.budget == 0 {
+            break;
+        }
+        g.statement();
+    }
+    g.epilogue();
+    g.out.push_str("END\n");
+    (kind, g.out)
+}
+
+impl Gen<'_, '_> {
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push_str(";\n");
+    }
+
+    fn declarations(&mut self) {
+        let _ = writeln!(self.out, "{}", self.kind.header());
+        let locals = self.c.range(1, 3);
+        for i in 0..locals {
+            self.line(&format!("PARAM p{i} = program.local[{i}]"));
+            self.sources.push(format!("p{i}"));
+        }
+        if self.c.chance(60) {
+            let v = self.float_vec();
+            self.line(&format!("PARAM k0 = {v}"));
+            self.float_sources.push("k0".into());
+        }
+        let attribs = self.c.range(1, 3);
+        for i in 0..attribs {
+            let b = if self.kind.is_fragment() {
+                format!("fragment.texcoord[{i}]")
+            } else {
+                format!("vertex.attrib[{i}]")
+            };
+            self.line(&format!("ATTRIB a{i} = {b}"));
+            self.sources.push(format!("a{i}"));
+        }
+        let temps = self.c.range(2, 4);
+        let names: Vec<String> = (0..temps).map(|i| format!("t{i}")).collect();
+        self.line(&format!("TEMP {}", names.join(", ")));
+        self.temps = names;
+        self.sources.extend(self.temps.clone());
+        match self.kind {
+            NvKind::NvFragment | NvKind::ArbFragment => self.outputs.push("result.color".into()),
+            NvKind::NvVertex => {
+                let n = self.c.range(1, 3);
+                for i in 0..n {
+                    self.line(&format!("OUTPUT o{i} = result.attrib[{i}]"));
+                    self.outputs.push(format!("o{i}"));
+                }
+            }
+            NvKind::ArbVertex => {
+                self.outputs.push("result.position".into());
+                let n = self.c.range(0, 2);
+                for i in 0..n {
+                    self.outputs.push(format!("result.texcoord[{i}]"));
+                }
+            }
+        }
+    }
+
+    /// A float scalar literal: small integers, halves and a few special magnitudes.
+    fn float_lit(&mut self) -> String {
+        match self.c.below(6) {
+            0 => "0".into(),
+            1 => "1".into(),
+            2 => "0.5".into(),
+            3 => format!("{}", self.c.range(2, 100)),
+            4 => format!("{}.25", self.c.range(0, 9)),
+            _ => "1e+30".into(),
+        }
+    }
+
+    fn float_vec(&mut self) -> String {
+        let v: Vec<String> = (0..4)
+            .map(|_| {
+                let neg = if self.c.chance(30) { "-" } else { "" };
+                format!("{neg}{}", self.float_lit())
+            })
+            .collect();
+        format!("{{{}}}", v.join(", "))
+    }
+
+    fn int_lit(&mut self) -> String {
+        match self.c.below(4) {
+            0 => "0".into(),
+            1 => "1".into(),
+            2 => format!("{}", self.c.range(2, 40)),
+            _ => format!("{}", self.c.raw() & 0x7fff_ffff),
+        }
+    }
+
+    fn swizzle(&mut self) -> String {
+        match self.c.below(4) {
+            0 | 1 => String::new(),
+            2 => format!(".{}", self.c.pick(COMPS)),
+            _ => {
+                let s: String = (0..4).map(|_| self.c.pick(COMPS)).collect();
+                format!(".{s}")
+            }
+        }
+    }
+
+    /// A source operand of type `ty`; `allow_neg` is false where negation is refused.
+    fn src(&mut self, ty: Ty, allow_neg: bool) -> String {
+        if self.c.chance(15) {
+            let lit = if ty == Ty::F {
+                self.float_lit()
+            } else {
+                self.int_lit()
+            };
+            return lit;
+        }
+        let mut names = self.sources.clone();
+        if ty == Ty::F {
+            names.extend(self.float_sources.iter().cloned());
+        }
+        let name = names[self.c.below(names.len())].clone();
+        let swz = self.swizzle();
+        let neg = allow_neg && self.c.chance(20);
+        let abs = self.kind.is_nv() && self.c.chance(15);
+        let body = if abs {
+            format!("|{name}{swz}|")
+        } else {
+            format!("{name}{swz}")
+        };
+        if neg {
+            format!("-{body}")
+        } else {
+            body
+        }
+    }
+
+    /// A float scalar operand: a name with a one-component swizzle, or a literal.
+    fn scalar_src(&mut self, allow_neg: bool) -> String {
+        if self.c.chance(15) {
+            return self.float_lit();
+        }
+        let mut names = self.sources.clone();
+        names.extend(self.float_sources.iter().cloned());
+        let name = names[self.c.below(names.len())].clone();
+        let comp = self.c.pick(COMPS);
+        let neg = if allow_neg && self.c.chance(20) {
+            "-"
+        } else {
+            ""
+        };
+        if self.c.chance(15) {
+            format!("{neg}|{name}.{comp}|")
+        } else {
+            format!("{neg}{name}.{comp}")
+        }
+    }
+
+    fn write_mask(&mut self) -> String {
+        if self.c.chance(50) {
+            return String::new();
+        }
+        let m: String = COMPS.iter().filter(|_| self.c.chance(50)).collect();
+        if m.is_empty() {
+            format!(".{}", self.c.pick(COMPS))
+        } else {
+            format!(".{m}")
+        }
+    }
+
+    /// A condition test: `GT`, `NE1.x`, `LE0.wzyx` ...
+    fn condition(&mut self) -> String {
+        let cond = self.c.pick(CONDITIONS);
+        let reg = ["", "0", "1"][self.c.below(3)];
+        let swz = self.swizzle();
+        format!("{cond}{reg}{swz}")
+    }
+
+    fn dst(&mut self) -> String {
+        let name = if self.c.chance(25) {
+            self.outputs[self.c.below(self.outputs.len())].clone()
+        } else {
+            self.temps[self.c.below(self.temps.len())].clone()
+        };
+        let mask = self.write_mask();
+        let cond = if self.kind.is_nv() && self.c.chance(20) {
+            format!(" ({})", self.condition())
+        } else {
+            String::new()
+        };
+        format!("{name}{mask}{cond}")
+    }
+
+    fn alu(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        let nv = self.kind.is_nv();
+        let ty = if nv {
+            [Ty::F, Ty::F, Ty::S, Ty::U][self.c.below(4)]
+        } else {
+            Ty::F
+        };
+        let (op, n) = match ty {
+            Ty::F if nv && self.c.chance(30) => self.c.pick(NV_FLOAT_OPS),
+            Ty::F => self.c.pick(FLOAT_OPS),
+            _ => self.c.pick(INT_OPS),
+        };
+        let mut mods = String::new();
+        if nv {
+            mods.push_str(ty.suffix());
+        }
+        if ty == Ty::F && (nv || self.kind.is_fragment()) && self.c.chance(15) {
+            // ARB_fragment_program spells saturation as an opcode suffix; ARB vertex
+            // programs have none.
+            mods.push_str(if !nv {
+                "_SAT"
+            } else if self.c.chance(50) {
+                ".SSAT"
+            } else {
+                ".SAT"
+            });
+        }
+        let cc = nv && self.c.chance(30);
+        if cc {
+            mods.push_str([".CC", ".CC0", ".CC1"][self.c.below(3)]);
+        }
+        // The lowering refuses the carry/overflow flags of integer ADD/SUB with a negated
+        // operand; leave negation out of integer CC updates.
+        let allow_neg = !(cc && ty != Ty::F);
+        let dst = self.dst();
+        let mut srcs: Vec<String> = (0..n).map(|_| self.src(ty, allow_neg)).collect();
+        if matches!(op, "RCP" | "EX2" | "LG2") {
+            // Scalar operations take a scalar operand (`.x`).
+            srcs[0] = self.scalar_src(allow_neg);
+        }
+        if matches!(op, "SHL" | "SHR") {
+            // Shift counts stay in 0..=31, where every type's result is defined.
+            srcs[1] = format!("{}", self.c.below(32));
+        }
+        self.line(&format!("{op}{mods} {dst}, {}", srcs.join(", ")));
+    }
+
+    fn statement(&mut self) {
+        let nv = self.kind.is_nv();
+        let k = self.c.below(20);
+        match k {
+            0 if nv && self.depth < 3 => self.rep(),
+            1 if nv && self.depth < 3 => self.if_block(),
+            2 if nv && self.loops > 0 => {
+                self.budget = self.budget.saturating_sub(1);
+                let op = if self.c.chance(50) { "BRK" } else { "CONT" };
+                if self.c.chance(70) {
+                    let cond = self.condition();
+                    self.line(&format!("{op} ({cond})"));
+                } else {
+                    self.line(op);
+                }
+            }
+            3 if self.kind.is_fragment() => {
+                self.budget = self.budget.saturating_sub(1);
+                if nv && self.c.chance(50) {
+                    let cond = self.condition();
+                    self.line(&format!("KIL ({cond})"));
+                } else {
+                    let s = self.src(Ty::F, true);
+                    self.line(&format!("KIL {s}"));
+                }
+            }
+            _ => self.alu(),
+        }
+    }
+
+    fn block(&mut self) {
+        self.depth += 1;
+        let n = self.c.range(1, 4);
+        for _ in 0..n {
+            if self.budget == 0 {
+                break;
+            }
+            self.statement();
+        }
+        self.depth -= 1;
+    }
+
+    fn rep(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        let count = self.c.below(MAX_REP as usize + 1);
+        self.line(&format!("REP.S {count}"));
+        self.loops += 1;
+        self.block();
+        self.loops -= 1;
+        self.line("ENDREP");
+    }
+
+    fn if_block(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        let cond = self.condition();
+        self.line(&format!("IF {cond}"));
+        self.block();
+        if self.c.chance(40) {
+            self.line("ELSE");
+            self.block();
+        }
+        self.line("ENDIF");
+    }
+
+    /// Writes every output from a temp or a source, so no result is left unset.
+    fn epilogue(&mut self) {
+        let nv = self.kind.is_nv();
+        for o in self.outputs.clone() {
+            let ty = if nv {
+                [Ty::F, Ty::S, Ty::U][self.c.below(3)]
+            } else {
+                Ty::F
+            };
+            let s = self.src(ty, true);
+            let suffix = if nv { ty.suffix() } else { "" };
+            self.line(&format!("MOV{suffix} {o}, {s}"));
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Random NVIDIA assembly programs, valid by construction (`shaderdiff gen --lang nv`).
+//!
+//! Program `index` of campaign `seed` is drawn from its own ChaCha8 [`Choices`] stream,
+//! keyed apart from the TGSI generator's streams (so TGSI campaigns are unchanged), and
+//! inputs come from a second, independent stream. A program is one of `!!NVfp5.0`,
+//! `!!NVvp5.0`, `!!ARBfp1.0` or `!!ARBvp1.0`; [`build_text`] writes it as text that
+//! `shaderdiff_ir::nv::parse` accepts and `shaderdiff_ir::nv::lower` lowers:
+//!
+//! * declarations: `TEMP`, `PARAM` bound to `program.local[n]` and vector constants,
+//!   `ATTRIB` bound to `vertex.attrib[n]` / `fragment.texcoord[n]`, and (NV vertex
+//!   programs) `OUTPUT` bound to `result.attrib[n]`;
+//! * float ALU with swizzles, `-`, `|..|`, write masks, `.SAT` / `.SSAT`; typed integer
+//!   operations (`.S`, `.U`) and set-on comparisons per type (NV headers only);
+//! * condition codes (NV headers): `.CC` / `.CC0` / `.CC1` updates and conditional write
+//!   masks (`(GT.x)`, `(NE1.xyzw)`), `IF`/`ELSE`/`ENDIF` on a condition, `REP n` with a
+//!   literal count of at most [`MAX_REP`] (so loops terminate) and conditional or plain
+//!   `BRK` / `CONT`;
+//! * `KIL` in fragment programs.
+//!
+//! Every output is written at the end. The validity test (`tests` below) parses, prints,
+//! re-parses and lowers thousands of seeds; a program the lowering refuses is a generator
+//! bug.
+
+mod emit;
+pub mod fuzz;
+
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use shaderdiff_ir::nv::{self, Lowered, NvProgram};
+use shaderdiff_ir::{File, Stage};
+use shaderdiff_oracles::{Inputs, RegKey};
+
+use crate::choices::Choices;
+use crate::inputs::channel_word;
+
+pub use emit::{build_text, NvKind, MAX_REP};
+pub use fuzz::NvFuzzProgram;
+
+/// Version of the NV generator's output; bump it whenever the same seed would give a
+/// different NV program or inputs.
+pub const NV_GENERATOR_VERSION: &str = "nv-0.1.0";
+
+/// Domain-separation tags of the NV generator's ChaCha keys (distinct from the TGSI ones).
+const PROGRAM_KEY: u64 = 0x6e76_2d70_726f_6731; // "nv-prog1"
+const INPUTS_KEY: u64 = 0x6e76_2d69_6e70_7431; // "nv-inpt1"
+
+/// One generated NV program: its text, syntax tree, lowering and inputs.
+#[derive(Clone, Debug)]
+pub struct NvGenerated {
+    /// Campaign seed.
+    pub seed: u64,
+    /// Program number within the campaign.
+    pub index: u64,
+    /// Which header the program has.
+    pub kind: NvKind,
+    /// The canonical text of [`NvGenerated::ast`] (`nv::print`) with a stamp comment
+    /// after the header line; it parses back to the same tree.
+    pub text: String,
+    /// The parsed program.
+    pub ast: NvProgram,
+    /// The lowered program (IR and name map).
+    pub lowered: Lowered,
+    /// Inputs keyed by IR registers: a value for every `IN` and `CONST` register the name
+    /// map names (every attribute and `program.local[n]` the program reads). Write them
+    /// with NV names through [`Lowered::names`].
+    pub inputs: Inputs,
+}
+
+impl NvGenerated {
+    /// File name stem: `gen-nv-<seed>-<index, 6 digits>`.
+    pub fn name(&self) -> String {
+        format!("gen-nv-{}-{:06}", self.seed, self.index)
+    }
+
+    /// File extension INTERFACE.md / README name for this kind (`nvfp`, `nvvp`, `arbfp`,
+    /// `arbvp`).
+    pub fn extension(&self) -> &'static str {
+        self.kind.extension()
+    }
+}
+
+fn rng(seed: u64, key: u64, index: u64) -> ChaCha8Rng {
+    let mut k = [0u8; 32];
+    k[..8].copy_from_slice(&seed.to_le_bytes());
+    k[8..16].copy_from_slice(&key.to_le_bytes());
+    let mut r = ChaCha8Rng::from_seed(k);
+    r.set_stream(index);
+    r
+}
+
+/// The decision stream of NV program `index` of campaign `seed`.
+pub fn program_choices(seed: u64, index: u64) -> Choices<'static> {
+    Choices::from_rng(rng(seed, PROGRAM_KEY, index), None)
+}
+
+/// The decision stream of the inputs of NV program `index` of campaign `seed`.
+pub fn inputs_choices(seed: u64, index: u64) -> Choices<'static> {
+    Choices::from_rng(rng(seed, INPUTS_KEY, index), None)
+}
+
+/// Parses and lowers generated text; the error names the stage that refused it (a
+/// generator bug).
+pub fn finish(text: &str) -> Result<(NvProgram, Lowered), String> {
+    let ast = nv::parse(text, "generated.nv").map_err(|e| format!("parse: {e}"))?;
+    let lowered = nv::lower(&ast).map_err(|e| format!("lower: {e}"))?;
+    Ok((ast, lowered))
+}
+
+/// Inputs for a lowered program: every `IN` register the name map names gets one vec4
+/// per invocation, every `CONST` register one uniform vec4, drawn with
+/// [`channel_word`] in register order. `invocations` is rounded up to a multiple of 4
+/// for fragment programs and to at least 1.
+pub fn inputs_for_lowered(lowered: &Lowered, c: &mut Choices, invocations: usize) -> Inputs {
+    let mut n = invocations.max(1);
+    if lowered.program.stage == Stage::Fragment {
+        n = n.div_ceil(4) * 4;
+    }
+    let mut inputs = Inputs {
+        invocations: n,
+        ..Inputs::default()
+    };
+    let mut regs: Vec<(File, u32)> = lowered
+        .names
+        .entries
+        .iter()
+        .filter(|(_, f, _)| matches!(f, File::Input | File::Const))
+        .map(|&(_, f, i)| (f, i))
+        .collect();
+    regs.sort_by_key(|&(f, i)| (f != File::Input, i));
+    regs.dedup();
+    for (f, i) in regs {
+        let key = RegKey::new(f, i);
+        if f == File::Input {
+            let v = (0..n).map(|_| [0; 4].map(|_| channel_word(c))).collect();
+            inputs.registers.insert(key, v);
+        } else {
+            inputs
+                .constants
+                .insert(key, [0; 4].map(|_| channel_word(c)));
+        }
+    }
+    inputs
+}
+
+/// Generates NV program `index` of campaign `seed` with `max_instructions` as the
+/// approximate instruction budget and inputs for `invocations` invocations.
+/// Deterministic: the same arguments give the same program and inputs on every machine.
+///
+/// Errors only when the generated text fails to parse or lower, which is a generator bug
+/// (the validity test checks that it does not happen).
+pub fn generate(
+    seed: u64,
+    index: u64,
+    max_instructions: usize,
+    invocations: usize,
+) -> Result<NvGenerated, String> {
+    let (kind, body) = build_text(&mut program_choices(seed, index), max_instructions);
+    let (ast, lowered) = finish(&body)?;
+    let inputs = inputs_for_lowered(&lowered, &mut inputs_choices(seed, index), invocations);
+    // The header must stay the first token (INTERFACE.md language detection), so the
+    // stamp comment goes on the second line.
+    let printed = nv::print(&ast);
+    let (header, rest) = printed.split_once('\n').unwrap_or((printed.as_str(), ""));
+    let text = format!(
+        "{header}\n# shaderdiff-gen {NV_GENERATOR_VERSION} lang=nv seed={seed} index={index} invocations={} max-instructions={max_instructions}\n{rest}",
+        inputs.invocations,
+    );
+    Ok(NvGenerated {
+        seed,
+        index,
+        kind,
+        text,
+        ast,
+        lowered,
+        inputs,
+    })
+}
+
+#[cfg(test)]
+mod tests;

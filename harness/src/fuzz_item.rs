@@ -1,0 +1,115 @@
+//! One program of a campaign in either language (`fuzz --lang tgsi|nv|mixed`).
+//!
+//! * `tgsi`: program `i` is `shaderdiff_generators::random::generate(seed, i, config)`,
+//!   exactly as before NV campaigns existed.
+//! * `nv`: program `i` is `shaderdiff_generators::nv::generate(seed, i, ..)` (its own
+//!   ChaCha keys), lowered to the shared IR; the engines run the lowered program and
+//!   findings are written as the NV text (`program.nv`) with inputs keyed by NV names.
+//! * `mixed`: even indices are the TGSI program `i` of the `tgsi` campaign, odd indices the
+//!   NV program `i` of the `nv` campaign, so the choice depends on the index only and
+//!   every program can be regenerated alone.
+
+use shaderdiff_generators::nv as nv_gen;
+use shaderdiff_generators::random::{generate, Generated};
+use shaderdiff_ir::nv::NameMap;
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::Inputs;
+
+use crate::fuzz::Campaign;
+use crate::inputs_json;
+
+/// A generated program of either language, ready for the engines.
+#[derive(Clone, Debug)]
+pub struct FuzzItem {
+    /// Campaign seed.
+    pub seed: u64,
+    /// Program number within the campaign.
+    pub index: u64,
+    /// The program text as written to findings (TGSI or NV assembly, stamped).
+    pub text: String,
+    /// The program the engines run (for NV: the lowering).
+    pub program: Program,
+    /// Inputs keyed by IR registers.
+    pub inputs: Inputs,
+    /// NV names of the program's registers, for NV programs.
+    pub nv_names: Option<NameMap>,
+}
+
+impl FuzzItem {
+    /// Whether the program is NV assembly.
+    pub fn is_nv(&self) -> bool {
+        self.nv_names.is_some()
+    }
+
+    /// File extension of its findings (`tgsi` or `nv`, INTERFACE.md "fuzz output
+    /// directory").
+    pub fn ext(&self) -> &'static str {
+        if self.is_nv() {
+            "nv"
+        } else {
+            "tgsi"
+        }
+    }
+
+    /// The inputs file text, keyed as the program names its registers.
+    pub fn inputs_json(&self) -> String {
+        match &self.nv_names {
+            Some(names) => inputs_json::to_json_nv(&self.inputs, names),
+            None => inputs_json::to_json(&self.inputs),
+        }
+    }
+}
+
+impl From<Generated> for FuzzItem {
+    fn from(g: Generated) -> FuzzItem {
+        FuzzItem {
+            seed: g.seed,
+            index: g.index,
+            text: g.text,
+            program: g.program,
+            inputs: g.inputs,
+            nv_names: None,
+        }
+    }
+}
+
+/// Whether program `index` of a campaign in language `lang` is NV assembly.
+pub fn index_is_nv(lang: &str, index: u64) -> bool {
+    match lang {
+        "nv" => true,
+        "mixed" => index % 2 == 1,
+        _ => false,
+    }
+}
+
+/// Program `index` of `campaign`, in the language its `--lang` gives that index.
+///
+/// An NV program the generator cannot lower (a generator bug; the generator's validity
+/// test guards against it) is reported on stderr and replaced by the TGSI program of the
+/// same index, so the campaign carries on.
+pub fn item(campaign: &Campaign, index: u64) -> FuzzItem {
+    if index_is_nv(&campaign.lang, index) {
+        match nv_gen::generate(
+            campaign.seed,
+            index,
+            campaign.config.gen.max_instructions,
+            campaign.config.invocations,
+        ) {
+            Ok(g) => {
+                return FuzzItem {
+                    seed: g.seed,
+                    index: g.index,
+                    text: g.text,
+                    program: g.lowered.program,
+                    inputs: g.inputs,
+                    nv_names: Some(g.lowered.names),
+                }
+            }
+            Err(e) => eprintln!(
+                "shaderdiff: NV generator bug at seed {} index {index}: {e}; running the TGSI program instead",
+                campaign.seed
+            ),
+        }
+    }
+    generate(campaign.seed, index, &campaign.config).into()
+}

@@ -2,6 +2,9 @@
 //! output shapes as INTERFACE.md states them, and run results whose expected values come
 //! from the specification pack (cited next to each table).
 
+mod common;
+use common::Scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -44,28 +47,6 @@ fn stdout(o: &Output) -> String {
 }
 
 /// A scratch directory for one test.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("shaderdiff-cli-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-    fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Exactly one line on stderr, no panic text.
 fn one_line_error(o: &Output) -> String {
     let e = stderr(o);

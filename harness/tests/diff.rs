@@ -6,7 +6,9 @@
 //! Dot Product: dst = src0.x*src1.x + src0.y*src1.y + src0.z*src1.z" and "DP4: ... +
 //! src0.w*src1.w", on inputs whose products are exact in binary32.
 
-use std::path::PathBuf;
+mod common;
+use common::Scratch;
+
 use std::process::{Command, Output};
 
 use serde_json::{json, Value};
@@ -30,29 +32,6 @@ fn out(o: &Output) -> String {
 
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let d =
-            std::env::temp_dir().join(format!("shaderdiff-difftest-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-    fn file(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 const DP3: &str = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], GENERIC[0]\n  0: DP3 OUT[0].x, IN[0], IN[1]\n  1: END\n";

@@ -2,39 +2,13 @@
 //! program stream (the same seed and shard give the same programs; shards never overlap),
 //! and findings that replay.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::path::Path;
 
 use serde_json::Value;
 
 mod common;
 
-use common::{code, run};
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let d =
-            std::env::temp_dir().join(format!("shaderdiff-fuzztest-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{code, run, stderr as err, Scratch};
 
 fn summary(dir: &str) -> Value {
     common::json(&Path::new(dir).join("summary.json"))

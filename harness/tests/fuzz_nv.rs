@@ -4,7 +4,6 @@
 //! support.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::Value;
 use shaderdiff::fuzz::{Campaign, CHUNK};
@@ -13,32 +12,7 @@ use shaderdiff_generators::random::{generate, RandomConfig};
 
 mod common;
 
-use common::{code, run};
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let d =
-            std::env::temp_dir().join(format!("shaderdiff-fuzznv-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{code, run, stderr as err, Scratch};
 
 fn summary(dir: &str) -> Value {
     common::json(&Path::new(dir).join("summary.json"))

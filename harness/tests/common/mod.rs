@@ -39,6 +39,44 @@ pub fn scratch(test: &str) -> PathBuf {
     d
 }
 
+/// A scratch directory removed when dropped: `shaderdiff-scratch-{test}-{pid}` in the
+/// temporary directory, fresh and empty.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    /// A fresh, empty directory for test `test`.
+    pub fn new(test: &str) -> Scratch {
+        let d =
+            std::env::temp_dir().join(format!("shaderdiff-scratch-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+
+    /// The path of `name` inside it, as a string for command lines.
+    pub fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+
+    /// Writes `text` to `name` inside it and returns the path.
+    pub fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// A JSON file.
 pub fn json(path: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

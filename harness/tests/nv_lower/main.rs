@@ -1,0 +1,9 @@
+//! NV / ARB programs lowered to the shared IR run on every engine (oracle first) and give the
+//! values worked out by hand in ../shared/spec/nv/NOTES.md §16 (expected values are copied
+//! from the notes' tables, not from any engine's output).
+
+mod cc;
+mod examples;
+mod ops;
+mod refusals;
+mod support;

@@ -1,0 +1,101 @@
+//! What is not lowered yet is refused with its position; the ARB corpus agrees or is refused.
+
+use shaderdiff_ir::nv;
+
+/// What the lowering does not do yet is refused with the instruction and its position,
+/// never lowered approximately: carry / overflow flags of integer SAD and of a
+/// negated ADD / SUB, CVT with F16, 64-bit, memory and textures.
+#[test]
+fn unsupported_constructs_are_refused_with_their_position() {
+    let cases: &[(&str, &str, (u32, u32))] = &[
+        (
+            "!!NVvp5.0\nTEMP t;\nADD.S.CC t, t, -t;\nEND\n",
+            "negated operand",
+            (3, 1),
+        ),
+        (
+            "!!NVvp5.0\nTEMP t;\n  SAD.U.CC t, t, t, t;\nEND\n",
+            "SAD.CC",
+            (3, 3),
+        ),
+        (
+            "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
+            "CVT",
+            (3, 1),
+        ),
+        ("!!NVvp5.0\nTEMP p;\n MEMBAR;\nEND\n", "MEMBAR", (3, 2)),
+        ("!!NVvp5.0\nLONG TEMP d;\nEND\n", "LONG", (2, 1)),
+        (
+            "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
+            "TEX",
+            (2, 1),
+        ),
+    ];
+    for (text, what, (line, col)) in cases {
+        let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = nv::lower(&p).expect_err(text);
+        assert!(
+            matches!(e, nv::LowerError::Unsupported { .. }),
+            "{text}: {e}"
+        );
+        assert!(e.to_string().contains(what), "{text}: {e}");
+        assert_eq!((e.pos().line, e.pos().col), (*line, *col), "{text}: {e}");
+    }
+}
+
+/// The ARB programs of ../shared/corpus/nv without textures run on every engine through
+/// `shaderdiff diff` and agree with the oracle; the ones using something not lowered yet
+/// are reported `unsupported` (exit 3), the piglit negative tests are bad input (exit 2).
+#[test]
+fn arb_corpus_agrees_on_every_engine() {
+    let dir = std::env::var_os("SHADERDIFF_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+        .join("corpus/nv");
+    // Refused, with the reason: BRA with condition codes, textures.
+    let refused = [
+        "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
+        "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
+        "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",
+        "Igalia_piglit_asmparsertest_ARBfp10_txd_01.arbfp",
+        "NVIDIA_cuda-samples_boxFilter_cpp_1.arbfp",
+        "drbrain_opengl_fbo_test_rb_2.arbfp",
+        "freedesktop_mesa-demos_fp_tex_pos_kil.arbfp",
+    ];
+    // Negative parser tests (the program must fail to load).
+    let invalid = [
+        "Igalia_piglit_asmparsertest_ARBfp10_ddx_01.arbfp",
+        "Igalia_piglit_asmparsertest_ARBfp10_swz_05.arbfp",
+        "Igalia_piglit_asmparsertest_ARBvp10_numbers_03.arbvp",
+        "Igalia_piglit_asmparsertest_ARBvp10_ssg_01.arbvp",
+    ];
+    let mut agreed = 0;
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("corpus")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "arbvp" || x == "arbfp"))
+        .collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+            .args(["diff", &path.display().to_string(), "--random-inputs", "4"])
+            .args(["--format", "json"])
+            .output()
+            .expect("runs");
+        let code = o.status.code();
+        let out = String::from_utf8_lossy(&o.stdout);
+        if invalid.contains(&name.as_str()) {
+            assert_eq!(code, Some(2), "{name}: {out}");
+        } else if refused.contains(&name.as_str()) {
+            assert_eq!(code, Some(3), "{name}: {out}");
+            assert!(out.contains("\"unsupported\""), "{name}: {out}");
+        } else {
+            assert_eq!(code, Some(0), "{name}: {out}");
+            assert!(out.contains("\"verdict\":\"agree\""), "{name}: {out}");
+            agreed += 1;
+        }
+    }
+    assert!(agreed >= 15, "only {agreed} ARB programs compared");
+}

@@ -1,0 +1,87 @@
+//! Running lowered NV programs on every engine and checking named outputs.
+
+use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
+use shaderdiff_ir::nv;
+use shaderdiff_ir::File;
+use shaderdiff_oracles::RegKey;
+
+pub type Results = Vec<(String, Vec<(String, [u32; 4])>, Option<Vec<bool>>)>;
+
+/// Lowers `text`, sets `program.local[i]` to `locals[i]`, runs one invocation on every
+/// engine and returns each engine's outputs keyed by NV result name.
+pub fn run_all(text: &str, locals: &[[u32; 4]]) -> Results {
+    let named: Vec<(String, Vec<[u32; 4]>)> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (format!("program.local[{i}]"), vec![*v]))
+        .collect();
+    run_named(text, &named, 1)
+}
+
+/// Lowers `text`, sets each named register (inputs file names: bindings or variable
+/// names; one vec4 per invocation, or one for all) and runs on every engine, the oracle
+/// first. Returns per engine its invocation-0 outputs by NV name and the killed flags.
+pub fn run_named(text: &str, named: &[(String, Vec<[u32; 4]>)], invocations: usize) -> Results {
+    let p = nv::parse(text, "t.nv").expect("parses");
+    let l = nv::lower(&p).expect("lowers");
+    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    let mut inputs = Inputs {
+        invocations,
+        ..Inputs::default()
+    };
+    for (name, v) in named {
+        let Some((f, idx)) = l.names.lookup(l.stage, name) else {
+            continue;
+        };
+        if f == File::Const {
+            inputs.constants.insert(RegKey::new(f, idx), v[0]);
+        } else {
+            inputs.registers.insert(RegKey::new(f, idx), v.clone());
+        }
+    }
+    let mut all = Vec::new();
+    for name in ENGINE_NAMES {
+        let e = engine(name, &EngineConfig::default()).expect("engine");
+        let out = e
+            .execute(&l.program, &inputs)
+            .unwrap_or_else(|err| panic!("{name}: {err}"));
+        let regs = out
+            .registers
+            .iter()
+            .map(|(k, v)| {
+                let n = l.names.name_of(k.file, k.index).expect("named").to_string();
+                (n, v[0])
+            })
+            .collect();
+        all.push((name.to_string(), regs, out.killed.clone()));
+    }
+    all
+}
+
+pub fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+pub fn i(x: i32) -> u32 {
+    x as u32
+}
+
+/// Checks the written channels (`mask`) of `result.attrib[n]` on every engine.
+pub fn check(all: &Results, reg: &str, mask: u8, want: [u32; 4]) {
+    for (engine, regs, _) in all {
+        let got = regs
+            .iter()
+            .find(|(n, _)| n == reg)
+            .unwrap_or_else(|| panic!("{engine}: no {reg} in {regs:?}"))
+            .1;
+        for c in 0..4 {
+            if mask & (1 << c) != 0 {
+                assert_eq!(
+                    got[c], want[c],
+                    "{engine}: {reg} channel {c}: got {:#x} want {:#x}",
+                    got[c], want[c]
+                );
+            }
+        }
+    }
+}

@@ -60,24 +60,7 @@ impl Lower<'_> {
         let Some(dst) = insn.dst.first().copied() else {
             return Ok(());
         };
-        let replicate = matches!(
-            insn.opcode,
-            RCP | RSQ
-                | SQRT
-                | EX2
-                | LG2
-                | POW
-                | SIN
-                | COS
-                | DP2
-                | DP3
-                | DP4
-                | DPH
-                | PK2H
-                | PK2US
-                | PK4B
-                | PK4UB
-        );
+        let replicate = replicates(insn.opcode);
         let mut results = Vec::new();
         let mut shared: Option<VSrc> = None;
         for c in 0..4u8 {
@@ -121,34 +104,11 @@ impl Lower<'_> {
         // Sources in channel c (componentwise opcodes).
         let n = insn.src.len().min(4);
         let mut s = Vec::with_capacity(n);
-        let componentwise = !matches!(
-            op,
-            RCP | RSQ
-                | SQRT
-                | EX2
-                | LG2
-                | POW
-                | SIN
-                | COS
-                | DP2
-                | DP3
-                | DP4
-                | DPH
-                | PK2H
-                | PK2US
-                | PK4B
-                | PK4UB
-                | LIT
-                | EXP
-                | LOG
-                | DST
-                | XPD
-                | UP2H
-                | DDX
-                | DDY
-                | DDX_FINE
-                | DDY_FINE
-        );
+        let componentwise = !replicates(op)
+            && !matches!(
+                op,
+                LIT | EXP | LOG | DST | XPD | UP2H | DDX | DDY | DDX_FINE | DDY_FINE
+            );
         if componentwise {
             for k in 0..n {
                 s.push(self.fetch(insn, k, c)?);
@@ -450,6 +410,30 @@ impl Lower<'_> {
             .op("CLPER.i32", &[a, VSrc::v(hi).sel("b00")], mods);
         Ok(self.code.op("FADD.f32", &[h, l.negated()], &[]))
     }
+}
+
+/// Opcodes whose one result (from the sources' x channels or whole vectors) is
+/// replicated to every written channel (tgsi.rst "Basics").
+fn replicates(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        RCP | RSQ
+            | SQRT
+            | EX2
+            | LG2
+            | POW
+            | SIN
+            | COS
+            | DP2
+            | DP3
+            | DP4
+            | DPH
+            | PK2H
+            | PK2US
+            | PK4B
+            | PK4UB
+    )
 }
 
 /// The value with its float modifiers applied (for instructions without absneg sources).

@@ -230,7 +230,8 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             a: r.isrc(0, name == "S32_TO_F32")?,
             d: r.dst()?,
         },
-        "S8_TO_S32" | "U8_TO_U32" | "S8_TO_F32" | "U8_TO_F32" => {
+        "S8_TO_S32" | "U8_TO_U32" | "S8_TO_F32" | "U8_TO_F32" | "S16_TO_S32" | "U16_TO_U32"
+        | "S16_TO_F32" | "U16_TO_F32" => {
             let s = name.starts_with('S');
             Op::IUnary {
                 op: if name.ends_with("F32") {
@@ -241,22 +242,11 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 } else {
                     IUn::Mov
                 },
-                a: r.isrc(0, s)?,
-                d: r.dst()?,
-            }
-        }
-        "S16_TO_S32" | "U16_TO_U32" | "S16_TO_F32" | "U16_TO_F32" => {
-            let s = name.starts_with('S');
-            Op::IUnary {
-                op: if name.ends_with("F32") {
-                    IUn::ToF32 {
-                        signed: s,
-                        round: Round::Rte,
-                    }
+                a: if name.contains("16") {
+                    r.isrc16(0, s)?
                 } else {
-                    IUn::Mov
+                    r.isrc(0, s)?
                 },
-                a: r.isrc16(0, s)?,
                 d: r.dst()?,
             }
         }

@@ -103,31 +103,6 @@ fn tgsi_char() -> impl Strategy<Value = char> {
     )
 }
 
-fn mutate(text: &str, edits: &[(usize, u8, char)]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for &(at, kind, c) in edits {
-        if chars.is_empty() {
-            chars.push(c);
-            continue;
-        }
-        let i = at % chars.len();
-        match kind % 4 {
-            0 => chars[i] = c,
-            1 => chars.insert(i, c),
-            2 => {
-                chars.remove(i);
-            }
-            _ => {
-                // Duplicate a slice (repeats statements, brackets, operands).
-                let end = (i + 1 + (c as usize % 24)).min(chars.len());
-                let dup: Vec<char> = chars[i..end].to_vec();
-                chars.splice(i..i, dup);
-            }
-        }
-    }
-    chars.into_iter().collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -150,6 +125,6 @@ proptest! {
     ) {
         let all = texts();
         let text = &all[k % all.len()];
-        check_consistent(&mutate(text, &edits));
+        check_consistent(&common::mutate(text, &edits));
     }
 }

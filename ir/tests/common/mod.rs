@@ -1,4 +1,5 @@
-//! Shared helpers for the front-end tests: locating the reference material in ../shared.
+//! Shared helpers for the front-end tests: locating the reference material in ../shared,
+//! mutating program text for the robustness properties.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -34,4 +35,31 @@ pub fn corpus() -> Vec<(String, String)> {
         .collect();
     v.sort();
     v
+}
+
+/// Applies `edits` to `text` (robustness tests): each `(at, kind, c)` replaces, inserts or
+/// removes the character at `at` (mod the length), or duplicates a slice of up to 24
+/// characters there (repeating statements, brackets, operands).
+pub fn mutate(text: &str, edits: &[(usize, u8, char)]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for &(at, kind, c) in edits {
+        if chars.is_empty() {
+            chars.push(c);
+            continue;
+        }
+        let i = at % chars.len();
+        match kind % 4 {
+            0 => chars[i] = c,
+            1 => chars.insert(i, c),
+            2 => {
+                chars.remove(i);
+            }
+            _ => {
+                let end = (i + 1 + (c as usize % 24)).min(chars.len());
+                let dup: Vec<char> = chars[i..end].to_vec();
+                chars.splice(i..i, dup);
+            }
+        }
+    }
+    chars.into_iter().collect()
 }

@@ -13,6 +13,7 @@
 //! [`interp::run_with_intervals`] computes the oracle's per-channel acceptance intervals for
 //! a class, and [`compare::compare`] checks an engine's outputs against them, producing
 //! INTERFACE.md mismatch records.
+pub mod atomic;
 pub mod compare;
 pub mod interp;
 pub mod io;

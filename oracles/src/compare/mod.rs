@@ -24,6 +24,8 @@
 //!
 //! Memory (`buffers`, `global`) is not compared yet: the oracle does not implement memory.
 
+pub mod atomic;
+
 use serde::Serialize;
 use shaderdiff_ir::{infer_types, ChannelType, File, Program};
 use thiserror::Error;

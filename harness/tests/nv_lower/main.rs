@@ -3,6 +3,7 @@
 //! from the notes' tables, not from any engine's output).
 
 mod cc;
+mod cc_table;
 mod examples;
 mod ops;
 mod refusals;

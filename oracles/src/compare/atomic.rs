@@ -46,73 +46,11 @@
 //! Numerical Algorithms*, 2nd ed., §4.2).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt;
 
 use thiserror::Error;
 
 use crate::atomic::{AtomicOp, AtomicWidth};
-use crate::io::RegKey;
-
-/// Where an atomic's location lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Space {
-    /// A TGSI `BUFFER[n]` or `MEMORY[n]` resource.
-    Resource(RegKey),
-    /// NV global memory (absolute addresses).
-    Global,
-}
-
-/// One memory location: space, byte offset and width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Location {
-    /// Resource or global memory.
-    pub space: Space,
-    /// Byte offset in the resource (absolute address for [`Space::Global`]).
-    pub offset: u64,
-    /// 32 or 64 bits.
-    pub width: AtomicWidth,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.space {
-            Space::Resource(k) => write!(f, "{k}+{:#x}", self.offset)?,
-            Space::Global => write!(f, "global {:#x}", self.offset)?,
-        }
-        if self.width == AtomicWidth::W64 {
-            write!(f, " (64-bit)")?;
-        }
-        Ok(())
-    }
-}
-
-/// One executed atomic, as an engine reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AtomicRecord {
-    /// The location updated.
-    pub location: Location,
-    /// The invocation that executed it.
-    pub invocation: u32,
-    /// Its position in the invocation's program order (any increasing numbering: the
-    /// dynamic count of atomics the invocation executed before it works).
-    pub seq: u32,
-    /// The operation.
-    pub op: AtomicOp,
-    /// The data operand (`src_x`; ATOMCAS: the value stored on a match).
-    pub src: u64,
-    /// ATOMCAS's compare operand; 0 for the other operations.
-    pub cmp: u64,
-    /// The value the location held just before the atomic (what it read).
-    pub old: u64,
-}
-
-impl AtomicRecord {
-    /// The value the record leaves in its location: [`AtomicOp::apply`].
-    pub fn new_value(&self) -> u64 {
-        self.op
-            .apply(self.location.width, self.old, self.src, self.cmp)
-    }
-}
+pub use crate::atomic::{AtomicRecord, Location, Space};
 
 /// A witness: for every location, the indices of its records (into the slice given to
 /// [`check_serializable`]) in a serial order that explains them.

@@ -23,6 +23,7 @@ use crate::diff::{Diff, Differ, ORACLE};
 use crate::fuzz::{fingerprint, stream_index, Campaign};
 use crate::fuzz_item::{item, FuzzItem};
 use crate::inputs_json;
+use crate::reduce::nv::reduce_nv;
 use crate::reduce::{reduce, size, stamped_text, ReduceOptions};
 use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::{locate, Divergence};
@@ -223,15 +224,17 @@ impl Runner<'_> {
                 "fault": self.campaign.fault,
                 "first_instruction": div.instruction,
                 "first_opcode": div.opcode.map(|o| o.name()),
-                "original_instructions": size(&g.program),
+                "original_instructions": original_size(g),
                 "reduced_instructions": reduced,
                 "replay": self.replay(g.ext()),
-                "reduced": if g.is_nv() { Some(NV_NOT_REDUCED) } else { None },
             })
         };
         st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;
-        if !self.campaign.reduce || g.is_nv() {
+        if !self.campaign.reduce {
             return Ok(None);
+        }
+        if g.is_nv() {
+            return self.record_nv(g, e, sig, div, &meta);
         }
         let opts = ReduceOptions {
             deadline: Some(Instant::now() + self.campaign.reduce_time),
@@ -263,12 +266,63 @@ impl Runner<'_> {
         st.write_finding_file(sig, "finding.json", &pretty(&meta(Some(n))))?;
         Ok(Some(n))
     }
+
+    /// Reduces an NV finding ([`reduce_nv`]) and writes `reduced.nv` (canonical NV text),
+    /// NV-keyed `inputs.json` and the reduced `report.json`; returns the reduced size.
+    fn record_nv(
+        &self,
+        g: &FuzzItem,
+        e: usize,
+        sig: &Signature,
+        div: &Divergence,
+        meta: &dyn Fn(Option<usize>) -> serde_json::Value,
+    ) -> Result<Option<usize>, StoreError> {
+        let st = self.store;
+        let engines = self.differ.engine_names();
+        let Ok(ast) = shaderdiff_ir::nv::parse(&g.text, "program.nv") else {
+            return Ok(None);
+        };
+        let opts = ReduceOptions {
+            deadline: Some(Instant::now() + self.campaign.reduce_time),
+            ..ReduceOptions::default()
+        };
+        let target = &div.signature;
+        let reduced = reduce_nv(self.reducer, e, &ast, &g.inputs, Some(target), &opts)
+            .ok()
+            .or_else(|| reduce_nv(self.differ, e, &ast, &g.inputs, Some(target), &opts).ok());
+        let Some(r) = reduced else { return Ok(None) };
+        let text = r.stamped_text(&format!("program.nv (seed {} index {})", g.seed, g.index));
+        let inputs = inputs_json::to_json_nv(&r.inputs, &r.lowered.names);
+        st.write_finding_file(sig, "inputs.json", &inputs)?;
+        st.write_finding_file(sig, "reduced.nv", &text)?;
+        let diff = self.differ.diff(&r.lowered.program, &r.inputs);
+        let report = DiffReport::new(
+            "reduced.nv",
+            &engines,
+            std::slice::from_ref(&diff),
+            vec![SignatureRecord::new(&r.divergence, &engines[e])],
+        );
+        st.write_finding_file(sig, "report.json", &report.to_json_pretty())?;
+        let n = r.size();
+        st.write_finding_file(sig, "finding.json", &pretty(&meta(Some(n))))?;
+        Ok(Some(n))
+    }
 }
 
-/// Why an NV finding's `reduced.nv` is the original program: `reduce` does not take NV
-/// assembly (recorded in its `finding.json` as `"reduced"`).
+/// Why the `reduced.nv` of an NV finding that crashed or hung an engine is the original
+/// program: those are reduced in subprocesses on the IR only (recorded in its
+/// `finding.json` as `"reduced"`).
 pub const NV_NOT_REDUCED: &str =
-    "not reduced: reduce does not take NV assembly; reduced.nv is the original program";
+    "not reduced: crash and hang findings of NV programs are not reduced; reduced.nv is the original program";
+
+/// Instructions of a finding's original program: NV instructions for NV programs (the
+/// unit `reduced_instructions` counts in for them), IR instructions otherwise.
+fn original_size(g: &FuzzItem) -> usize {
+    match shaderdiff_ir::nv::parse(&g.text, "program.nv") {
+        Ok(p) if g.is_nv() => crate::reduce::nv::insn_count(&p),
+        _ => size(&g.program),
+    }
+}
 
 /// Pretty JSON with a final newline.
 pub fn pretty(v: &serde_json::Value) -> String {

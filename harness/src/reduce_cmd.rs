@@ -7,6 +7,9 @@
 //! engine diverges is used. The first engine (in `--backends` order) that diverges is the one
 //! reduced for, unless `--signature` names the wanted signature.
 //!
+//! NV assembly is reduced as NV text ([`crate::reduce::nv`]): the output is canonical NV
+//! text with the stamp comment after the header, and its inputs are keyed by NV names.
+//!
 //! Output: the reduced program (stamped, lossless TGSI) to `--out FILE` or stdout; its
 //! inputs to `--inputs-out FILE`, by default `NAME.inputs.json` beside `--out` (which
 //! `diff` picks up by itself), so `shaderdiff diff FILE` replays the finding. One summary
@@ -23,10 +26,15 @@ use shaderdiff_ir::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
 
-use crate::cli::{load_program_named, Failure};
+use shaderdiff_ir::nv::NvProgram;
+
+use crate::cli::{load_any, load_program_named, Failure, Loaded};
 use crate::diff::Differ;
-use crate::diff_cmd::{load_inputs, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS};
+use crate::diff_cmd::{
+    load_inputs_named, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS,
+};
 use crate::inputs;
+use crate::reduce::nv::{insn_count, reduce_nv, ReducedNv};
 use crate::reduce::{
     reduce, size, stamped_text, ReduceError, ReduceOptions, Reduced, REDUCE_STEP_LIMIT,
 };
@@ -111,16 +119,50 @@ pub fn execute(args: &ReduceArgs) -> u8 {
     }
 }
 
+/// What `reduce` writes and reports, in either language.
+struct Output {
+    text: String,
+    inputs_text: String,
+    before: usize,
+    after: usize,
+    signature: Signature,
+    tests: usize,
+    complete: bool,
+}
+
+/// [`reduce_first`] for an NV program: the first diverging engine's reduction, NV text and
+/// NV-keyed inputs ([`reduce_nv`]).
+fn reduce_first_nv(
+    differ: &Differ,
+    ast: &NvProgram,
+    program: &Program,
+    sets: &[Inputs],
+    wanted: Option<&Signature>,
+    opts: &ReduceOptions,
+) -> Result<Option<ReducedNv>, ReduceError> {
+    let mut last_err = None;
+    for set in sets {
+        let diff = differ.diff(program, set);
+        for (e, o) in diff.engines.iter().enumerate() {
+            if !o.outcome.diverged() || wanted.is_some_and(|w| w.engine != o.engine) {
+                continue;
+            }
+            match reduce_nv(differ, e, ast, set, wanted, opts) {
+                Ok(r) => return Ok(Some(r)),
+                Err(err) => last_err = Some(err),
+            }
+        }
+    }
+    match last_err {
+        Some(e @ ReduceError::OtherSignature { .. }) => Err(e),
+        _ => Ok(None),
+    }
+}
+
 fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let name = args.program.display().to_string();
     let (program, names) = load_program_named(&args.program)?;
-    if names.is_some() {
-        // The reduced program would be IR printed as TGSI, without the NV names.
-        return Err(Failure::Unsupported(format!(
-            "{name}: reduce does not support NV assembly yet (run and diff do)"
-        )));
-    }
     let wanted = match &args.signature {
         Some(s) => Some(
             s.parse::<Signature>()
@@ -131,9 +173,9 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let mut sets = Vec::new();
     let sibling = sibling_inputs(&args.program);
     if let Some(f) = &args.inputs {
-        sets.push(load_inputs(f, &program, None)?);
+        sets.push(load_inputs_named(f, &program, None, names.as_ref())?);
     } else if sibling.is_file() {
-        sets.push(load_inputs(&sibling, &program, None)?);
+        sets.push(load_inputs_named(&sibling, &program, None, names.as_ref())?);
     } else if args.random_inputs == 0 {
         sets.push(inputs::defaults(&program, None).map_err(|e| Failure::BadInput(e.to_string()))?);
     }
@@ -150,51 +192,83 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     // Candidates run with a small step budget; the original may need the full one.
     let fast = args.engines.step_limit.min(REDUCE_STEP_LIMIT);
     let differ = args.engines.differ_with(fast, true)?;
-    let mut result = reduce_first(&differ, &program, &sets, wanted.as_ref(), &opts);
-    if matches!(result, Ok(None)) && fast < args.engines.step_limit {
-        let full = args.engines.differ_with(args.engines.step_limit, false)?;
-        result = reduce_first(&full, &program, &sets, wanted.as_ref(), &opts);
-    }
-    let r = match result {
-        Ok(Some(r)) => r,
-        Ok(None) => {
-            return Err(Failure::BadInput(format!(
-                "{name}: nothing to reduce: no engine diverges from the oracle on these inputs"
-            )))
-        }
-        Err(e) => return Err(Failure::BadInput(format!("{name}: {e}"))),
+    let full = || args.engines.differ_with(args.engines.step_limit, false);
+    let nothing = || {
+        Failure::BadInput(format!(
+            "{name}: nothing to reduce: no engine diverges from the oracle on these inputs"
+        ))
     };
-    let text = stamped_text(&r, &name);
-    let inputs_text = crate::inputs_json::to_json(&r.inputs);
+    let out = if names.is_some() {
+        let Loaded::Nv(ast) = load_any(&args.program)? else {
+            return Err(Failure::BadInput(format!("{name}: not NV assembly")));
+        };
+        let mut result = reduce_first_nv(&differ, &ast, &program, &sets, wanted.as_ref(), &opts);
+        if matches!(result, Ok(None)) && fast < args.engines.step_limit {
+            result = reduce_first_nv(&full()?, &ast, &program, &sets, wanted.as_ref(), &opts);
+        }
+        let r = match result {
+            Ok(Some(r)) => r,
+            Ok(None) => return Err(nothing()),
+            Err(e) => return Err(Failure::BadInput(format!("{name}: {e}"))),
+        };
+        Output {
+            text: r.stamped_text(&name),
+            inputs_text: crate::inputs_json::to_json_nv(&r.inputs, &r.lowered.names),
+            before: insn_count(&ast),
+            after: r.size(),
+            signature: r.divergence.signature.clone(),
+            tests: r.tests,
+            complete: r.complete,
+        }
+    } else {
+        let mut result = reduce_first(&differ, &program, &sets, wanted.as_ref(), &opts);
+        if matches!(result, Ok(None)) && fast < args.engines.step_limit {
+            result = reduce_first(&full()?, &program, &sets, wanted.as_ref(), &opts);
+        }
+        let r = match result {
+            Ok(Some(r)) => r,
+            Ok(None) => return Err(nothing()),
+            Err(e) => return Err(Failure::BadInput(format!("{name}: {e}"))),
+        };
+        Output {
+            text: stamped_text(&r, &name),
+            inputs_text: crate::inputs_json::to_json(&r.inputs),
+            before: size(&program),
+            after: size(&r.program),
+            signature: r.divergence.signature.clone(),
+            tests: r.tests,
+            complete: r.complete,
+        }
+    };
     let write = |path: &PathBuf, text: &str| {
         std::fs::write(path, text)
             .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", path.display())))
     };
     match &args.out {
-        Some(out) => write(out, &text)?,
-        None => crate::cli::emit(&text)?,
+        Some(o) => write(o, &out.text)?,
+        None => crate::cli::emit(&out.text)?,
     }
     let inputs_out = args
         .inputs_out
         .clone()
         .or_else(|| args.out.as_ref().map(|o| sibling_inputs(o)));
     match &inputs_out {
-        Some(p) => write(p, &inputs_text)?,
+        Some(p) => write(p, &out.inputs_text)?,
         None => eprintln!(
             "shaderdiff: the reduced inputs were not written (pass --out or --inputs-out)"
         ),
     }
     eprintln!(
         "{name}: reduced {} -> {} instructions, signature {}{}, {} candidates in {:.2}s{}",
-        size(&program),
-        size(&r.program),
-        r.divergence.signature,
+        out.before,
+        out.after,
+        out.signature,
         inputs_out
             .map(|p| format!(" (inputs: {})", p.display()))
             .unwrap_or_default(),
-        r.tests,
+        out.tests,
         start.elapsed().as_secs_f64(),
-        if r.complete { "" } else { " (stopped early)" }
+        if out.complete { "" } else { " (stopped early)" }
     );
     Ok(())
 }

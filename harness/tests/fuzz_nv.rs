@@ -55,10 +55,11 @@ fn two_thousand_nv_programs_agree_on_every_engine() {
 }
 
 /// A catalogued jit fault (DP3 reads .w) is found in an NV campaign; the finding holds
-/// the NV program and NV-keyed inputs, says it was not reduced, and its replay command
-/// shows the mismatch again (exit 1) and agrees without the fault (exit 0).
+/// the NV program and NV-keyed inputs, its `reduced.nv` is canonical NV text of at most
+/// 4 instructions (stamped with the signature) whose NV-keyed inputs still show the
+/// mismatch (exit 1), and that agrees without the fault (exit 0).
 #[test]
-fn an_nv_finding_is_written_as_nv_and_replays() {
+fn an_nv_finding_is_written_as_nv_reduced_and_replays() {
     let s = Scratch::new("fault");
     let out = s.path("out");
     let o = run(&[
@@ -98,11 +99,30 @@ fn an_nv_finding_is_written_as_nv_and_replays() {
         assert!(!d.join("program.tgsi").exists());
         let program = std::fs::read_to_string(d.join("program.nv")).unwrap();
         assert!(program.starts_with("!!"), "{program}");
-        let inputs = std::fs::read_to_string(d.join("inputs.json")).unwrap();
+        let inputs = std::fs::read_to_string(d.join("program.inputs.json")).unwrap();
         assert!(inputs.contains("program.local[0]"), "{inputs}");
         assert!(!inputs.contains("CONST["), "{inputs}");
+        let inputs = std::fs::read_to_string(d.join("inputs.json")).unwrap();
+        assert!(
+            !inputs.contains("CONST[") && !inputs.contains("IN["),
+            "{inputs}"
+        );
         let meta = common::json(&d.join("finding.json"));
-        assert!(meta["reduced"].as_str().unwrap().contains("not reduced"));
+        assert!(meta["reduced"].is_null(), "{meta}");
+        let n = meta["reduced_instructions"].as_u64().unwrap();
+        assert!(n <= 4, "reduced to {n} instructions");
+        assert!(meta["original_instructions"].as_u64().unwrap() >= n);
+        let reduced = std::fs::read_to_string(d.join("reduced.nv")).unwrap();
+        let sig = meta["signature"].as_str().unwrap();
+        assert!(reduced.starts_with("!!"), "{reduced}");
+        assert!(
+            reduced.contains(&format!("signature={sig} instructions={n}")),
+            "{reduced}"
+        );
+        assert!(
+            reduced.contains("DP3"),
+            "the fault's trigger stays: {reduced}"
+        );
         let replay = meta["replay"].as_str().unwrap();
         assert!(replay.starts_with("shaderdiff diff reduced.nv --inputs inputs.json"));
         let prog = d.join("reduced.nv").display().to_string();
@@ -190,4 +210,54 @@ fn tgsi_streams_are_unchanged() {
             assert!(m.is_nv() && m.text.starts_with("!!"), "{}", m.text);
         }
     }
+}
+
+/// `shaderdiff reduce` takes NV assembly: the original program of an NV finding reduces to
+/// NV text with NV-keyed inputs (beside `--out`) that `diff` replays with the fault (exit 1)
+/// and not without it (exit 0).
+#[test]
+fn reduce_takes_nv_programs() {
+    let s = Scratch::new("reduce-nv");
+    let out = s.path("out");
+    let args = ["--backends", "interp,jit", "--inject-fault", "dp3-reads-w"];
+    let mut fuzz = vec!["fuzz", "--lang", "nv", "--seed", "1", "--programs", "128"];
+    fuzz.extend(["--jobs", "1", "--no-reduce", "--out", &out]);
+    fuzz.extend(args);
+    assert_eq!(code(&run(&fuzz)), 1);
+    let d = std::fs::read_dir(Path::new(&out).join("findings"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let program = d.join("program.nv").display().to_string();
+    let inputs = d.join("program.inputs.json").display().to_string();
+    let reduced = s.path("r.nv");
+    let mut cmd = vec!["reduce", &program, "--inputs", &inputs, "--out", &reduced];
+    cmd.extend(args);
+    let o = run(&cmd);
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        err(&o).contains("instructions, signature jit-"),
+        "{}",
+        err(&o)
+    );
+    let text = std::fs::read_to_string(&reduced).unwrap();
+    assert!(
+        text.starts_with("!!") && text.contains("# shaderdiff-reduce"),
+        "{text}"
+    );
+    let replay_inputs = s.path("r.inputs.json");
+    let mut again = vec!["diff", &reduced, "--inputs", &replay_inputs];
+    again.extend(args);
+    assert_eq!(code(&run(&again)), 1);
+    let clean = run(&[
+        "diff",
+        &reduced,
+        "--inputs",
+        &replay_inputs,
+        "--backends",
+        "interp,jit",
+    ]);
+    assert_eq!(code(&clean), 0, "{}", err(&clean));
 }

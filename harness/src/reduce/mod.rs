@@ -30,6 +30,7 @@
 
 mod cleanup;
 mod inputs;
+pub mod nv;
 mod operands;
 mod structure;
 
@@ -122,6 +123,15 @@ pub(crate) struct Ctx<'a> {
     opts: &'a ReduceOptions,
 }
 
+/// Whether the budget of `opts` is spent (deadline passed or stop flag set).
+pub(crate) fn stopped(opts: &ReduceOptions) -> bool {
+    opts.deadline.is_some_and(|d| Instant::now() >= d)
+        || opts
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
 /// The engine's outcome on `p`, when it diverges from the oracle.
 fn diverging_outcome(differ: &Differ, e: usize, p: &Program, inputs: &Inputs) -> Option<Outcome> {
     let oracle = differ.oracle_for(e, p, inputs).ok()?;
@@ -136,12 +146,7 @@ fn diverging_outcome(differ: &Differ, e: usize, p: &Program, inputs: &Inputs) ->
 impl Ctx<'_> {
     /// Whether the budget is spent.
     pub fn stopped(&self) -> bool {
-        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
-            || self
-                .opts
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
+        stopped(self.opts)
     }
 
     /// The engine's outcome on `p` when it diverges from the oracle (`None` for a

@@ -1,0 +1,434 @@
+//! Reduction of NV assembly findings: the same idea as the TGSI reducer (keep the **same
+//! divergence signature**, shrink until nothing more can go), applied to the NV program so
+//! that the reproducer stays NV text with NV-keyed inputs.
+//!
+//! Candidates are NV programs ([`NvProgram`]): each is lowered with
+//! [`shaderdiff_ir::nv::lower`] (a candidate the lowering refuses, or whose IR does not
+//! validate, is rejected) and judged on its IR like any TGSI candidate. Inputs are kept by NV
+//! name (`vertex.attrib[0]`, `program.local[1]`), since removing instructions renumbers the
+//! IR registers the names stand for.
+//!
+//! Passes, repeated to a fixed point or the end of the budget:
+//!
+//! 1. **Invocations**: keep one invocation (one quad for fragment programs) that shows the
+//!    divergence.
+//! 2. **Removal** of structural units, largest first: an `IF`..`ENDIF` or `REP`..`ENDREP`
+//!    block as a whole, then single instructions (block delimiters excepted).
+//! 3. **Unwrapping**: a block replaced by its then-body, its else-body or its loop body.
+//! 4. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
+
+use shaderdiff_ir::nv::{self, Declaration, NvProgram, NvStage, Statement};
+use shaderdiff_ir::{File, Program};
+use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_results::Signature;
+
+use super::{diverging_outcome, ReduceError, ReduceOptions};
+use crate::diff::Differ;
+use crate::edit::is_valid;
+use crate::signature::{locate, Divergence};
+
+/// A reduced NV test case.
+#[derive(Clone, Debug)]
+pub struct ReducedNv {
+    /// The reduced NV program.
+    pub program: NvProgram,
+    /// Its lowering (the IR the engines ran, and the names of its registers).
+    pub lowered: nv::Lowered,
+    /// Inputs that show the divergence, keyed by the lowered program's IR registers
+    /// (`inputs_json::to_json_nv` with `lowered.names` writes them by NV name).
+    pub inputs: Inputs,
+    /// Its divergence (same signature as the original's).
+    pub divergence: Divergence,
+    /// Candidates tested.
+    pub tests: usize,
+    /// A fixed point was reached (false: stopped by the deadline or the stop flag).
+    pub complete: bool,
+}
+
+impl ReducedNv {
+    /// Instructions in the reduced program.
+    pub fn size(&self) -> usize {
+        insn_count(&self.program)
+    }
+
+    /// The canonical NV text with a stamp comment after the header (`# shaderdiff-reduce
+    /// VERSION signature=.. instructions=.. from=..`); it parses back to the same program.
+    pub fn stamped_text(&self, from: &str) -> String {
+        let text = nv::print(&self.program);
+        let (header, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        format!(
+            "{header}\n# shaderdiff-reduce {} signature={} instructions={} from={}\n{rest}",
+            env!("CARGO_PKG_VERSION"),
+            self.divergence.signature,
+            self.size(),
+            from.replace(char::is_whitespace, "_")
+        )
+    }
+}
+
+/// Instructions of an NV program.
+pub fn insn_count(p: &NvProgram) -> usize {
+    p.instructions().count()
+}
+
+/// Inputs by NV name, independent of the IR numbering of any one lowering.
+#[derive(Clone, Debug, PartialEq)]
+struct Named {
+    invocations: usize,
+    registers: Vec<(String, Vec<Vec4>)>,
+    constants: Vec<(String, Vec4)>,
+    rest: Inputs,
+}
+
+impl Named {
+    fn from_ir(inputs: &Inputs, names: &nv::NameMap) -> Named {
+        let name = |k: &RegKey| {
+            k.dimension
+                .is_none()
+                .then(|| names.name_of(k.file, k.index))
+                .flatten()
+                .map(str::to_string)
+        };
+        Named {
+            invocations: inputs.invocations,
+            registers: inputs
+                .registers
+                .iter()
+                .filter_map(|(k, v)| Some((name(k)?, v.clone())))
+                .collect(),
+            constants: inputs
+                .constants
+                .iter()
+                .filter_map(|(k, v)| Some((name(k)?, *v)))
+                .collect(),
+            rest: Inputs {
+                buffers: inputs.buffers.clone(),
+                global: inputs.global.clone(),
+                ..Inputs::default()
+            },
+        }
+    }
+
+    /// The inputs for a lowering: names it no longer has are dropped.
+    fn to_ir(&self, l: &nv::Lowered) -> Inputs {
+        let key = |n: &str| l.names.lookup(l.stage, n).map(|(f, i)| RegKey::new(f, i));
+        let mut inputs = Inputs {
+            invocations: self.invocations,
+            ..self.rest.clone()
+        };
+        for (n, v) in &self.registers {
+            if let Some(k) = key(n).filter(|k| k.file != File::Const) {
+                inputs.registers.insert(k, v.clone());
+            }
+        }
+        for (n, v) in &self.constants {
+            if let Some(k) = key(n) {
+                inputs.constants.insert(k, *v);
+            }
+        }
+        inputs
+    }
+}
+
+/// The current case and the budget.
+struct Ctx<'a> {
+    differ: &'a Differ,
+    engine: usize,
+    target: Signature,
+    opts: &'a ReduceOptions,
+    tests: usize,
+    program: NvProgram,
+    named: Named,
+    lowered: nv::Lowered,
+    div: Divergence,
+}
+
+impl Ctx<'_> {
+    fn stopped(&self) -> bool {
+        super::stopped(self.opts)
+    }
+
+    /// Lowers and judges a candidate; on the same signature it becomes the current case.
+    fn try_candidate(&mut self, program: NvProgram, named: Named) -> bool {
+        if self.stopped() {
+            return false;
+        }
+        let Ok(l) = nv::lower(&program) else {
+            return false;
+        };
+        if !is_valid(&l.program) {
+            return false;
+        }
+        self.tests += 1;
+        let inputs = named.to_ir(&l);
+        let Some(div) = judge(self.differ, self.engine, &l.program, &inputs, &self.target) else {
+            return false;
+        };
+        self.program = program;
+        self.named = named;
+        self.lowered = l;
+        self.div = div;
+        true
+    }
+
+    fn try_program(&mut self, program: NvProgram) -> bool {
+        let named = self.named.clone();
+        self.try_candidate(program, named)
+    }
+}
+
+/// The divergence of `p` on engine `e` when it has signature `target`.
+fn judge(
+    differ: &Differ,
+    e: usize,
+    p: &Program,
+    inputs: &Inputs,
+    target: &Signature,
+) -> Option<Divergence> {
+    let outcome = diverging_outcome(differ, e, p, inputs)?;
+    let d = locate(differ, e, p, inputs, &outcome);
+    (d.signature == *target).then_some(d)
+}
+
+/// Reduces the NV program `program` on `inputs` (keyed by the IR registers of
+/// `nv::lower(program)`) for engine `engine` of `differ`, keeping signature `target`
+/// (default: the program's own first divergence on that engine).
+///
+/// # Errors
+/// [`ReduceError::NoDivergence`] when the program does not lower, or the engine does not
+/// diverge on it; [`ReduceError::OtherSignature`] when it diverges with another signature
+/// than `target`.
+pub fn reduce_nv(
+    differ: &Differ,
+    engine: usize,
+    program: &NvProgram,
+    inputs: &Inputs,
+    target: Option<&Signature>,
+    opts: &ReduceOptions,
+) -> Result<ReducedNv, ReduceError> {
+    let name = differ.engines()[engine].name().to_string();
+    let lowered = &nv::lower(program).map_err(|_| ReduceError::NoDivergence(name.clone()))?;
+    let outcome = diverging_outcome(differ, engine, &lowered.program, inputs)
+        .ok_or(ReduceError::NoDivergence(name))?;
+    let div = locate(differ, engine, &lowered.program, inputs, &outcome);
+    if let Some(t) = target {
+        if *t != div.signature {
+            return Err(ReduceError::OtherSignature {
+                wanted: t.to_string(),
+                found: div.signature.to_string(),
+            });
+        }
+    }
+    let mut ctx = Ctx {
+        differ,
+        engine,
+        target: div.signature.clone(),
+        opts,
+        tests: 1,
+        program: program.clone(),
+        named: Named::from_ir(inputs, &lowered.names),
+        lowered: lowered.clone(),
+        div,
+    };
+    invocations(&mut ctx);
+    let complete = loop {
+        if ctx.stopped() {
+            break false;
+        }
+        let before = ctx.program.clone();
+        remove_units(&mut ctx);
+        unwrap_blocks(&mut ctx);
+        remove_declarations(&mut ctx);
+        if ctx.program == before {
+            break !ctx.stopped();
+        }
+    };
+    let inputs = ctx.named.to_ir(&ctx.lowered);
+    Ok(ReducedNv {
+        program: ctx.program,
+        lowered: ctx.lowered,
+        inputs,
+        divergence: ctx.div,
+        tests: ctx.tests,
+        complete,
+    })
+}
+
+/// Keeps the first invocation (quad, for fragment programs) that still shows the divergence.
+fn invocations(ctx: &mut Ctx) {
+    let group = if ctx.lowered.stage == NvStage::Fragment {
+        4
+    } else {
+        1
+    };
+    let n = ctx.named.invocations;
+    if n <= group {
+        return;
+    }
+    for first in (0..n).step_by(group) {
+        let mut named = ctx.named.clone();
+        named.invocations = group;
+        for (_, v) in &mut named.registers {
+            if v.len() > 1 {
+                *v = v[first..(first + group).min(v.len())].to_vec();
+            }
+        }
+        if ctx.try_candidate(ctx.program.clone(), named) {
+            return;
+        }
+    }
+}
+
+/// The opcode name of statement `s` when it is an instruction.
+fn opcode(s: &Statement) -> Option<&'static str> {
+    match s {
+        Statement::Insn(i) => Some(i.opcode.name()),
+        _ => None,
+    }
+}
+
+/// A structural unit: statements `start..=end`; blocks record their `ELSE` (if any).
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    start: usize,
+    end: usize,
+    else_at: Option<usize>,
+    block: bool,
+}
+
+/// Blocks (`IF`..`ENDIF`, `REP`..`ENDREP`) and single instructions, largest first.
+fn units(p: &NvProgram) -> Vec<Unit> {
+    let mut out = Vec::new();
+    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+    for (i, s) in p.statements.iter().enumerate() {
+        match opcode(s) {
+            Some("IF" | "REP") => open.push((i, None)),
+            Some("ELSE") => {
+                if let Some(top) = open.last_mut() {
+                    top.1 = Some(i);
+                }
+            }
+            Some("ENDIF" | "ENDREP") => {
+                if let Some((start, else_at)) = open.pop() {
+                    out.push(Unit {
+                        start,
+                        end: i,
+                        else_at,
+                        block: true,
+                    });
+                }
+            }
+            Some(_) => out.push(Unit {
+                start: i,
+                end: i,
+                else_at: None,
+                block: false,
+            }),
+            None => {}
+        }
+    }
+    out.sort_by_key(|u| std::cmp::Reverse(u.end - u.start));
+    out
+}
+
+/// `p` with statements `drop` (sorted ranges, inclusive) removed.
+fn without(p: &NvProgram, drop: &[(usize, usize)]) -> NvProgram {
+    let mut q = p.clone();
+    q.statements = p
+        .statements
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.iter().any(|&(a, b)| (a..=b).contains(i)))
+        .map(|(_, s)| s.clone())
+        .collect();
+    q
+}
+
+/// Removes units one at a time, largest first, restarting after each success.
+fn remove_units(ctx: &mut Ctx) {
+    'again: loop {
+        for u in units(&ctx.program) {
+            if ctx.stopped() {
+                return;
+            }
+            let cand = without(&ctx.program, &[(u.start, u.end)]);
+            if ctx.try_program(cand) {
+                continue 'again;
+            }
+        }
+        return;
+    }
+}
+
+/// Replaces a block by one of its bodies.
+fn unwrap_blocks(ctx: &mut Ctx) {
+    'again: loop {
+        for u in units(&ctx.program).into_iter().filter(|u| u.block) {
+            if ctx.stopped() {
+                return;
+            }
+            let bodies: Vec<Vec<(usize, usize)>> = match u.else_at {
+                // Then-body: drop IF and ELSE..ENDIF; else-body: drop IF..ELSE and ENDIF.
+                Some(e) => vec![
+                    vec![(u.start, u.start), (e, u.end)],
+                    vec![(u.start, e), (u.end, u.end)],
+                ],
+                None => vec![vec![(u.start, u.start), (u.end, u.end)]],
+            };
+            for drop in bodies {
+                if ctx.try_program(without(&ctx.program, &drop)) {
+                    continue 'again;
+                }
+            }
+        }
+        return;
+    }
+}
+
+/// Removes declarations one at a time, then single variables of `TEMP` and `ADDRESS`
+/// statements that name several (a candidate that still uses one fails to lower).
+fn remove_declarations(ctx: &mut Ctx) {
+    let mut i = 0;
+    while i < ctx.program.statements.len() {
+        if ctx.stopped() {
+            return;
+        }
+        if matches!(ctx.program.statements[i], Statement::Decl(_))
+            && ctx.try_program(without(&ctx.program, &[(i, i)]))
+        {
+            continue;
+        }
+        let mut v = 0;
+        while v < names_in(&ctx.program.statements[i]) {
+            let mut cand = ctx.program.clone();
+            match &mut cand.statements[i] {
+                Statement::Decl(Declaration::Temp { vars, .. }) => {
+                    vars.remove(v);
+                }
+                Statement::Decl(Declaration::Address { names }) => {
+                    names.remove(v);
+                }
+                _ => {}
+            }
+            if !ctx.try_program(cand) {
+                v += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// How many variables a multi-name declaration statement names (0 for anything else or a
+/// single name, which the whole-statement removal covers).
+fn names_in(s: &Statement) -> usize {
+    let n = match s {
+        Statement::Decl(Declaration::Temp { vars, .. }) => vars.len(),
+        Statement::Decl(Declaration::Address { names }) => names.len(),
+        _ => 0,
+    };
+    if n > 1 {
+        n
+    } else {
+        0
+    }
+}

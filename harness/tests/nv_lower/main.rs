@@ -8,3 +8,4 @@ mod examples;
 mod ops;
 mod refusals;
 mod support;
+mod table_x13;

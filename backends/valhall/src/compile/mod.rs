@@ -19,8 +19,10 @@ mod lower;
 mod operand;
 mod peephole;
 mod regalloc;
+pub(crate) mod softfp64;
 mod special;
 pub mod vcode;
+mod wide64;
 
 use shaderdiff_ir::{Pos, Program, Stage};
 use shaderdiff_oracles::interp::shape::Shape;
@@ -105,6 +107,18 @@ impl Machine {
 /// codes, memory, textures, recursion, too many uniforms or too large a record),
 /// [`CompileError::Internal`] for compiler bugs.
 pub fn compile(program: &Program, shape: &Shape) -> Result<Machine, CompileError> {
+    compile_with(program, shape, None)
+}
+
+/// [`compile`] with the injected fault `fault` ([`crate::faults`]) switched on.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_with(
+    program: &Program,
+    shape: &Shape,
+    fault: Option<crate::faults::Fault>,
+) -> Result<Machine, CompileError> {
     let mut in_record = vec![false; shape.spaces().len()];
     for insn in &program.instructions {
         for reg in insn
@@ -122,7 +136,9 @@ pub fn compile(program: &Program, shape: &Shape) -> Result<Machine, CompileError
     }
     let max_vertices = (program.stage == Stage::Geometry).then(|| program.gs_max_output_vertices());
     let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
-    let code = lower::Lower::new(program, shape, &layout).run()?;
+    let mut lower = lower::Lower::new(program, shape, &layout);
+    lower.fault = fault;
+    let code = lower.run()?;
     let uniform_words = code.uniform_words();
     if uniform_words > vcode::MAX_UNIFORMS {
         return Err(CompileError::unsupported(

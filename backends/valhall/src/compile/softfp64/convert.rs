@@ -77,6 +77,7 @@ impl E<'_> {
         let en = self.sub(one, sh);
         let z = self.k(0);
         let sub = self.cmp("eq", e, z);
+        let is_zero = self.cmp_and("eq", m, z, sub);
         let m = self.sel(sub, mn, m);
         let e = self.sel(sub, en, e);
         // Rebias 127 → 1023; the 23 fraction bits go to bits 29–51.
@@ -87,7 +88,6 @@ impl E<'_> {
         let hi = self.or(eh, hi_m);
         let hi = self.or(hi, sign);
         let fin = D { lo, hi };
-        let is_zero = self.cmp_and("eq", m, z, sub);
         let zero = D { lo: z, hi: sign };
         let r = self.sel_d(is_zero, zero, fin);
         let top = self.cmpk("eq", e, 255 + 896);

@@ -105,9 +105,7 @@ impl E<'_> {
     /// A 64-bit integer → binary64, rounded to nearest even (§5.4.1 convertFromInt);
     /// `signed`: two's complement.
     pub fn i2d64(&mut self, x: D, signed: bool) -> D {
-        let (sign, mag) = self.sign_magnitude(x, signed);
-        let lz = self.wclz(&[mag.lo, mag.hi]);
-        let n = self.wshl(&[mag.lo, mag.hi], lz);
+        let (sign, lz, n) = self.int_normalized(x, signed);
         // n has its leading bit at 63: sig = n >> 1 (jammed), value = sig · 2^(1 − lz),
         // so exp = 1085 − lz.
         let one = self.k(1);
@@ -119,9 +117,7 @@ impl E<'_> {
 
     /// A 64-bit integer → binary32, rounded to nearest even.
     pub fn i2f64(&mut self, x: D, signed: bool) -> VSrc {
-        let (sign, mag) = self.sign_magnitude(x, signed);
-        let lz = self.wclz(&[mag.lo, mag.hi]);
-        let n = self.wshl(&[mag.lo, mag.hi], lz);
+        let (sign, lz, n) = self.int_normalized(x, signed);
         // Leading bit at 63 → at 30: sig = n >> 33 (jammed), value = sig · 2^(33 − lz),
         // so exp = 189 − lz.
         let k33 = self.k(33);
@@ -131,18 +127,17 @@ impl E<'_> {
         self.round_pack32(sign, exp, sig[0])
     }
 
-    /// The sign bit (as bit 31) and magnitude of a 64-bit integer.
-    fn sign_magnitude(&mut self, x: D, signed: bool) -> (VSrc, D) {
-        if !signed {
-            return (self.k(0), x);
-        }
-        let sign = self.andk(x.hi, 0x8000_0000);
-        let n = self.ineg64(x);
-        let mag = D {
-            lo: self.sel_neg(x.hi, n.lo, x.lo),
-            hi: self.sel_neg(x.hi, n.hi, x.hi),
+    /// The sign bit (as bit 31) of a 64-bit integer, the leading zeros `lz` of its
+    /// magnitude, and the magnitude shifted left by `lz` (leading bit at 63; 0 for 0).
+    fn int_normalized(&mut self, x: D, signed: bool) -> (VSrc, VSrc, Vec<VSrc>) {
+        let (sign, mag) = if signed {
+            (self.andk(x.hi, 0x8000_0000), self.iabs64(x))
+        } else {
+            (self.k(0), x)
         };
-        (sign, mag)
+        let lz = self.wclz(&[mag.lo, mag.hi]);
+        let n = self.wshl(&[mag.lo, mag.hi], lz);
+        (sign, lz, n)
     }
 
     /// binary64 → 64-bit integer, truncating (§5.8 convertToIntegerTowardZero);

@@ -253,10 +253,19 @@ pub(crate) fn operands(op: Op, n: usize, seed: u64) -> Vec<[u64; 3]> {
         .collect()
 }
 
+/// Expected results per class: zero, subnormal, normal, infinite, NaN.
+pub(crate) type Classes = [usize; 5];
+
 /// Runs `op` over `n` operand triples (in runs of at most 65,536 threads) and returns the
 /// mismatches: (a, b, c, expected, got).
 pub(crate) fn mismatches(op: Op, n: usize, seed: u64) -> Vec<[u64; 5]> {
+    mismatches_and_classes(op, n, seed).0
+}
+
+/// [`mismatches`], plus how many expected results fell in each [`Classes`] class.
+pub(crate) fn mismatches_and_classes(op: Op, n: usize, seed: u64) -> (Vec<[u64; 5]>, Classes) {
     let k = kernel(op);
+    let mut classes = [0usize; 5];
     let mut bad = Vec::new();
     let mut done = 0;
     let mut chunk = 0;
@@ -267,6 +276,13 @@ pub(crate) fn mismatches(op: Op, n: usize, seed: u64) -> Vec<[u64; 5]> {
         for (o, g) in ops.iter().zip(got) {
             let [a, b, c] = o.map(f64::from_bits);
             let want = op.host(a, b, c);
+            classes[match want.classify() {
+                std::num::FpCategory::Zero => 0,
+                std::num::FpCategory::Subnormal => 1,
+                std::num::FpCategory::Normal => 2,
+                std::num::FpCategory::Infinite => 3,
+                std::num::FpCategory::Nan => 4,
+            }] += 1;
             let same = if want.is_nan() {
                 f64::from_bits(g).is_nan()
             } else {
@@ -279,7 +295,7 @@ pub(crate) fn mismatches(op: Op, n: usize, seed: u64) -> Vec<[u64; 5]> {
         done += m;
         chunk += 1;
     }
-    bad
+    (bad, classes)
 }
 
 fn check(op: Op, n: usize) {
@@ -315,6 +331,14 @@ fn div_matches_host_on_10000_operand_pairs() {
 #[test]
 fn sqrt_matches_host_on_10000_operands() {
     check(Op::Sqrt, 10_000);
+}
+
+/// Runs each (operation, operands, expected bits) case.
+fn check_cases(cases: &[(Op, [u64; 3], u64)]) {
+    for &(op, ops, want) in cases {
+        let got = kernel(op).run(&[ops])[0];
+        assert_eq!(got, want, "{op:?} {ops:#018x?}");
+    }
 }
 
 /// Hand-checked binary64 results (IEEE 754-2008 §4.3.1 ties to even, §6.3 zero signs,
@@ -387,10 +411,7 @@ fn hand_checked_values() {
             0x3970_0000_0000_0000,
         ),
     ];
-    for &(op, ops, want) in cases {
-        let got = kernel(op).run(&[ops])[0];
-        assert_eq!(got, want, "{op:?} {ops:#018x?}");
-    }
+    check_cases(cases);
 }
 
 /// NaN results: the first NaN operand quieted; invalid operations the default NaN.
@@ -410,10 +431,7 @@ fn nan_results() {
         (Op::Div, [0, 0, 0], 0x7ff8_0000_0000_0000),
         (Op::Sqrt, [one | 1 << 63, 0, 0], 0x7ff8_0000_0000_0000),
     ];
-    for &(op, ops, want) in cases {
-        let got = kernel(op).run(&[ops])[0];
-        assert_eq!(got, want, "{op:?} {ops:#018x?}");
-    }
+    check_cases(cases);
 }
 
 /// The 1,000,000-operand run per operation; prints the figures. Run with
@@ -423,12 +441,18 @@ fn nan_results() {
 fn million_operands_per_operation() {
     for op in [Op::Add, Op::Mul, Op::Fma, Op::Div, Op::Sqrt] {
         let start = std::time::Instant::now();
-        let bad = mismatches(op, 1_000_000, 0x1_0000_0000 + op as u64);
+        let (bad, c) = mismatches_and_classes(op, 1_000_000, 0x1_0000_0000 + op as u64);
         println!(
-            "soft-fp64 {op:?}: {} instructions, 1000000 operand sets, {} differ from host IEEE binary64 ({:.1} s)",
+            "soft-fp64 {op:?}: {} instructions, 1000000 operand sets, {} differ from host IEEE \
+             binary64 ({:.1} s; results: {} zero, {} subnormal, {} normal, {} infinite, {} NaN)",
             kernel(op).len(),
             bad.len(),
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4]
         );
         assert!(
             bad.is_empty(),

@@ -9,49 +9,41 @@ use super::E;
 impl E<'_> {
     /// `a + b` over `a.len()` words (the carry out of the top word is dropped).
     pub(super) fn wadd(&mut self, a: &[VSrc], b: &[VSrc]) -> Vec<VSrc> {
-        let mut out = Vec::with_capacity(a.len());
-        let mut carry: Option<VSrc> = None;
-        let last = a.len() - 1;
-        for i in 0..a.len() {
-            let t = self.add(a[i], b[i]);
-            let (s, c_in) = match carry {
-                Some(c) => (self.add(t, c), Some(c)),
-                None => (t, None),
-            };
-            out.push(s);
-            if i < last {
-                let z = self.k(0);
-                // Carry out: t < a (the word sum wrapped) or s < c_in (adding the carry did).
-                let c2 = match c_in {
-                    Some(c) => self.icmp("ICMP_OR.u32", "lt", "i1", s, c, z),
-                    None => z,
-                };
-                carry = Some(self.icmp("ICMP_OR.u32", "lt", "i1", t, a[i], c2));
-            }
-        }
-        out
+        self.wcarry(a, b, false)
     }
 
     /// `a − b` over `a.len()` words (wrapping).
     pub(super) fn wsub(&mut self, a: &[VSrc], b: &[VSrc]) -> Vec<VSrc> {
+        self.wcarry(a, b, true)
+    }
+
+    /// Word-by-word addition (`sub = false`) or subtraction with a carry or borrow chain.
+    /// Carry out of `t = a + b`: `t < a`; borrow out of `t = a − b`: `a < b`; then of
+    /// `s = t ± c_in`: `s < c_in` (addition) or `t < c_in` (subtraction).
+    fn wcarry(&mut self, a: &[VSrc], b: &[VSrc], sub: bool) -> Vec<VSrc> {
+        let op = if sub { "ISUB.u32" } else { "IADD.u32" };
         let mut out = Vec::with_capacity(a.len());
-        let mut borrow: Option<VSrc> = None;
+        let mut carry: Option<VSrc> = None;
         let last = a.len() - 1;
         for i in 0..a.len() {
-            let t = self.sub(a[i], b[i]);
-            let (s, b_in) = match borrow {
-                Some(bw) => (self.sub(t, bw), Some(bw)),
-                None => (t, None),
+            let t = self.op(op, &[a[i], b[i]], &[]);
+            let s = match carry {
+                Some(c) => self.op(op, &[t, c], &[]),
+                None => t,
             };
             out.push(s);
             if i < last {
                 let z = self.k(0);
-                // Borrow out: a < b, or t < b_in (subtracting the borrow wrapped).
-                let b2 = match b_in {
-                    Some(bw) => self.icmp("ICMP_OR.u32", "lt", "i1", t, bw, z),
+                let c2 = match carry {
+                    Some(c) if sub => self.icmp("ICMP_OR.u32", "lt", "i1", t, c, z),
+                    Some(c) => self.icmp("ICMP_OR.u32", "lt", "i1", s, c, z),
                     None => z,
                 };
-                borrow = Some(self.icmp("ICMP_OR.u32", "lt", "i1", a[i], b[i], b2));
+                carry = Some(if sub {
+                    self.icmp("ICMP_OR.u32", "lt", "i1", a[i], b[i], c2)
+                } else {
+                    self.icmp("ICMP_OR.u32", "lt", "i1", t, a[i], c2)
+                });
             }
         }
         out

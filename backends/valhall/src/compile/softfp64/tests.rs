@@ -461,3 +461,26 @@ fn million_operands_per_operation() {
         );
     }
 }
+
+/// A dead soft-fp64 result goes entirely: dead-code elimination removes whole chains (the
+/// 900-instruction square root leaves only its operand loads' consumers, i.e. nothing but
+/// the program's own stores and end).
+#[test]
+fn dead_sequences_are_removed_whole() {
+    let mut code = VCode::default();
+    let x = D {
+        lo: load(&mut code, 0),
+        hi: load(&mut code, 4),
+    };
+    let _ = E { code: &mut code }.dsqrt(x);
+    let kept = load(&mut code, 8);
+    store(&mut code, 24, kept);
+    code.ins("NOP", VDst::None, &[], &[]);
+    let alloc = regalloc::allocate(code);
+    let n = alloc
+        .items
+        .iter()
+        .filter(|it| matches!(it, super::super::vcode::Item::Ins(_)))
+        .count();
+    assert_eq!(n, 3, "LOAD, STORE, NOP");
+}

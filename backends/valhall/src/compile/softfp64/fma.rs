@@ -1,6 +1,6 @@
 //! Fused multiply-add `a · b + c` (IEEE 754-2008 §5.4.1 fusedMultiplyAdd: "computed as if
-//! with unbounded range and precision, rounding only once"), the core that addition and
-//! multiplication also use.
+//! with unbounded range and precision, rounding only once"), the core that multiplication
+//! also uses.
 //!
 //! The exact 106-bit product and the addend are placed in 128-bit fixed point (product's
 //! leading bit at 124 or 125, addend's at 125), the one with the smaller scale is shifted

@@ -23,6 +23,7 @@
 //! a normalised 64-bit `sig` at bit 62 and ten bits below the last mantissa bit (the lowest
 //! one a sticky bit: 1 when any lost bit was 1).
 
+mod add;
 mod convert;
 mod div;
 mod fma;
@@ -351,16 +352,6 @@ impl E<'_> {
             lo: self.k(0),
             hi: self.k(DEFAULT_NAN_HI),
         }
-    }
-
-    /// `a + b` (IEEE 754-2008 §5.4.1 addition): the fused multiply-add `a · 1.0 + b`, exact
-    /// in its product, so rounded once.
-    pub fn dadd(&mut self, a: D, b: D) -> D {
-        let one = D {
-            lo: self.k(0),
-            hi: self.k(0x3ff0_0000),
-        };
-        self.dfma(a, one, b)
     }
 
     /// `a · b` (IEEE 754-2008 §5.4.1 multiplication): `a · b + (−0.0)`, which is `a · b`

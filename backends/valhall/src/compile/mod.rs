@@ -4,7 +4,9 @@
 //! 1. `lower`/`alu`/`special`: TGSI → [`vcode::VCode`], scalarised (one value per vec4
 //!    channel), source modifiers and saturate folded into instruction modifiers
 //!    (`.neg`, `.abs`, `.clamp_0_1`), constants in the immediate table or FAU uniforms,
-//!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made.
+//!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made. The 64-bit
+//!    opcodes (`wide64`) are channel pairs computed by `softfp64`: IEEE binary64 and
+//!    64-bit integer arithmetic in 32-bit integer instructions (Valhall has no f64 unit).
 //! 2. `regalloc`: linear-scan allocation of `r0`–`r55` with spilling to the record.
 //! 3. `finish`: flow annotations (`.wait0`, `.reconverge`, `.end`), branch offsets,
 //!    encoding through [`crate::encode`].

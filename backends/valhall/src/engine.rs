@@ -17,7 +17,7 @@ use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 
 use crate::compile::abi::{RECORD_BASE, RECORD_REG, UNIFORM_MEM_BASE};
-use crate::compile::{compile, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
+use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
 use crate::sim::{Launch, Memory, Shader, SimError, NUM_REGS};
 
 /// The engine's `--backend` name.
@@ -35,7 +35,11 @@ pub const OPCODES: &[Opcode] = {
         AND, OR, XOR, SHL, USHR, ISHR, UCMP, UBFE, IBFE, BFI, BREV, POPC, LSB, UMSB, IMSB, IF, UIF,
         ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL, RET,
         BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE, DDY_FINE,
-        EMIT, ENDPRIM,
+        EMIT, ENDPRIM, DABS, DNEG, DADD, DMUL, DDIV, DMAD, DFMA, DMIN, DMAX, DRCP, DSQRT, DRSQ,
+        DFRAC, DTRUNC, DCEIL, DFLR, DROUND, DSSG, DLDEXP, DSEQ, DSNE, DSLT, DSGE, D2F, D2I, D2U,
+        F2D, I2D, U2D, I64ABS, I64NEG, I64SSG, U64ADD, U64MUL, I64MIN, I64MAX, U64MIN, U64MAX,
+        I64DIV, I64MOD, U64DIV, U64MOD, U64SHL, U64SHR, I64SHR, U64SEQ, U64SNE, U64SLT, U64SGE,
+        I64SLT, I64SGE, D2I64, D2U64, I642D, U642D, I642F, U642F, F2I64, F2U64, I2I64, U2I64,
     ]
 };
 
@@ -100,7 +104,7 @@ impl ValhallEngine {
                     .filter(|op| OPCODES.contains(op))
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: false,
+                types_64bit: true,
                 memory: false,
             },
         }
@@ -114,7 +118,12 @@ impl ValhallEngine {
     pub fn compile(&self, program: &Program) -> Result<ValhallCompiled, EngineError> {
         self.caps.check(ENGINE, program)?;
         let shape = Shape::new(program).map_err(exec_error)?;
-        let machine = compile(program, &shape).map_err(compile_error)?;
+        let fault = self
+            .config
+            .fault
+            .as_deref()
+            .and_then(crate::faults::Fault::from_name);
+        let machine = compile_with(program, &shape, fault).map_err(compile_error)?;
         let shader = Shader::from_words(&machine.words).map_err(|e| EngineError::Compile {
             engine: ENGINE.into(),
             message: format!("the simulator rejects the compiled code: {e}"),
@@ -140,6 +149,10 @@ impl Engine for ValhallEngine {
 
     fn capabilities(&self) -> &Capabilities {
         &self.caps
+    }
+
+    fn faults(&self) -> &'static [shaderdiff_engine::FaultDef] {
+        crate::faults::CATALOGUE
     }
 
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {

@@ -43,6 +43,7 @@ mod decode;
 mod disasm;
 mod encode;
 pub mod engine;
+pub mod faults;
 mod hex;
 mod instr;
 pub mod isa;

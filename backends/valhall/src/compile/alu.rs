@@ -57,6 +57,9 @@ impl Lower<'_> {
             EMIT | ENDPRIM => return self.emit(&insn),
             _ => {}
         }
+        if super::wide64::layout(insn.opcode).is_some() {
+            return self.op64(i, &insn);
+        }
         let Some(dst) = insn.dst.first().copied() else {
             return Ok(());
         };
@@ -80,11 +83,20 @@ impl Lower<'_> {
             };
             results.push((c, v));
         }
-        // A result that is one of the registers this instruction writes (a move from an
-        // aliased source: MOV TEMP[0], TEMP[0].yxzw) is copied before any write.
+        self.write_results(&dst.reg, results)
+    }
+
+    /// Writes the per-channel `results` of one instruction to `reg`. A result that is one
+    /// of the registers this instruction writes (a move from an aliased source:
+    /// MOV TEMP[0], TEMP[0].yxzw) is copied before any write.
+    pub(super) fn write_results(
+        &mut self,
+        reg: &shaderdiff_ir::Register,
+        mut results: Vec<(u8, VSrc)>,
+    ) -> Result<(), CompileError> {
         let written: Vec<Val> = results
             .iter()
-            .filter_map(|&(c, _)| self.reg_vreg_if_direct(&dst.reg, c).map(Val::V))
+            .filter_map(|&(c, _)| self.reg_vreg_if_direct(reg, c).map(Val::V))
             .collect();
         for (_, v) in results.iter_mut() {
             if written.contains(&v.val) {
@@ -92,7 +104,7 @@ impl Lower<'_> {
             }
         }
         for (c, v) in results {
-            self.write(&dst.reg, c, v)?;
+            self.write(reg, c, v)?;
         }
         Ok(())
     }

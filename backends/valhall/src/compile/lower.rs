@@ -73,6 +73,8 @@ pub struct Lower<'a> {
     pub(super) lanes: Option<QuadLanes>,
     /// Geometry programs: per-stream primitive state (see `geom`).
     pub(super) streams: super::geom::StreamState,
+    /// The injected fault, if any ([`crate::faults`]).
+    pub(super) fault: Option<crate::faults::Fault>,
     epilogue: Label,
     frames: Vec<Frame>,
     returns: Vec<Label>,
@@ -96,6 +98,7 @@ impl<'a> Lower<'a> {
             emit_state: None,
             lanes: None,
             streams: Default::default(),
+            fault: None,
             epilogue,
             frames: Vec::new(),
             returns: Vec::new(),

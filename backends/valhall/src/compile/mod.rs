@@ -4,7 +4,9 @@
 //! 1. `lower`/`alu`/`special`: TGSI → [`vcode::VCode`], scalarised (one value per vec4
 //!    channel), source modifiers and saturate folded into instruction modifiers
 //!    (`.neg`, `.abs`, `.clamp_0_1`), constants in the immediate table or FAU uniforms,
-//!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made.
+//!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made. The 64-bit
+//!    opcodes (`wide64`) are channel pairs computed by `softfp64`: IEEE binary64 and
+//!    64-bit integer arithmetic in 32-bit integer instructions (Valhall has no f64 unit).
 //! 2. `regalloc`: linear-scan allocation of `r0`–`r55` with spilling to the record.
 //! 3. `finish`: flow annotations (`.wait0`, `.reconverge`, `.end`), branch offsets,
 //!    encoding through [`crate::encode`].
@@ -19,8 +21,10 @@ mod lower;
 mod operand;
 mod peephole;
 mod regalloc;
+pub(crate) mod softfp64;
 mod special;
 pub mod vcode;
+mod wide64;
 
 use shaderdiff_ir::{Pos, Program, Stage};
 use shaderdiff_oracles::interp::shape::Shape;
@@ -105,6 +109,18 @@ impl Machine {
 /// codes, memory, textures, recursion, too many uniforms or too large a record),
 /// [`CompileError::Internal`] for compiler bugs.
 pub fn compile(program: &Program, shape: &Shape) -> Result<Machine, CompileError> {
+    compile_with(program, shape, None)
+}
+
+/// [`compile`] with the injected fault `fault` ([`crate::faults`]) switched on.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_with(
+    program: &Program,
+    shape: &Shape,
+    fault: Option<crate::faults::Fault>,
+) -> Result<Machine, CompileError> {
     let mut in_record = vec![false; shape.spaces().len()];
     for insn in &program.instructions {
         for reg in insn
@@ -122,7 +138,9 @@ pub fn compile(program: &Program, shape: &Shape) -> Result<Machine, CompileError
     }
     let max_vertices = (program.stage == Stage::Geometry).then(|| program.gs_max_output_vertices());
     let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
-    let code = lower::Lower::new(program, shape, &layout).run()?;
+    let mut lower = lower::Lower::new(program, shape, &layout);
+    lower.fault = fault;
+    let code = lower.run()?;
     let uniform_words = code.uniform_words();
     if uniform_words > vcode::MAX_UNIFORMS {
         return Err(CompileError::unsupported(

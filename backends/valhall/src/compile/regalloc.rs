@@ -179,39 +179,59 @@ fn pure(x: &VIns) -> bool {
         && x.def_reg().is_some()
 }
 
-/// Dead-code elimination: drops pure instructions whose result is never read (repeated
-/// until nothing changes, so whole dead chains go).
+/// Dead-code elimination: drops pure instructions whose result is never read, whole dead
+/// chains included. Linear: read counts per virtual register; removing an instruction
+/// lowers the counts of what it reads, and a register whose count reaches 0 makes its
+/// pure definitions dead in turn (worklist). A removed instruction's step weight moves to
+/// the next instruction kept.
 fn remove_dead(code: &mut VCode) {
-    loop {
-        let mut used = vec![false; code.vregs as usize];
-        for it in &code.items {
-            if let Item::Ins(x) = it {
-                for u in x.uses() {
-                    used[u.0 as usize] = true;
+    let n = code.vregs as usize;
+    let mut reads = vec![0u32; n];
+    let mut defs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, it) in code.items.iter().enumerate() {
+        if let Item::Ins(x) = it {
+            for u in x.uses() {
+                reads[u.0 as usize] += 1;
+            }
+            if pure(x) {
+                if let Some(d) = x.def_reg() {
+                    defs[d.0 as usize].push(i);
                 }
             }
-        }
-        let before = code.items.len();
-        // A removed instruction's step weight moves to the next instruction kept.
-        let mut carried = 0u32;
-        let mut kept = Vec::with_capacity(before);
-        for it in std::mem::take(&mut code.items) {
-            match it {
-                Item::Ins(x) if pure(&x) && !x.def_reg().is_some_and(|d| used[d.0 as usize]) => {
-                    carried += x.weight;
-                }
-                Item::Ins(mut x) => {
-                    x.weight += std::mem::take(&mut carried);
-                    kept.push(Item::Ins(x));
-                }
-                label => kept.push(label),
-            }
-        }
-        code.items = kept;
-        if code.items.len() == before {
-            break;
         }
     }
+    let mut dead = vec![false; code.items.len()];
+    let mut work: Vec<usize> = (0..n).filter(|&v| reads[v] == 0).collect();
+    while let Some(v) = work.pop() {
+        for &i in &defs[v] {
+            if dead[i] {
+                continue;
+            }
+            dead[i] = true;
+            if let Item::Ins(x) = &code.items[i] {
+                for u in x.uses() {
+                    let r = &mut reads[u.0 as usize];
+                    *r -= 1;
+                    if *r == 0 {
+                        work.push(u.0 as usize);
+                    }
+                }
+            }
+        }
+    }
+    let mut carried = 0u32;
+    let mut kept = Vec::with_capacity(code.items.len());
+    for (i, it) in std::mem::take(&mut code.items).into_iter().enumerate() {
+        match it {
+            Item::Ins(x) if dead[i] => carried += x.weight,
+            Item::Ins(mut x) => {
+                x.weight += std::mem::take(&mut carried);
+                kept.push(Item::Ins(x));
+            }
+            label => kept.push(label),
+        }
+    }
+    code.items = kept;
 }
 
 /// Allocates registers for `code`.

@@ -1,0 +1,34 @@
+//! The valhall engine's fault catalogue: deliberate, realistic miscompilations that
+//! `--inject-fault NAME` switches on ([`shaderdiff_engine::EngineConfig::fault`]), so anyone
+//! can check that the differential loop finds and reduces them (issue 4 "Fault injection").
+//! The compiler asks [`Fault`] at the sites marked `FAULT HOOK` in `compile/`; without the
+//! fault the generated code carries no trace of it.
+
+use shaderdiff_engine::FaultDef;
+
+/// One catalogued fault of the valhall engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// `u64add-no-carry`.
+    U64AddNoCarry,
+}
+
+/// Every fault with its catalogue entry, in `shaderdiff faults` order.
+const FAULTS: &[(Fault, FaultDef)] = &[(
+    Fault::U64AddNoCarry,
+    FaultDef {
+        name: "u64add-no-carry",
+        description:
+            "U64ADD drops the carry from the low word into the high word (a 64-bit carry bug)",
+    },
+)];
+
+/// The catalogue entries (`Engine::faults`).
+pub const CATALOGUE: &[FaultDef] = &[FAULTS[0].1];
+
+impl Fault {
+    /// The fault called `name`, if the valhall engine owns it.
+    pub fn from_name(name: &str) -> Option<Fault> {
+        FAULTS.iter().find(|(_, d)| d.name == name).map(|(f, _)| *f)
+    }
+}

@@ -61,6 +61,7 @@ impl Default for RandomConfig {
                 opcodes: None,
                 swarm: true,
                 defined_only: true,
+                wide: false,
             },
             invocations: 16,
         }

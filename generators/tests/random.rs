@@ -187,3 +187,25 @@ fn swarm_draws_vary_features_and_opcode_pools() {
         feature_sets.len()
     );
 }
+
+/// `wide` (fuzz --64bit) adds the 64-bit opcodes of tgsi.rst's "Double ISA" and "64-bit
+/// Integer ISA" to the pool; the programs stay valid (they print and parse back).
+#[test]
+fn wide_programs_use_64bit_opcodes_and_parse_back() {
+    let mut cfg = RandomConfig::default();
+    cfg.gen.wide = true;
+    let mut wide_ops = std::collections::BTreeSet::new();
+    for index in 0..300 {
+        let g = generate(3, index, &cfg);
+        let parsed = parse(&g.text, "gen.tgsi").unwrap_or_else(|e| panic!("{e}\n{}", g.text));
+        assert_eq!(parsed, g.program, "{}", g.text);
+        for i in &g.program.instructions {
+            if shaderdiff_generators::tgsi::is_64bit(i.opcode) {
+                wide_ops.insert(i.opcode);
+            }
+        }
+    }
+    assert!(wide_ops.contains(&Opcode::U64ADD), "{wide_ops:?}");
+    assert!(wide_ops.contains(&Opcode::DADD), "{wide_ops:?}");
+    assert!(wide_ops.len() > 20, "{wide_ops:?}");
+}

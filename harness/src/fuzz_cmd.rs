@@ -94,6 +94,9 @@ pub struct FuzzArgs {
     /// inputs (the comparators skip undefined channels).
     #[arg(long)]
     pub allow_undefined: bool,
+    /// Also generate the 64-bit opcodes (doubles and 64-bit integers) in TGSI programs.
+    #[arg(long = "64bit")]
+    pub wide: bool,
     /// Do not reduce new findings.
     #[arg(long)]
     pub no_reduce: bool,
@@ -116,7 +119,7 @@ pub struct FuzzArgs {
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "programs", "shard", "out", "lang", "backends", "nan", "step_limit",
-        "inject_fault", "invocations", "max_instructions", "allow_undefined", "no_reduce",
+        "inject_fault", "invocations", "max_instructions", "allow_undefined", "wide", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
@@ -173,6 +176,7 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     }
     for (on, flag) in [
         (args.allow_undefined, "--allow-undefined"),
+        (args.wide, "--64bit"),
         (args.no_reduce, "--no-reduce"),
         (args.log_programs, "--log-programs"),
     ] {
@@ -242,6 +246,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
     let mut config = RandomConfig::with_defined_only(!args.allow_undefined);
     config.invocations = args.invocations as usize;
     config.gen.max_instructions = args.max_instructions as usize;
+    config.gen.wide = args.wide;
     let jobs = args.jobs.map(|j| j as usize).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -138,6 +138,12 @@ pub struct GenConfig {
     pub swarm: bool,
     /// Build only programs whose every result is defined for all inputs (module docs).
     pub defined_only: bool,
+    /// Also draw the 64-bit arithmetic opcodes (tgsi.rst "Double ISA" and "64-bit Integer
+    /// ISA"; values in channel pairs xy/zw). Off by default, so the default program streams
+    /// stay as they are. Their undefined cases (division by zero, out-of-range conversions)
+    /// are not guarded even with `defined_only`: those channels are reported undefined and
+    /// skipped by the comparators.
+    pub wide: bool,
 }
 
 impl Default for GenConfig {
@@ -152,6 +158,7 @@ impl Default for GenConfig {
             opcodes: None,
             swarm: false,
             defined_only: false,
+            wide: false,
         }
     }
 }
@@ -184,8 +191,7 @@ pub fn arithmetic_opcodes(include_64bit: bool) -> Vec<Opcode> {
         .copied()
         .filter(|op| {
             let i = op.info();
-            let is64 = i.dst_type.is_some_and(|t| t.is_64bit())
-                || i.src_types.iter().any(|t| t.is_some_and(|t| t.is_64bit()));
+            let is64 = is_64bit(*op);
             i.num_dst == 1
                 && i.num_src >= 1
                 && !i.is_tex
@@ -197,6 +203,13 @@ pub fn arithmetic_opcodes(include_64bit: bool) -> Vec<Opcode> {
                 && (include_64bit || (!is64 && !UNDEFINED_IN_DOC.contains(op)))
         })
         .collect()
+}
+
+/// Whether `op` reads or writes 64-bit values (opcodes.csv types).
+pub fn is_64bit(op: Opcode) -> bool {
+    let i = op.info();
+    i.dst_type.is_some_and(|t| t.is_64bit())
+        || i.src_types.iter().any(|t| t.is_some_and(|t| t.is_64bit()))
 }
 
 /// What one program drew: its stage, the features it may use and its opcode pool
@@ -222,10 +235,18 @@ pub struct Built {
 
 /// The opcode pool of `cfg` before any swarm draw.
 fn opcode_pool(cfg: &GenConfig) -> Vec<Opcode> {
-    let mut pool = cfg
-        .opcodes
-        .clone()
-        .unwrap_or_else(|| arithmetic_opcodes(cfg.syntax_coverage));
+    let mut pool = cfg.opcodes.clone().unwrap_or_else(|| {
+        let mut ops = arithmetic_opcodes(cfg.syntax_coverage);
+        if cfg.wide && !cfg.syntax_coverage {
+            ops.extend(
+                arithmetic_opcodes(true)
+                    .into_iter()
+                    .filter(|op| is_64bit(*op)),
+            );
+            ops.sort_unstable();
+        }
+        ops
+    });
     if cfg.defined_only {
         pool.retain(|op| !guard::never_defined_for_all(*op));
     }

@@ -82,17 +82,17 @@ fn run_rows(rows: &[Row]) {
                 .unwrap_or_else(|err| panic!("{name}: {}: {err}", r.insn));
             let got = out.registers[&key][0];
             let undef = out.undefined.get(&key).map_or(0, |u| u[0]);
-            for c in 0..4 {
-                let ctx = format!("{name}: `{}` channel {c}: got {:#010x}", r.insn, got[c]);
-                match r.want[c] {
-                    V(v) => assert_eq!(got[c], v, "{ctx}, want {v:#010x}"),
-                    Nan => assert!(f32::from_bits(got[c]).is_nan(), "{ctx}, want NaN"),
+            for (c, (&word, want)) in got.iter().zip(r.want).enumerate() {
+                let ctx = format!("{name}: `{}` channel {c}: got {word:#010x}", r.insn);
+                match want {
+                    V(v) => assert_eq!(word, v, "{ctx}, want {v:#010x}"),
+                    Nan => assert!(f32::from_bits(word).is_nan(), "{ctx}, want NaN"),
                     Undef if *name == "interp" => {
                         assert!(undef & (1 << c) != 0, "{ctx}: not marked undefined")
                     }
                     Undef => {}
                 }
-                if *name == "interp" && !matches!(r.want[c], Undef) {
+                if *name == "interp" && !matches!(want, Undef) {
                     assert!(undef & (1 << c) == 0, "{ctx}: marked undefined");
                 }
             }

@@ -35,7 +35,7 @@ use super::{contract_mismatches, engines, parse, Report, ORACLE};
 
 /// Engines that implement every double and 64-bit integer opcode; each must run every
 /// 64-bit table. Other engines may answer `Unsupported`.
-pub const ENGINES_64: &[&str] = &["interp"];
+pub const ENGINES_64: &[&str] = &["interp", "jit"];
 
 /// The expected result of one slot.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -301,3 +301,28 @@ pub fn d2u(a: f64) -> Checked<u32> {
         Checked::new(0, true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::drsq;
+
+    /// DRSQ is correctly rounded. Expected values: Python `float(1 / Decimal(x).sqrt())`
+    /// at 80 digits (correctly rounded to binary64). The last two are inputs where
+    /// `1 / sqrt(x)` rounded twice is one ulp off.
+    #[test]
+    fn drsq_is_correctly_rounded() {
+        for (x, want) in [
+            (0x4000_0000_0000_0000u64, 0x3FE6_A09E_667F_3BCDu64),
+            (0x4008_0000_0000_0000, 0x3FE2_79A7_4590_331C),
+            (0x3FB9_9999_9999_999A, 0x4009_4C58_3ADA_5B52),
+            (0x7FEF_FFFF_FFFF_FFFF, 0x1FF0_0000_0000_0000),
+            (0x0000_0000_0000_0001, 0x6180_0000_0000_0000),
+            (0x000F_FFFF_FFFF_FFFF, 0x5FE0_0000_0000_0001),
+            (0x7E37_E43C_8800_759C, 0x20CA_2FE7_6A3F_9475),
+            (0x4002_C9AC_506A_AF31, 0x3FE4_E19B_BF6B_74EE),
+            (0x3FF4_8158_BAED_590B, 0x3FEC_444F_E98B_10C0),
+        ] {
+            assert_eq!(drsq(f64::from_bits(x)).to_bits(), want, "DRSQ({x:#x})");
+        }
+    }
+}

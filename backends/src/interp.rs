@@ -53,7 +53,7 @@ impl InterpEngine {
             caps: Capabilities {
                 opcodes: interp_opcodes(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: false,
+                types_64bit: true,
                 memory: false,
             },
         }

@@ -321,6 +321,11 @@ fn word_text(w: &str, ty: &str) -> String {
     match ty {
         "f32" | "bits" | "mixed" | "unwritten" => format!("{w} {}", float_text(bits)),
         "i32" => format!("{w} {}", bits as i32),
+        // A binary64 channel pair (`0x%016x`, compare module docs).
+        "f64" => match u64::from_str_radix(w.trim_start_matches("0x"), 16) {
+            Ok(b) => format!("{w} {:e}", f64::from_bits(b)),
+            Err(_) => w.to_string(),
+        },
         _ => w.to_string(),
     }
 }

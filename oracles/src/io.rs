@@ -150,6 +150,19 @@ impl Interval {
     }
 }
 
+/// The binary64 acceptance set of a 64-bit float held in a channel pair, from the intervals
+/// of its low (x or z) and high (y or w) channels: `(lo, hi, nan)`, `lo` and `hi` binary64
+/// bits in IEEE total order. The oracle stores a binary64 set split across the pair (the
+/// low words of both ends in the low channel, the high words in the high channel), so an
+/// exact double is two exact channels. Source: `crate::interp::interval` module docs.
+pub fn pair_interval(low: Interval, high: Interval) -> (u64, u64, bool) {
+    (
+        low.lo as u64 | (high.lo as u64) << 32,
+        low.hi as u64 | (high.hi as u64) << 32,
+        low.nan || high.nan,
+    )
+}
+
 /// Per-channel acceptance intervals of a run's output registers, for one engine class
 /// (see `oracles/precision.toml`).
 #[derive(Clone, Debug, Default, PartialEq)]

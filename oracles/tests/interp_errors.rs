@@ -69,11 +69,22 @@ fn recursion_hits_call_depth() {
 }
 
 #[test]
-fn unsupported_64bit_memory_and_derivative_outside_fragment() {
+fn unsupported_64bit_modifiers_memory_and_derivative_outside_fragment() {
     let cases = [
+        // tgsi.rst "Source Modifiers": only 32-bit modifiers exist; EXEC-NOTES.md §6:
+        // tgsi_exec asserts that 64-bit operands have none.
         (
-            "VERT\nDCL TEMP[0]\nDADD TEMP[0], TEMP[0], TEMP[0]\nEND\n",
+            "VERT\nDCL TEMP[0]\nDADD TEMP[0], TEMP[0], -TEMP[0]\nEND\n",
             Opcode::DADD,
+        ),
+        (
+            "VERT\nDCL TEMP[0]\nU64ADD TEMP[0], |TEMP[0]|, TEMP[0]\nEND\n",
+            Opcode::U64ADD,
+        ),
+        // tgsi.rst "Other Modifiers": saturate clamps 32-bit stores.
+        (
+            "VERT\nDCL TEMP[0]\nDMUL_SAT TEMP[0], TEMP[0], TEMP[0]\nEND\n",
+            Opcode::DMUL,
         ),
         (
             "COMP\nDCL BUFFER[0]\nDCL TEMP[0]\nIMM[0] UINT32 { 0, 0, 0, 0 }\n\

@@ -52,8 +52,10 @@ fn every_implemented_opcode_has_a_bound_for_every_class() {
             );
         }
     }
-    // is_alu lists 96 opcodes (alu.rs), plus the four derivatives.
-    assert_eq!(n, 100);
+    // is_alu lists 96 32-bit opcodes (alu.rs) and the 61 double and 64-bit integer opcodes
+    // of opcodes.csv (wide.rs: 31 "Double ISA" with DNEG and DDIV, 30 "64-bit Integer
+    // ISA"), plus the four derivatives.
+    assert_eq!(n, 161);
 }
 
 #[test]
@@ -178,6 +180,26 @@ fn bounds_are_the_numbers_their_sources_state() {
         Opcode::MUL,
         Opcode::SLT,
         Opcode::FSEQ,
+    ] {
+        assert_eq!(kind(op, gpu), BoundKind::Exact, "{op}");
+    }
+    // Doubles: Vulkan "The precision of double-precision instructions is at least that of
+    // single precision": OpFDiv 2.5 ULP (DRCP = 1/x), inversesqrt() 2 ULP, in binary64 ulps.
+    // cpu: the jit's 1.0 / x is correctly rounded (exact); its 1.0 / sqrt(x) rounds twice,
+    // each with relative error <= 2^-53, so within 2 binary64 ulp.
+    assert_eq!(kind(Opcode::DRCP, gpu), err(2.5, 0.0, 0.0, None, None));
+    assert_eq!(kind(Opcode::DRCP, cpu), BoundKind::Exact);
+    assert_eq!(kind(Opcode::DRSQ, gpu), err(2.0, 0.0, 0.0, None, None));
+    assert_eq!(kind(Opcode::DRSQ, cpu), err(2.0, 0.0, 0.0, None, None));
+    // tgsi.rst DMAD does not say whether the product is rounded (DFMA is the fused form).
+    assert_eq!(kind(Opcode::DMAD, cpu), BoundKind::FusedOrUnfused);
+    assert_eq!(kind(Opcode::DMAD, gpu), BoundKind::FusedOrUnfused);
+    for op in [
+        Opcode::DADD,
+        Opcode::DMUL,
+        Opcode::DDIV,
+        Opcode::DSQRT,
+        Opcode::DFMA,
     ] {
         assert_eq!(kind(op, gpu), BoundKind::Exact, "{op}");
     }

@@ -162,7 +162,7 @@ fn needs_libcalls(program: &Program) -> bool {
     program.instructions.iter().any(|i| {
         matches!(
             i.opcode,
-            EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM
+            EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM | DLDEXP
         )
     })
 }

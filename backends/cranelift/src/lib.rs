@@ -135,7 +135,7 @@ impl JitEngine {
                     .filter(|&op| alu::is_supported(op) || NON_ALU_OPCODES.contains(&op))
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: false,
+                types_64bit: true,
                 memory: false,
             },
             isa: compile::host_isa(&options),
@@ -146,6 +146,17 @@ impl JitEngine {
     /// plan and the control-flow analysis.
     fn front(&self, program: &Program) -> Result<Front, EngineError> {
         self.caps.check(ENGINE, program)?;
+        // Forms of 64-bit instructions tgsi.rst gives no meaning (shared with the oracle).
+        for (i, insn) in program.instructions.iter().enumerate() {
+            if let Some(why) = shaderdiff_oracles::interp::alu::wide::unsupported_form(insn) {
+                return Err(EngineError::Unsupported {
+                    engine: ENGINE.into(),
+                    opcode: Some(insn.opcode),
+                    pos: program.source_map.instruction(i),
+                    reason: why.into(),
+                });
+            }
+        }
         let fault = faults::Fault::from_config(self.config.fault.as_deref());
         let faulty = faults::rewrite(program, fault);
         let program = faulty.as_ref().unwrap_or(program);

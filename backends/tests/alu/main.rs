@@ -12,6 +12,8 @@ mod support;
 
 mod basics;
 mod convert;
+mod double;
 mod float;
 mod int;
+mod int64;
 mod special;

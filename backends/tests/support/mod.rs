@@ -26,6 +26,7 @@
 pub mod consts;
 pub mod programs;
 pub mod rows;
+pub mod wide;
 
 use shaderdiff_backends::{
     engine, Engine, EngineConfig, EngineError, Inputs, Outputs, ENGINE_NAMES,

@@ -54,7 +54,7 @@ pub enum Want {
 
 impl Want {
     /// Whether `got` satisfies this expectation (never called for `Undefined`).
-    fn accepts(self, got: u32) -> bool {
+    pub fn accepts(self, got: u32) -> bool {
         let g = f32::from_bits(got);
         match self {
             Want::Bits(w) => got == w,

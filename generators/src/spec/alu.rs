@@ -16,15 +16,15 @@ const SAT_COMBOS: usize = 256;
 
 /// How the sources and the destination of one variant look.
 #[derive(Clone, Copy, Debug)]
-struct Shape {
-    abs: bool,
-    neg: bool,
-    saturate: bool,
-    swizzle: Swizzle,
-    writemask: u8,
+pub(super) struct Shape {
+    pub abs: bool,
+    pub neg: bool,
+    pub saturate: bool,
+    pub swizzle: Swizzle,
+    pub writemask: u8,
 }
 
-const PLAIN: Shape = Shape {
+pub(super) const PLAIN: Shape = Shape {
     abs: false,
     neg: false,
     saturate: false,
@@ -88,7 +88,7 @@ fn variants(op: Opcode) -> Vec<(String, Shape, usize)> {
 }
 
 /// `OP[_SAT] OUT[0].mask, IN[0], ..., IN[n-1]` with the variant's modifiers and swizzle.
-fn program(op: Opcode, shape: &Shape) -> Program {
+pub(super) fn program(op: Opcode, shape: &Shape) -> Program {
     let n = op.info().num_src as u32;
     let mut p = Program::new(Stage::Vertex);
     if n > 0 {
@@ -210,6 +210,9 @@ fn range_values(r: &ApproxRange) -> Vec<u32> {
 
 /// Every ALU variant of `op`, plus one `range` variant per contract range of `op`.
 pub(super) fn cases(op: Opcode, ranges: &[ApproxRange]) -> Vec<SpecCase> {
+    if shaderdiff_oracles::interp::alu::wide::is_wide(op) {
+        return super::wide::cases(op);
+    }
     let n = op.info().num_src as usize;
     let edges: Vec<Vec<u32>> = (0..n).map(|k| source_edges(op, k)).collect();
     let packed = op.info().output_mode == OutputMode::Componentwise;

@@ -184,15 +184,15 @@ pub fn source_edges(op: Opcode, k: usize) -> Vec<u32> {
 
 /// The cross product of `lists` (first list varies slowest), each list cut from the end
 /// (longest first) until the product has at most `limit` elements.
-pub fn combos(mut lists: Vec<Vec<u32>>, limit: usize) -> Vec<Vec<u32>> {
-    let product = |l: &[Vec<u32>]| l.iter().map(|v| v.len().max(1)).product::<usize>();
+pub fn combos<T: Copy>(mut lists: Vec<Vec<T>>, limit: usize) -> Vec<Vec<T>> {
+    let product = |l: &[Vec<T>]| l.iter().map(|v| v.len().max(1)).product::<usize>();
     while product(&lists) > limit.max(1) {
         let longest = (0..lists.len())
             .max_by_key(|&i| (lists[i].len(), std::cmp::Reverse(i)))
             .unwrap_or(0);
         lists[longest].pop();
     }
-    let mut out: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut out: Vec<Vec<T>> = vec![Vec::new()];
     for l in &lists {
         out = out
             .iter()

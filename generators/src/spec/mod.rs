@@ -8,6 +8,7 @@
 //!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
 //!   the range the caller passes in [`SpecConfig::ranges`]; [`SpecConfig::builtin`] takes
 //!   them from the precision contract, `oracles/precision.toml`).
+//! * Double and 64-bit integer opcodes: their own edges and variants ([`wide`]).
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives, address loads and the geometry
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
 //!
@@ -20,6 +21,7 @@
 mod alu;
 mod control;
 pub mod edges;
+mod wide;
 
 use shaderdiff_ir::tgsi::{print_with, PrintOptions};
 use shaderdiff_ir::{Opcode, Program, ALL_OPCODES};

@@ -16,8 +16,14 @@
 //!   reaches zero from both sides or touches it (the sign of a zero that approximate
 //!   arithmetic produces is not significant); NaN when the interval allows NaN (`strict`: the
 //!   oracle's bits if its value is a NaN).
-//! * **Exact** (no intervals, or a single-value interval): `i32`, 64-bit halves: bit for
-//!   bit. `f32`: bit for bit, except any NaN for a NaN under [`NanPolicy::Any`], the other
+//! * **Binary64 pairs**: a channel pair typed `f64.lo`/`f64.hi` (xy or zw) is compared as
+//!   one binary64 value, reported as one record with channel `xy`/`zw`, type `f64`, 64-bit
+//!   `expected`/`actual` words (`0x%016x`) and the ULP distance in binary64; skipped when
+//!   either channel is undefined. Against the pair's set ([`crate::io::pair_interval`]) when
+//!   it is not exact, else exactly (NaN for NaN under [`NanPolicy::Any`], the other zero
+//!   under `signed_zero = "either"`, no denormal flushing).
+//! * **Exact** (no intervals, or a single-value interval): `i32`, 64-bit integer halves: bit
+//!   for bit. `f32`: bit for bit, except any NaN for a NaN under [`NanPolicy::Any`], the other
 //!   zero under the class's `signed_zero = "either"`, and ±0 for a denormal under
 //!   `denormals = "flush_allowed"`. Raw `bits`/`mixed`/`unwritten` channels: bit for bit,
 //!   except NaN for NaN under [`NanPolicy::Any`] (a float NaN moved through).
@@ -27,10 +33,11 @@
 pub mod atomic;
 
 use serde::Serialize;
-use shaderdiff_ir::{infer_types, ChannelType, File, Program};
+use shaderdiff_ir::{infer_types, ChannelType, File, Program, ScalarType};
 use thiserror::Error;
 
-use crate::io::{Interval, Outputs};
+use crate::interp::interval::wide::key64;
+use crate::io::{pair_interval, Interval, Outputs};
 use crate::precision::{
     ClassPolicy, DenormalPolicy, NanPolicy, PrecisionContract, SignedZeroPolicy,
 };
@@ -140,6 +147,7 @@ pub enum CompareError {
 }
 
 const CHANNELS: [&str; 4] = ["x", "y", "z", "w"];
+const PAIRS: [&str; 2] = ["xy", "zw"];
 
 /// Compares `actual` (from engine `engine_name`) with the oracle's `oracle` for `program`,
 /// under `contract` (the engine's class) and `opts`. See the module docs for the rules.
@@ -232,14 +240,46 @@ pub fn compare(
                 continue;
             }
             let u = und.and_then(|u| u.get(i)).copied().unwrap_or(0);
+            let iv_of = |c: usize| ivs.and_then(|l| l.get(i)).map(|v| v[c]);
+            let mut pair_high = false;
             for c in 0..4 {
+                if pair_high {
+                    pair_high = false;
+                    continue;
+                }
+                if is_f64_pair(&ctypes, c) {
+                    // A binary64 in channels c, c+1: compared as one value.
+                    pair_high = true;
+                    if u >> c & 3 != 0 {
+                        cmp.skipped_undefined += 2;
+                        continue;
+                    }
+                    cmp.compared += 2;
+                    let word = |v: &[u32; 4]| v[c] as u64 | (v[c + 1] as u64) << 32;
+                    let (e, a) = (word(&vals[i]), word(&acts[i]));
+                    let iv = iv_of(c).zip(iv_of(c + 1));
+                    if let Some(tolerance) = check_f64(e, a, iv, policy, opts.nan) {
+                        cmp.mismatches.push(Mismatch {
+                            engine: engine_name.to_string(),
+                            register: key.to_string(),
+                            invocation: i,
+                            channel: PAIRS[c / 2].into(),
+                            ty: "f64".into(),
+                            expected: hex64(e),
+                            actual: hex64(a),
+                            tolerance,
+                            ulp_distance: ulp_distance64(e, a),
+                        });
+                    }
+                    continue;
+                }
                 if u >> c & 1 != 0 {
                     cmp.skipped_undefined += 1;
                     continue;
                 }
                 cmp.compared += 1;
                 let (e, a) = (vals[i][c], acts[i][c]);
-                let iv = ivs.and_then(|l| l.get(i)).map(|v| v[c]);
+                let iv = iv_of(c);
                 if let Some(tolerance) = check(ctypes[c], e, a, iv, policy, opts.nan) {
                     cmp.mismatches.push(Mismatch {
                         engine: engine_name.to_string(),
@@ -430,4 +470,64 @@ fn interval_text(iv: Interval) -> String {
         (false, true) => format!("interval:[{},{}]+nan", hex(iv.lo), hex(iv.hi)),
         (false, false) => format!("interval:[{},{}]", hex(iv.lo), hex(iv.hi)),
     }
+}
+
+/// Whether channels `c` and `c + 1` hold one binary64 (low word in the even channel `c`).
+fn is_f64_pair(types: &[ChannelType; 4], c: usize) -> bool {
+    c % 2 == 0
+        && types[c] == ChannelType::Low64(ScalarType::F64)
+        && types[c + 1] == ChannelType::High64(ScalarType::F64)
+}
+
+fn hex64(w: u64) -> String {
+    format!("{w:#018x}")
+}
+
+/// ULP distance between two non-NaN binary64 values (adjacent doubles are 1 apart, -0 and
+/// +0 are 0 apart); `None` when either is a NaN.
+fn ulp_distance64(e: u64, a: u64) -> Option<u64> {
+    let nan = |w: u64| f64::from_bits(w).is_nan();
+    (!nan(e) && !nan(a)).then(|| key64(e).abs_diff(key64(a)) as u64)
+}
+
+/// `None` when the binary64 `a` is acceptable for the oracle's `e`, given the intervals of
+/// the pair's two channels (`iv`); otherwise the tolerance that was applied. Exact pairs:
+/// bits, any NaN for a NaN under [`NanPolicy::Any`], the other zero under
+/// `signed_zero = "either"` (binary64 denormals are never flushed). Sets: the engine's
+/// value lies in `[lo, hi]` (IEEE total order; a zero also when the set reaches zero from
+/// both sides), or is a NaN the set allows.
+fn check_f64(
+    e: u64,
+    a: u64,
+    iv: Option<(Interval, Interval)>,
+    policy: &ClassPolicy,
+    nan: NanPolicy,
+) -> Option<String> {
+    let nan64 = |w: u64| f64::from_bits(w).is_nan();
+    let exact =
+        |(l, h): (Interval, Interval)| l.is_exactly(e as u32) && h.is_exactly((e >> 32) as u32);
+    if let Some(iv) = iv.filter(|&iv| !exact(iv)) {
+        let (lo, hi, allows_nan) = pair_interval(iv.0, iv.1);
+        let x = f64::from_bits(a);
+        let (l, h) = (f64::from_bits(lo), f64::from_bits(hi));
+        let ok = if x.is_nan() {
+            allows_nan && (nan == NanPolicy::Any || !nan64(e) || a == e)
+        } else {
+            !l.is_nan()
+                && !h.is_nan()
+                && ((l.total_cmp(&x).is_le() && x.total_cmp(&h).is_le())
+                    || (x == 0.0 && l <= 0.0 && h >= 0.0))
+        };
+        let text = match (l.is_nan() || h.is_nan(), allows_nan) {
+            (true, _) => "nan".to_string(),
+            (false, true) => format!("interval:[{},{}]+nan", hex64(lo), hex64(hi)),
+            (false, false) => format!("interval:[{},{}]", hex64(lo), hex64(hi)),
+        };
+        return (!ok).then_some(text);
+    }
+    let zero = |w: u64| w << 1 == 0;
+    let ok = a == e
+        || (nan64(e) && nan64(a) && nan == NanPolicy::Any)
+        || (zero(e) && zero(a) && policy.signed_zero == SignedZeroPolicy::Either);
+    (!ok).then(|| "exact".to_string())
 }

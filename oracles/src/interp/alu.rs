@@ -6,15 +6,21 @@
 //! scalar function in [`float`], [`special`], [`int`] or [`convert`] whose doc comment cites
 //! its section; [`eval`] selects the function and a lane loop from [`kernel`] once per call.
 //!
-//! Not here: `_SAT` (the core clamps after `eval`), 64-bit, texture, memory, control-flow,
+//! The double and 64-bit integer opcodes are in [`double`] and [`int64`], with their
+//! channel-pair layout and lane loops in [`wide`].
+//!
+//! Not here: `_SAT` (the core clamps after `eval`), texture, memory, control-flow,
 //! derivative, kill and inter-lane opcodes. UP2US, UP4B and UP4UB are documented as "TBD"
 //! and not implemented by Mesa either, so they are unsupported.
 
 pub mod convert;
+pub mod double;
 pub mod float;
 pub mod int;
+pub mod int64;
 pub mod kernel;
 pub mod special;
+pub mod wide;
 
 use shaderdiff_ir::{Opcode, ScalarType};
 
@@ -71,7 +77,7 @@ pub fn is_alu(op: Opcode) -> bool {
             | ISGE | ISLT | USEQ | USNE | USGE | USLT
             | NOT | AND | OR | XOR | SHL | USHR | ISHR | UCMP
             | UBFE | IBFE | BFI | BREV | POPC | LSB | UMSB | IMSB
-    )
+    ) || wide::is_wide(op)
 }
 
 /// Evaluates one ALU instruction for all [`LANES`](super::lanes::LANES) lanes of a chunk.
@@ -211,6 +217,8 @@ pub fn eval(
         LSB => map1(s, w, o, u, it::lsb),
         UMSB => map1(s, w, o, u, it::umsb),
         IMSB => map1(s, w, o, u, it::imsb),
+        // --- Double and 64-bit integer opcodes (wide.rs) ---
+        _ if wide::eval(op, s, w, o, u) => {}
         _ => return Err(AluUnsupported(op)),
     }
     Ok(())

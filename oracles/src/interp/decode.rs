@@ -436,6 +436,9 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
             ));
         }
         kinds.push(classify(program, &st, i, pos)?);
+        if let Some(why) = alu::wide::unsupported_form(insn) {
+            return Err(unsupported(insn.opcode, pos, why));
+        }
     }
     let layout = Layout::build(program)?;
     let mut dec = Decoder {

@@ -210,7 +210,16 @@ impl Machine<'_> {
             pos: insn.pos,
             reason: e.to_string(),
         })?;
-        if insn.componentwise {
+        if alu::wide::is_wide(insn.op) {
+            // Each result channel depends on the channels of its pair (wide.rs layout).
+            for (c, u) in und.iter_mut().enumerate() {
+                for (k, su) in self.s.src_und[..nsrc].iter().enumerate() {
+                    for j in channels(alu::wide::reads(insn.op, k, c)) {
+                        *u |= su[j];
+                    }
+                }
+            }
+        } else if insn.componentwise {
             for su in &self.s.src_und[..nsrc] {
                 for (u, s) in und.iter_mut().zip(su) {
                     *u |= s;

@@ -97,7 +97,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (64-bit, memory, texture, EMIT/ENDPRIM, votes, INTERP_*, NV condition codes ...).
+    /// (memory, texture, votes, INTERP_*, NV condition codes, modifiers on 64-bit operands ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

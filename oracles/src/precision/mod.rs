@@ -284,14 +284,14 @@ pub fn accepts_error_bound(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        ADD | SUB | MUL | DIV | RCP | RSQ | SQRT | EX2 | LG2 | POW | SIN | COS
+        ADD | SUB | MUL | DIV | RCP | RSQ | SQRT | EX2 | LG2 | POW | SIN | COS | DRCP | DRSQ
     )
 }
 
 /// Opcodes that may be [`BoundKind::FusedOrUnfused`].
 pub fn accepts_fused_or_unfused(op: Opcode) -> bool {
     use Opcode::*;
-    matches!(op, MAD | DP2 | DP3 | DP4 | DPH | LRP | XPD)
+    matches!(op, MAD | DP2 | DP3 | DP4 | DPH | LRP | XPD | DMAD)
 }
 
 /// The formula an opcode may inherit from, if any.

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::types::F32;
+use cranelift_codegen::ir::types::{F32, F64, I32};
 use cranelift_codegen::ir::{FuncRef, Type};
 
 /// One Rust function generated code may call.
@@ -80,6 +80,46 @@ extern "C" fn shaderdiff_pow(x: f32, y: f32) -> f32 {
     libm::pow(f64::from(x), f64::from(y)) as f32
 }
 
+/// DLDEXP helper (`alu/wide.rs`): `x * 2^n` rounded once. The scaling is split into exact
+/// steps of at most 2^1023 (up) or 2^-969 (down: 2^-1022 * 2^53, which keeps every
+/// intermediate normal as long as the result is not tiny), then one final multiplication
+/// rounds; a tiny intermediate means a result below 2^-1076, which rounds to 0 either way.
+pub(super) const LDEXP64: &str = "shaderdiff_ldexp64";
+
+extern "C" fn shaderdiff_ldexp64(x: f64, n: i32) -> f64 {
+    let p2 = |e: i32| f64::from_bits(((e + 1023) as u64) << 52);
+    let (mut y, mut n) = (x, n.clamp(-2200, 2200));
+    while n > 1023 {
+        y *= p2(1023);
+        n -= 1023;
+    }
+    while n < -1022 {
+        y *= p2(-969);
+        n += 969;
+    }
+    y * p2(n)
+}
+
+extern "C" fn fma(x: f64, y: f64, z: f64) -> f64 {
+    libm::fma(x, y, z)
+}
+
+extern "C" fn ceil(x: f64) -> f64 {
+    libm::ceil(x)
+}
+
+extern "C" fn floor(x: f64) -> f64 {
+    libm::floor(x)
+}
+
+extern "C" fn trunc(x: f64) -> f64 {
+    libm::trunc(x)
+}
+
+extern "C" fn nearbyint(x: f64) -> f64 {
+    libm::rint(x)
+}
+
 extern "C" fn fmaf(x: f32, y: f32, z: f32) -> f32 {
     libm::fmaf(x, y, z)
 }
@@ -101,6 +141,8 @@ extern "C" fn nearbyintf(x: f32) -> f32 {
 }
 
 const F1: &[Type] = &[F32];
+const D1: &[Type] = &[F64];
+const D3: &[Type] = &[F64, F64, F64];
 const F2: &[Type] = &[F32, F32];
 const F3: &[Type] = &[F32, F32, F32];
 
@@ -114,7 +156,31 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
         returns: F1,
         ptr,
     };
+    let def64 = |name, params, ptr: *const u8| LibcallDef {
+        name,
+        params,
+        returns: D1,
+        ptr,
+    };
     vec![
+        def64(
+            LDEXP64,
+            &[F64, I32],
+            shaderdiff_ldexp64 as extern "C" fn(f64, i32) -> f64 as *const u8,
+        ),
+        def64(
+            "fma",
+            D3,
+            fma as extern "C" fn(f64, f64, f64) -> f64 as *const u8,
+        ),
+        def64("ceil", D1, ceil as extern "C" fn(f64) -> f64 as *const u8),
+        def64("floor", D1, floor as extern "C" fn(f64) -> f64 as *const u8),
+        def64("trunc", D1, trunc as extern "C" fn(f64) -> f64 as *const u8),
+        def64(
+            "nearbyint",
+            D1,
+            nearbyint as extern "C" fn(f64) -> f64 as *const u8,
+        ),
         def(
             EX2,
             F1,

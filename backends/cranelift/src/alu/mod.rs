@@ -23,7 +23,10 @@
 //!   Cranelift itself calls `fmaf` (FMA without the FMA extension) and `floorf`/`ceilf`/
 //!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`libcall_defs`] provides them too.
 //!
-//! Not here: `_SAT` (the caller clamps), source modifiers (applied at fetch), 64-bit, texture,
+//! * **64-bit** (double and 64-bit integer opcodes): native `i64`/`f64` code per invocation,
+//!   see `wide.rs`.
+//!
+//! Not here: `_SAT` (the caller clamps), source modifiers (applied at fetch), texture,
 //! memory, control flow, derivatives. UP2US, UP4B, UP4UB are "TBD" in tgsi.rst and unsupported,
 //! as in the interpreter.
 
@@ -33,6 +36,7 @@ mod int;
 mod libcalls;
 mod simd;
 mod special;
+mod wide;
 
 pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
 
@@ -81,7 +85,13 @@ pub fn is_supported(op: Opcode) -> bool {
             | ISGE | ISLT | USEQ | USNE | USGE | USLT
             | NOT | AND | OR | XOR | SHL | USHR | ISHR | UCMP
             | UBFE | IBFE | BFI | BREV | POPC | LSB | UMSB | IMSB
-    )
+    ) || wide::is_wide(op)
+}
+
+/// Whether `op` is a double or 64-bit integer opcode (operands in channel pairs: the caller
+/// fetches all four channels of every source).
+pub fn is_wide(op: Opcode) -> bool {
+    wide::is_wide(op)
 }
 
 /// How an opcode maps source channels to destination channels (tgsi.rst "Basics").
@@ -148,6 +158,10 @@ pub fn lower(
         Some(name) => Some(*ctx.libcalls.refs.get(name).ok_or(AluUnsupported(op))?),
         None => None,
     };
+    if wide::is_wide(op) {
+        let ldexp = ctx.libcalls.refs.get(libcalls::LDEXP64).copied();
+        return wide::lower(ctx.b, op, srcs, writemask & 0xF, ldexp).ok_or(AluUnsupported(op));
+    }
     let mut out = [None; 4];
     let enabled: Vec<usize> = (0..4).filter(|c| writemask >> c & 1 != 0).collect();
     if enabled.is_empty() {

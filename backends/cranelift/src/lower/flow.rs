@@ -579,7 +579,7 @@ impl Lowerer<'_, '_> {
         if insn.src.len() < nsrc {
             return Err(self.invalid(i, format!("{op} needs {nsrc} sources")));
         }
-        let chans = if info.output_mode == IrOutputMode::Componentwise {
+        let chans = if info.output_mode == IrOutputMode::Componentwise && !alu::is_wide(op) {
             wm
         } else {
             0xF

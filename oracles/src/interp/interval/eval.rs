@@ -130,6 +130,9 @@ pub(crate) fn eval_alu(
     undet: &mut [Mask; 4],
 ) {
     let op = insn.op;
+    if crate::interp::alu::wide::is_wide(op) {
+        return super::wide::eval_wide(env, insn, s, exec, undefined, out, undet);
+    }
     let nsrc = insn.srcs.len();
     let sh = shape(op);
     let exact_bound = matches!(env.bound(op), BoundKind::Exact);
@@ -388,7 +391,7 @@ fn snap(op: Opcode, r: Iv, v: u32) -> (u32, u32, bool) {
     (r.lo.to_bits(), r.hi.to_bits(), r.nan)
 }
 
-fn put(out: &mut IvVals, c: usize, l: usize, (lo, hi, nan): (u32, u32, bool)) {
+pub(crate) fn put(out: &mut IvVals, c: usize, l: usize, (lo, hi, nan): (u32, u32, bool)) {
     out.lo[c][l] = lo;
     out.hi[c][l] = hi;
     let bit = 1u64 << l;

@@ -55,6 +55,9 @@
 //! * **Denormals.** In a `flush_allowed` class, denormal inputs of float arithmetic and
 //!   denormal float results may become ±0: such sets gain both zeros (moves and selects
 //!   never flush).
+//! * **64-bit opcodes** (module `wide`): a binary64 set is stored split across its channel
+//!   pair; DRCP/DRSQ error bounds in binary64 ulps, DMAD fused or unfused, every other
+//!   64-bit result exact; an inexact source makes the pair's result undefined.
 //! * **Saturate.** `_SAT` clamps the set's ends (NaN → +0); `.SSAT` of a set that may be
 //!   NaN is undefined.
 
@@ -64,6 +67,7 @@ pub mod iv;
 pub(crate) mod machine;
 pub mod ops;
 pub mod vector;
+pub(crate) mod wide;
 
 pub use iv::Iv;
 pub use ops::{compare, scalar, Cmp, Env};

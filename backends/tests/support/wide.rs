@@ -18,9 +18,9 @@
 //! | D2F D2I D2U U642F I642F | xy, zw | — | x, y (writemask .xy) |
 //! | DS*, U64S*, I64S* comparisons | xy, zw | — | x, z (writemask .xz) |
 //!
-//! Engines: [`ENGINES_64`] must run every table; any other engine may answer
-//! `Unsupported` (noted, not a failure: the valhall engine until it implements 64-bit
-//! opcodes) — extend the list when an engine implements them. An engine that answers is
+//! Engines: [`ENGINES_64`] (interp, jit and valhall) must run every table; any other engine
+//! may answer `Unsupported` (noted, not a failure) — extend the list when an engine
+//! implements them. An engine that answers is
 //! checked like the others. Engines of another precision class than the oracle also pass a
 //! value the precision contract accepts (as in [`super::rows`]).
 
@@ -35,7 +35,7 @@ use super::{contract_mismatches, engines, parse, Report, ORACLE};
 
 /// Engines that implement every double and 64-bit integer opcode; each must run every
 /// 64-bit table. Other engines may answer `Unsupported`.
-pub const ENGINES_64: &[&str] = &["interp", "jit"];
+pub const ENGINES_64: &[&str] = &["interp", "jit", "valhall"];
 
 /// The expected result of one slot.
 #[derive(Clone, Copy, Debug, PartialEq)]

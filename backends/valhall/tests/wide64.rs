@@ -4,10 +4,8 @@
 //! channel pair xy or zw, low word first; NaN results only need to be NaN
 //! (precision.toml `nan = "any"`).
 //!
-//! The engine builds the program's `Shape` with the oracle's decoder, which refuses 64-bit
-//! opcodes until the oracle implements them (branch d64): until that merge these tests are
-//! ignored; they pass with it (`cargo nextest run -p shaderdiff-valhall --test wide64
-//! --run-ignored all`).
+//! The engine builds the program's `Shape` with the oracle's decoder, which takes the 64-bit
+//! opcodes since the oracle implements them.
 
 // Lane loops index the input and output rows in lockstep; indices read better.
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
@@ -153,7 +151,6 @@ fn check_double(op: &str, sources: usize, f: impl Fn(f64, f64, f64) -> f64) {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn double_arithmetic_is_ieee_exact() {
     check_double("DADD", 2, |a, b, _| a + b);
     check_double("DMUL", 2, |a, b, _| a * b);
@@ -168,7 +165,6 @@ fn double_arithmetic_is_ieee_exact() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn double_sign_min_max_and_rounding() {
     check_double("DABS", 1, |a, _, _| a.abs());
     check_double("DNEG", 1, |a, _, _| -a);
@@ -209,7 +205,6 @@ fn double_sign_min_max_and_rounding() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn double_comparisons_write_x_and_z() {
     let a = doubles(200, 4);
     let b = doubles(200, 5);
@@ -242,7 +237,6 @@ fn double_comparisons_write_x_and_z() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn dldexp_scales_once() {
     let a = doubles(200, 6);
     let mut rng = Rng(7);
@@ -272,7 +266,6 @@ fn dldexp_scales_once() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn double_conversions() {
     let a = doubles(300, 8);
     let rows: Vec<_> = a
@@ -391,7 +384,6 @@ fn check_int(op: &str, sources: usize, f: impl Fn(u64, u64) -> u64) {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn int64_arithmetic() {
     check_int("U64ADD", 2, u64::wrapping_add);
     check_int("U64MUL", 2, u64::wrapping_mul);
@@ -406,7 +398,6 @@ fn int64_arithmetic() {
 
 /// Division results where they are defined.
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn int64_division() {
     let a = ints(300, 12);
     let b = ints(300, 13);
@@ -440,7 +431,6 @@ fn int64_division() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn int64_shifts_take_the_count_mod_64_from_x_and_z() {
     let a = ints(200, 14);
     let mut rng = Rng(15);
@@ -468,7 +458,6 @@ fn int64_shifts_take_the_count_mod_64_from_x_and_z() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn int64_comparisons() {
     let a = ints(200, 16);
     let rows: Vec<_> = (0..a.len())
@@ -501,7 +490,6 @@ fn int64_comparisons() {
 }
 
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn int64_conversions() {
     let a = ints(300, 17);
     let rows: Vec<_> = a
@@ -582,7 +570,6 @@ fn int64_conversions() {
 /// Writemask: a pair is computed when either channel is enabled and only enabled
 /// channels are written (the others keep OUT's initial 0).
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn writemask_writes_only_enabled_halves() {
     let rows = [[
         pair(1.5f64.to_bits(), 2.0f64.to_bits()),
@@ -597,7 +584,6 @@ fn writemask_writes_only_enabled_halves() {
 
 /// Modifiers on 64-bit sources and saturate on 64-bit results are refused.
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn modifiers_on_64bit_operands_are_refused() {
     let rows = [[[0; 4]; 3]];
     for line in [
@@ -619,7 +605,6 @@ fn modifiers_on_64bit_operands_are_refused() {
 
 /// The catalogued fault `u64add-no-carry`: a carry out of the low word is lost.
 #[test]
-#[ignore = "needs the oracle's 64-bit decode (branch d64; Shape::new refuses 64-bit opcodes before it): drop at merge"]
 fn u64add_no_carry_fault() {
     let engine = ValhallEngine::new(&EngineConfig::default());
     assert!(engine.faults().iter().any(|f| f.name == "u64add-no-carry"));

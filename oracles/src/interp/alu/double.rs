@@ -9,17 +9,7 @@
 //! counterparts. The 64-bit conversions that involve 64-bit integers are in
 //! [`super::int64`].
 
-use super::kernel::Checked;
-
-/// `~0` / `0` from a condition (the DS* comparisons).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
-    }
-}
+use super::kernel::{all_ones_if, Checked};
 
 /// DABS — Double ISA `dst = |src|`: clears the sign bit (DABS(-0) = +0, a NaN stays a NaN).
 /// tgsi_exec computes `d >= 0 ? d : -d` (keeps -0.0, flips NaN signs: EXEC-NOTES.md §6,

@@ -6,7 +6,7 @@
 //! comparators match NaNs by class (EXEC-NOTES.md §0 "NaN bit patterns").
 //! Transcendentals, LIT, EXP and LOG live in [`super::special`].
 
-use super::kernel::Checked;
+use super::kernel::{all_ones_if, Checked};
 
 /// `1.0f` / `0.0f` from a condition (the S* opcodes).
 #[inline(always)]
@@ -15,16 +15,6 @@ fn one_if(c: bool) -> f32 {
         1.0
     } else {
         0.0
-    }
-}
-
-/// `~0` / `0` from a condition (the FS* opcodes).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
     }
 }
 

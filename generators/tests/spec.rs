@@ -126,6 +126,16 @@ fn the_edges_named_by_the_spec_are_exercised() {
     // Writemask .y: channel x of OUT[0] is never written and stays 0 (INTERFACE.md:
     // anything not set starts as zero).
     assert!(out0("spec-add-wm-y", 0).iter().all(|&(v, u)| v == 0 && !u));
+    // 64-bit Integer ISA: U64SHL "The shift count is masked with 0x3f" — the xy result is
+    // defined for every count (64 included); U64DIV by zero (the doc is silent) is
+    // undefined somewhere; DSQRT of a negative edge is a NaN (IEEE), defined.
+    assert!(out0("spec-u64shl-edge", 0).iter().all(|&(_, u)| !u));
+    assert!(out0("spec-u64div-edge", 0).iter().any(|&(_, u)| u));
+    let dsqrt_hi = out0("spec-dsqrt-edge", 1);
+    assert!(dsqrt_hi.iter().all(|&(_, u)| !u));
+    assert!(dsqrt_hi
+        .iter()
+        .any(|&(v, _)| v & 0x7ff8_0000 == 0x7ff8_0000));
     // _SAT clamps to [0, 1] (tgsi.rst "Other Modifiers").
     assert!(out0("spec-add-sat", 0)
         .iter()

@@ -9,17 +9,8 @@
 //! counterparts. The 64-bit conversions that involve 64-bit integers are in
 //! [`super::int64`].
 
-use super::kernel::Checked;
-
-/// `~0` / `0` from a condition (the DS* comparisons).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
-    }
-}
+use super::float::nan_ignoring;
+use super::kernel::{all_ones_if, Checked};
 
 /// DABS — Double ISA `dst = |src|`: clears the sign bit (DABS(-0) = +0, a NaN stays a NaN).
 /// tgsi_exec computes `d >= 0 ? d : -d` (keeps -0.0, flips NaN signs: EXEC-NOTES.md §6,
@@ -74,25 +65,13 @@ pub fn dfma(a: f64, b: f64, c: f64) -> f64 {
 /// zero a ±0 tie gives is unspecified: the contract accepts either).
 #[inline(always)]
 pub fn dmin(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a <= b {
-        a
-    } else {
-        b
-    }
+    nan_ignoring(a, b, a <= b)
 }
 
 /// DMAX — Double ISA `max(src0, src1)`, with MAX's rule (see [`dmin`]).
 #[inline(always)]
 pub fn dmax(a: f64, b: f64) -> f64 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a >= b {
-        a
-    } else {
-        b
-    }
+    nan_ignoring(a, b, a >= b)
 }
 
 /// DSLT — Double ISA `src0 < src1 ? ~0 : 0` (ordered: false with NaN).

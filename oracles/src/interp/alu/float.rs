@@ -6,7 +6,7 @@
 //! comparators match NaNs by class (EXEC-NOTES.md §0 "NaN bit patterns").
 //! Transcendentals, LIT, EXP and LOG live in [`super::special`].
 
-use super::kernel::Checked;
+use super::kernel::{all_ones_if, Checked};
 
 /// `1.0f` / `0.0f` from a condition (the S* opcodes).
 #[inline(always)]
@@ -15,16 +15,6 @@ fn one_if(c: bool) -> f32 {
         1.0
     } else {
         0.0
-    }
-}
-
-/// `~0` / `0` from a condition (the FS* opcodes).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
     }
 }
 
@@ -96,13 +86,7 @@ pub fn lrp(a: f32, b: f32, c: f32) -> f32 {
 /// which zero a tie returns is unspecified, so comparators must treat ±0 as equal for MIN.
 #[inline(always)]
 pub fn min(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a <= b {
-        a
-    } else {
-        b
-    }
+    nan_ignoring(a, b, a <= b)
 }
 
 /// MAX — Core ISA `max(src0, src1)` with the fmaxf rule of EXEC-NOTES.md §3: a NaN operand is
@@ -110,9 +94,18 @@ pub fn min(a: f32, b: f32) -> f32 {
 /// comparators must treat ±0 as equal for MAX.
 #[inline(always)]
 pub fn max(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
+    nan_ignoring(a, b, a >= b)
+}
+
+/// The fminf/fmaxf selection shared by MIN, MAX, DMIN and DMAX: a NaN operand is ignored
+/// (both NaN give the second, a NaN), otherwise `a` when `keep_first` (the comparison that
+/// prefers it, ties included) holds. `x != x` is the NaN test for any IEEE type.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+pub(super) fn nan_ignoring<T: Copy + PartialOrd>(a: T, b: T, keep_first: bool) -> T {
+    if a != a {
         b
-    } else if b.is_nan() || a >= b {
+    } else if b != b || keep_first {
         a
     } else {
         b

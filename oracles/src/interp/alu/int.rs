@@ -3,17 +3,7 @@
 //! zero divisors and INT_MIN / -1 are handled here (EXEC-NOTES.md §0: tgsi_exec crashes on
 //! INT_MIN / -1, a bug the reference does not copy).
 
-use super::kernel::Checked;
-
-/// `~0` / `0` from a condition (the IS*/US* set opcodes).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
-    }
-}
+use super::kernel::{all_ones_if, Checked};
 
 /// UADD — "works the same for signed and unsigned integers. The low 32bit of the result is
 /// returned": `src0 + src1` mod 2^32.

@@ -8,17 +8,7 @@
 //! representable; tgsi_exec crashes), float-to-integer conversions of NaN and out-of-range
 //! values are undefined, shift counts are masked with 0x3f as the doc says.
 
-use super::kernel::Checked;
-
-/// `~0` / `0` from a condition (the 64-bit comparisons).
-#[inline(always)]
-fn all_ones_if(c: bool) -> u32 {
-    if c {
-        u32::MAX
-    } else {
-        0
-    }
-}
+use super::kernel::{all_ones_if, Checked};
 
 /// I64ABS — `|src|` in two's complement: I64ABS(INT64_MIN) = INT64_MIN (as IABS,
 /// EXEC-NOTES.md §6).

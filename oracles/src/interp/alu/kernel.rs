@@ -53,6 +53,17 @@ impl Word for f32 {
     }
 }
 
+/// `~0` / `0` from a condition: the result of every set-on-comparison opcode that gives an
+/// integer mask (FS*, IS*, US*, DS*, U64S*, I64S*; tgsi.rst `cond ? ~0 : 0`).
+#[inline(always)]
+pub fn all_ones_if(c: bool) -> u32 {
+    if c {
+        u32::MAX
+    } else {
+        0
+    }
+}
+
 /// A scalar result together with "the spec leaves this result undefined".
 ///
 /// When `undefined` is set, `value` is still stored (so the interpreter stays deterministic)

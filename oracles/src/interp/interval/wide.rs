@@ -24,7 +24,8 @@
 //! * DMIN/DMAX ties between zeros of different signs accept both zeros when the contract
 //!   says `signed_zero = "either"` for the opcode.
 //! * NaN results of double arithmetic have unspecified bits (stored as "some NaN", like
-//!   binary32 ones); DABS and DNEG keep a NaN's payload. Binary64 denormals are never
+//!   binary32 ones; a lone written half of such a NaN is undefined, since any word can be
+//!   half of a NaN); DABS and DNEG keep a NaN's payload. Binary64 denormals are never
 //!   flushed, in any class (tgsi.rst's double opcodes say nothing about flushing).
 
 use shaderdiff_ir::{Opcode, ScalarType};
@@ -114,7 +115,14 @@ pub(crate) fn eval_wide(
             let set = double_set(env, op, s.val, pair_word(&full, p, l), p, l);
             let keeps_payload = matches!(op, Opcode::DABS | Opcode::DNEG);
             if set.lo == set.hi && f64::from_bits(set.lo).is_nan() && !keeps_payload {
-                put(out, c, l, NAN_UNKNOWN);
+                if insn.writemask >> (2 * p) & 3 != 3 {
+                    // Half of a NaN with unspecified bits: any word can be that half.
+                    undet[c] |= 1 << l;
+                    let any = crate::io::Interval::ANY;
+                    put(out, c, l, (any.lo, any.hi, true));
+                } else {
+                    put(out, c, l, NAN_UNKNOWN);
+                }
                 continue;
             }
             let shift = 32 * (c % 2);

@@ -10,7 +10,7 @@ mod interp_common;
 use interp_common::*;
 use shaderdiff_ir::File;
 use shaderdiff_oracles::compare::atomic::check_serializable;
-use shaderdiff_oracles::interp::run_with;
+use shaderdiff_oracles::interp::{run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, Outputs, RegKey};
 
 fn buf(i: u32) -> RegKey {
@@ -368,7 +368,14 @@ END
     let replay = [((0u32, 0u32), 105u64), ((1, 0), 100)]
         .into_iter()
         .collect();
-    let o = run_with(&p, &i, &InterpConfig::default(), None, Some(&replay)).unwrap();
+    let o = run_with(
+        &p,
+        &i,
+        &InterpConfig::default(),
+        None,
+        AtomicOrder::Replay(&replay),
+    )
+    .unwrap();
     // Invocation 1 went first in the replayed order.
     assert_eq!(reg(&o, out(0))[0][0], 105);
     assert_eq!(reg(&o, out(0))[1][0], 100);

@@ -9,7 +9,7 @@ use super::fetch::{channels, saturate};
 use super::interval::machine::IvState;
 use super::interval::Env;
 use super::lanes::{FetchType, Mask, LANES};
-use super::memory::{AtomicReplay, Hazards, MemState};
+use super::memory::{AtomicOrder, Hazards, MemState};
 use super::shape;
 use super::state::Machine;
 use super::{ExecError, InterpConfig};
@@ -46,8 +46,8 @@ fn bind<'a>(d: &Decoded, inputs: &'a Inputs) -> Result<(Vec<Vec4>, Bound<'a>), E
 }
 
 /// Runs a decoded program (see [`super::run`]); with `intervals`, also computes acceptance
-/// intervals for that class ([`super::run_with_intervals`]); with `replay`, atomics return
-/// the given old values ([`super::run_with`]). Programs with memory run again when a pass
+/// intervals for that class ([`super::run_with_intervals`]); `order` chooses the serial
+/// order of the atomics ([`super::run_with`]). Programs with memory run again when a pass
 /// finds data races or chaos it did not know of (at most three passes: see the module docs,
 /// "Memory model").
 pub(crate) fn run_decoded(
@@ -55,17 +55,15 @@ pub(crate) fn run_decoded(
     inputs: &Inputs,
     config: &InterpConfig,
     intervals: Option<Env<'_>>,
-    replay: Option<&AtomicReplay>,
+    order: AtomicOrder<'_>,
 ) -> Result<Outputs, ExecError> {
     let mut known = Hazards::default();
     loop {
-        let (out, found) = run_pass(d, inputs, config, intervals, &known, replay)?;
-        let grown = found.chaos && !known.chaos || !found.racy.is_subset(&known.racy);
-        if !grown || known.chaos {
+        let (out, found) = run_pass(d, inputs, config, intervals, &known, order)?;
+        if !found.grows(&known) || known.chaos {
             return Ok(out);
         }
-        known.chaos |= found.chaos;
-        known.racy.extend(found.racy);
+        known.extend(found);
     }
 }
 
@@ -77,7 +75,7 @@ fn run_pass(
     config: &InterpConfig,
     intervals: Option<Env<'_>>,
     known: &Hazards,
-    replay: Option<&AtomicReplay>,
+    order: AtomicOrder<'_>,
 ) -> Result<(Outputs, Hazards), ExecError> {
     let (uniform, bound) = bind(d, inputs)?;
     let n = inputs.invocations;
@@ -101,7 +99,7 @@ fn run_pass(
             d.wg_size,
             d.mem_writes,
             known.clone(),
-            replay.cloned(),
+            order,
         )));
     }
     if let Some(env) = intervals {

@@ -8,7 +8,7 @@
 //! "Atomic opcodes"; TEXT-FORMAT.md §6.4 (`DCL BUFFER[n]`, `DCL MEMORY[n], SHARED`);
 //! EXEC-NOTES.md §7 (what Mesa does where the doc is silent).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use shaderdiff_ir::{File, MemoryType, Opcode, Pos, Program, PropertyName, Resource, Stage};
 
@@ -22,6 +22,29 @@ use crate::io::{Inputs, Outputs, RegKey};
 /// ATOM* instructions the invocation executed before it): the engine's own serial order,
 /// replayed on the oracle ([`super::run_with`]).
 pub type AtomicReplay = HashMap<(u32, u32), u64>;
+
+/// Which serial order of the atomics the oracle's results follow ([`super::run_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum AtomicOrder<'a> {
+    /// The interpreter's own: lanes in order within a chunk, chunks in order.
+    #[default]
+    Own,
+    /// An engine's: each atomic returns the old value the map gives for its
+    /// `(invocation, seq)` (atomics missing from the map use memory), and stores its
+    /// operation applied to that value. The final memory at atomic locations is then that
+    /// of the last atomic the interpreter executed, not the engine's serial order's:
+    /// comparators judge those bytes by the log ([`crate::compare::memory`]).
+    Replay(&'a AtomicReplay),
+    /// Any: the result of an atomic on a dword that more than one invocation updates
+    /// atomically is undefined (it depends on the order). For judging engines that report
+    /// no atomic log.
+    Any,
+}
+
+/// The replay map of an engine's atomic log: `(invocation, seq) -> old`.
+pub fn replay_of(log: &[AtomicRecord]) -> AtomicReplay {
+    log.iter().map(|r| ((r.invocation, r.seq), r.old)).collect()
+}
 
 /// What a memory instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,6 +348,19 @@ impl DwordLog {
         pair(by_wg)
     }
 
+    /// More than one invocation updated the dword atomically.
+    fn contended(&self) -> bool {
+        let mut a = Who::None;
+        for g in &self.groups {
+            match g.2[Access::Atomic as usize] {
+                Who::None => {}
+                Who::One(x) => a.add(x),
+                Who::Many => a = Who::Many,
+            }
+        }
+        a == Who::Many
+    }
+
     fn written(&self) -> bool {
         self.groups
             .iter()
@@ -350,6 +386,24 @@ pub(crate) struct Hazards {
     /// Memory is unpredictable altogether (a memory write at an undefined address, an
     /// unconstrained invocation in a program that writes memory, a partial BARRIER).
     pub chaos: bool,
+    /// Dwords updated atomically by more than one invocation.
+    pub contended: HashSet<DwordKey>,
+}
+
+impl Hazards {
+    /// Whether `self` holds something `known` does not.
+    pub fn grows(&self, known: &Hazards) -> bool {
+        self.chaos && !known.chaos
+            || !self.racy.is_subset(&known.racy)
+            || !self.contended.is_subset(&known.contended)
+    }
+
+    /// Adds `other`'s hazards.
+    pub fn extend(&mut self, other: Hazards) {
+        self.chaos |= other.chaos;
+        self.racy.extend(other.racy);
+        self.contended.extend(other.contended);
+    }
 }
 
 /// Memory state of a run (kept across chunks).
@@ -366,7 +420,10 @@ pub(crate) struct MemState {
     /// Hazards found in this pass.
     pub found: Hazards,
     accesses: HashMap<DwordKey, DwordLog>,
+    /// The replay map ([`AtomicOrder::Replay`]).
     pub replay: Option<AtomicReplay>,
+    /// [`AtomicOrder::Any`]: contended atomics return undefined values.
+    pub any_order: bool,
     /// Per lane of the current chunk: BARRIERs executed, ATOM* instructions executed.
     pub phase: Vec<u32>,
     pub seq: Vec<u32>,
@@ -383,7 +440,7 @@ impl MemState {
         wg_size: u32,
         writes: bool,
         known: Hazards,
-        replay: Option<AtomicReplay>,
+        order: AtomicOrder<'_>,
     ) -> MemState {
         let initial = decls
             .iter()
@@ -398,7 +455,11 @@ impl MemState {
             known,
             found: Hazards::default(),
             accesses: HashMap::new(),
-            replay,
+            replay: match order {
+                AtomicOrder::Replay(r) => Some(r.clone()),
+                _ => None,
+            },
+            any_order: matches!(order, AtomicOrder::Any),
             phase: vec![0; super::lanes::LANES],
             seq: vec![0; super::lanes::LANES],
             live: 0,
@@ -453,6 +514,13 @@ impl MemState {
         }
     }
 
+    /// Whether an atomic's result at byte `off` of `(res, instance)` is undefined because
+    /// the order of the atomics is left open ([`AtomicOrder::Any`]) and the dword is
+    /// contended (known from an earlier pass).
+    pub fn order_dependent(&self, key: (u32, u32), off: u64) -> bool {
+        self.any_order && self.known.contended.contains(&(key.0, key.1, off / 4))
+    }
+
     /// Whether any dword of bytes `start..end` of `(res, instance)` is racy (known from an
     /// earlier pass) or memory is chaotic.
     pub fn racy(&self, key: (u32, u32), start: u64, end: u64) -> bool {
@@ -468,6 +536,9 @@ impl MemState {
     pub fn finish(&mut self) {
         let mut racy_written = Vec::new();
         for (k, log) in &self.accesses {
+            if log.contended() {
+                self.found.contended.insert(*k);
+            }
             if log.racy() {
                 self.found.racy.insert(*k);
                 if log.written() {
@@ -517,18 +588,4 @@ impl MemState {
         }
         out.atomics = Some(log);
     }
-}
-
-/// Per resource key, the byte offsets the log's atomics update (for comparators).
-pub fn atomic_bytes(log: &[AtomicRecord]) -> BTreeMap<RegKey, HashSet<u64>> {
-    let mut out: BTreeMap<RegKey, HashSet<u64>> = BTreeMap::new();
-    for r in log {
-        if let crate::atomic::Space::Resource(k) = r.location.space {
-            let set = out.entry(k).or_default();
-            for b in 0..r.location.width.bytes() as u64 {
-                set.insert(r.location.offset + b);
-            }
-        }
-    }
-    out
 }

@@ -119,7 +119,7 @@ impl Machine<'_> {
             for c in channels(wm) {
                 let off = addr + 4 * mref.swizzle[c] as u64;
                 mem.note(key, off, off + 4, inv, phase, Access::Read);
-                let racy = mem.racy(key, off, off + 4);
+                let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
                 let i = mem.instance(key.0, key.1);
                 self.s.out[c][l] = word(&i.bytes, off);
                 if racy || i.und[off as usize..off as usize + 4].contains(&true) {
@@ -243,7 +243,7 @@ impl Machine<'_> {
             }
             let src = self.s.srcs[ks][0][l] as u64;
             let cmp = kc.map_or(0, |k| self.s.srcs[k][0][l] as u64);
-            let racy = mem.racy(key, off, off + 4);
+            let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
             let replayed = mem
                 .replay
                 .as_ref()

@@ -130,6 +130,7 @@ pub mod memory;
 mod memory_exec;
 mod state;
 
+pub use memory::{replay_of, AtomicOrder, AtomicReplay};
 use shaderdiff_ir::{Opcode, Pos, Program};
 use thiserror::Error;
 
@@ -231,7 +232,7 @@ pub fn run(
     config: &InterpConfig,
 ) -> Result<Outputs, ExecError> {
     let decoded = decode::decode(program)?;
-    exec::run_decoded(&decoded, inputs, config, None, None)
+    exec::run_decoded(&decoded, inputs, config, None, AtomicOrder::Own)
 }
 
 /// [`run`], and also the acceptance interval of every output channel for engines of
@@ -253,16 +254,22 @@ pub fn run_with_intervals(
     contract: &PrecisionContract,
     class: EngineClass,
 ) -> Result<Outputs, ExecError> {
-    run_with(program, inputs, config, Some((contract, class)), None)
+    run_with(
+        program,
+        inputs,
+        config,
+        Some((contract, class)),
+        AtomicOrder::Own,
+    )
 }
 
 /// [`run`] with options: `intervals` as [`run_with_intervals`] (contract and class), and
-/// `replay`, the old value each atomic must return, keyed by `(invocation, seq)` (`seq` =
-/// the dynamic count of ATOM* instructions the invocation executed before it): the oracle
-/// then follows an engine's serial order, so that registers derived from atomic results can
-/// be compared exactly (each replayed atomic stores its operation applied to the replayed
-/// value; atomics missing from the map use memory). Kept out of [`InterpConfig`] so that
-/// the configuration stays a small `Copy` value.
+/// `order`, the serial order the atomics follow ([`AtomicOrder`]): the interpreter's own,
+/// an engine's replayed from its log (old values keyed by `(invocation, seq)`, `seq` = the
+/// dynamic count of ATOM* instructions the invocation executed before it), so that
+/// registers derived from atomic results can be compared exactly, or any (order-dependent
+/// results undefined). Kept out of [`InterpConfig`] so that the configuration stays a
+/// small `Copy` value.
 ///
 /// Errors: as [`run_with_intervals`].
 pub fn run_with(
@@ -270,7 +277,7 @@ pub fn run_with(
     inputs: &Inputs,
     config: &InterpConfig,
     intervals: Option<(&PrecisionContract, EngineClass)>,
-    replay: Option<&memory::AtomicReplay>,
+    order: AtomicOrder<'_>,
 ) -> Result<Outputs, ExecError> {
     if let Some((contract, class)) = intervals {
         if class.index() >= contract.classes().len() {
@@ -282,5 +289,5 @@ pub fn run_with(
     }
     let decoded = decode::decode(program)?;
     let env = intervals.map(|(contract, class)| interval::Env::new(contract, class));
-    exec::run_decoded(&decoded, inputs, config, env, replay)
+    exec::run_decoded(&decoded, inputs, config, env, order)
 }

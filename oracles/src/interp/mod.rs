@@ -85,8 +85,10 @@
 //!   the location's in-range bytes undefined. Every performed atomic is appended to
 //!   `Outputs::atomics` with the value it found: lanes in order within a chunk, chunks in
 //!   order, which is one serial order. `seq` is the dynamic count of ATOM* instructions the
-//!   invocation executed before (performed or not); [`run_with`]'s replay map, keyed by
-//!   `(invocation, seq)`, makes atomics return given old values.
+//!   invocation executed before (performed or not). [`run_with`] takes the order to follow
+//!   ([`AtomicOrder`]): the interpreter's own, an engine's replayed from its log (old values
+//!   by `(invocation, seq)`), or any (an atomic on a dword more than one invocation updates
+//!   atomically then returns an undefined value).
 //! * **Workgroups** (COMP): `CS_FIXED_BLOCK_WIDTH * HEIGHT * DEPTH` invocations (an absent
 //!   property counts as 1, so a program without them has workgroups of one invocation);
 //!   invocation `i` is in workgroup `i / size`; the last one may be partial. System values

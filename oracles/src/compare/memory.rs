@@ -154,40 +154,35 @@ pub fn compare_memory(
                 .map(|r| ((r.invocation, r.seq), r))
                 .collect();
             let mut seen = HashSet::new();
+            let differs = |r: &AtomicRecord, expected: String, actual: String, what: &str| {
+                let mut m = violation(&r.location, String::new());
+                m.invocation = r.invocation as usize;
+                m.expected = expected;
+                m.actual = actual;
+                m.tolerance = format!(
+                    "atomic: {} #{} of invocation {} {what}",
+                    r.op.name(),
+                    r.seq,
+                    r.invocation
+                );
+                m
+            };
             for r in &mine {
                 seen.insert((r.invocation, r.seq));
-                let same = theirs.get(&(r.invocation, r.seq)).is_some_and(|o| {
+                let theirs_r = theirs.get(&(r.invocation, r.seq));
+                let same = theirs_r.is_some_and(|o| {
                     o.location == r.location && o.op == r.op && o.src == r.src && o.cmp == r.cmp
                 });
                 if !same {
-                    let mut m = violation(&r.location, String::new());
-                    m.invocation = r.invocation as usize;
-                    m.expected = theirs
-                        .get(&(r.invocation, r.seq))
-                        .map_or("none".into(), |o| hex(o.src as u32));
-                    m.actual = hex(r.src as u32);
-                    m.tolerance = format!(
-                        "atomic: {} #{} of invocation {} differs from the oracle's",
-                        r.op.name(),
-                        r.seq,
-                        r.invocation
-                    );
-                    out.push(m);
+                    let expected = theirs_r.map_or("none".into(), |o| hex(o.src as u32));
+                    let what = "differs from the oracle's";
+                    out.push(differs(r, expected, hex(r.src as u32), what));
                 }
             }
             for (k, o) in &theirs {
                 if !seen.contains(k) {
-                    let mut m = violation(&o.location, String::new());
-                    m.invocation = o.invocation as usize;
-                    m.expected = hex(o.src as u32);
-                    m.actual = "none".into();
-                    m.tolerance = format!(
-                        "atomic: {} #{} of invocation {} is missing from the engine's log",
-                        o.op.name(),
-                        o.seq,
-                        o.invocation
-                    );
-                    out.push(m);
+                    let what = "is missing from the engine's log";
+                    out.push(differs(o, hex(o.src as u32), "none".into(), what));
                 }
             }
         }

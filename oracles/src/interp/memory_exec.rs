@@ -10,7 +10,7 @@
 use super::decode::DInsn;
 use super::fetch::channels;
 use super::lanes::{Mask, LANES};
-use super::memory::{Access, MemOp, MemState};
+use super::memory::{Access, MemOp, MemRef, MemState};
 use super::state::Machine;
 use crate::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
 
@@ -64,6 +64,16 @@ impl Machine<'_> {
         bad
     }
 
+    /// Fetches the sources ([`Machine::mem_sources`]), zeroes the result and returns the
+    /// not exactly known source lanes and the resource operand.
+    fn mem_begin(&mut self, insn: &DInsn) -> ([[Mask; 4]; 4], MemRef) {
+        let bad = self.mem_sources(insn);
+        for c in 0..4 {
+            self.s.out[c] = [0; LANES];
+        }
+        (bad, insn.mem.expect("decoded memory operand"))
+    }
+
     /// Stores `self.s.out` (exact values; undefined where `und`) to the destination.
     fn mem_result(&mut self, insn: &DInsn, und: [Mask; 4]) {
         if let Some(st) = self.iv.as_deref_mut() {
@@ -91,14 +101,10 @@ impl Machine<'_> {
     /// dword read is not entirely inside the resource (tgsi.rst: unspecified), a byte read
     /// is undefined, or the dword is racy.
     fn mem_load(&mut self, insn: &DInsn) {
-        let bad = self.mem_sources(insn);
-        let mref = insn.mem.expect("decoded memory operand");
+        let (bad, mref) = self.mem_begin(insn);
         let (exec, base) = (self.exec, self.base);
         let wm = insn.writemask;
         let mut und = [0 as Mask; 4];
-        for c in 0..4 {
-            self.s.out[c] = [0; LANES];
-        }
         let max_dw = channels(wm)
             .map(|c| mref.swizzle[c] as u64)
             .max()
@@ -193,14 +199,10 @@ impl Machine<'_> {
     /// becomes chaotic. Every performed atomic is logged; in replay mode it returns the
     /// replayed old value and stores the operation applied to it.
     fn mem_atomic(&mut self, insn: &DInsn, op: AtomicOp) {
-        let bad = self.mem_sources(insn);
-        let mref = insn.mem.expect("decoded memory operand");
+        let (bad, mref) = self.mem_begin(insn);
         let (exec, base) = (self.exec, self.base);
         let wm = insn.writemask;
         let mut und = [0 as Mask; 4];
-        for c in 0..4 {
-            self.s.out[c] = [0; LANES];
-        }
         let (ks, kc) = if op == AtomicOp::CmpXchg {
             (2, Some(1))
         } else {

@@ -110,3 +110,48 @@ fn run_json_reports_undefined_bytes_and_the_atomic_log() {
     assert_eq!(log[0]["src"], "0x00000005");
     assert_eq!(log[0]["resource"], "BUFFER[0]");
 }
+
+#[test]
+fn corpus_query_result_shader_sums_ready_results() {
+    // L792 (radeonsi's query-result shader) with config 0 (CONST[0][0].x & 7 = 0), result
+    // offset 0 (.y), no flags (.z), two results (.w): each 256-byte record adds its dword at
+    // +0 when its "ready" dword at +128 is non-zero; the sum is stored at BUFFER[2] byte 0.
+    // By hand: 5 + 7 = 12.
+    let dir = scratch("memory-l792");
+    let mut rec = vec![0u8; 512];
+    rec[0] = 5;
+    rec[128] = 1;
+    rec[256] = 7;
+    rec[384] = 1;
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let inputs = format!(
+        "{{\"invocations\": 1, \"constants\": {{\"CONST[0][0]\": [\"u:0\", \"u:0\", \"u:0\", \"u:2\"]}}, \
+         \"buffers\": {{\"BUFFER[0]\": \"{}\", \"BUFFER[1]\": \"{}\", \"BUFFER[2]\": \"{}\"}}}}",
+        hex(&rec),
+        hex(&[0; 8]),
+        hex(&[0xff; 8])
+    );
+    let file = dir.join("inputs.json");
+    std::fs::write(&file, inputs).unwrap();
+    let prog = shared().join("corpus/tgsi/Grima04_mesa-turnip-kgsl_si_shaderlib_tgsi_c_L792.tgsi");
+    let (prog, file) = (prog.to_str().unwrap(), file.to_str().unwrap());
+    let o = run(&["run", prog, "--inputs", file, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["buffers"]["BUFFER[2]"], "0c000000ffffffff");
+    // A record that is not ready stops the sum and marks the result unavailable: nothing
+    // is stored (BUFFER[2] keeps its bytes).
+    let unready = std::fs::read_to_string(&file).unwrap().replacen(
+        &hex(&rec),
+        &hex(&{
+            let mut r = rec.clone();
+            r[384] = 0;
+            r
+        }),
+        1,
+    );
+    std::fs::write(&file, unready).unwrap();
+    let o = run(&["run", prog, "--inputs", file, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["buffers"]["BUFFER[2]"], "ffffffffffffffff");
+}

@@ -141,7 +141,7 @@ fn corpus_query_result_shader_sums_ready_results() {
     assert_eq!(v["buffers"]["BUFFER[2]"], "0c000000ffffffff");
     // A record that is not ready stops the sum and marks the result unavailable: nothing
     // is stored (BUFFER[2] keeps its bytes).
-    let unready = std::fs::read_to_string(&file).unwrap().replacen(
+    let unready = std::fs::read_to_string(file).unwrap().replacen(
         &hex(&rec),
         &hex(&{
             let mut r = rec.clone();
@@ -150,7 +150,7 @@ fn corpus_query_result_shader_sums_ready_results() {
         }),
         1,
     );
-    std::fs::write(&file, unready).unwrap();
+    std::fs::write(file, unready).unwrap();
     let o = run(&["run", prog, "--inputs", file, "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["buffers"]["BUFFER[2]"], "ffffffffffffffff");

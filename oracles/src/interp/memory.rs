@@ -536,7 +536,8 @@ impl MemState {
     pub fn finish(&mut self) {
         let mut racy_written = Vec::new();
         for (k, log) in &self.accesses {
-            if log.contended() {
+            // Only `AtomicOrder::Any` needs them (a second pass otherwise wasted).
+            if self.any_order && log.contended() {
                 self.found.contended.insert(*k);
             }
             if log.racy() {

@@ -27,19 +27,24 @@ impl Compiled for Checked {
     }
 }
 
-/// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives and the
-/// geometry EMIT/ENDPRIM (see `shaderdiff_oracles::interp` for the semantics of each).
+/// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
+/// geometry EMIT/ENDPRIM and the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
+/// MEMBAR) (see `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
     const NON_ALU: &[Opcode] = &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE, EMIT, ENDPRIM,
+        DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR,
     ];
     ALL_OPCODES
         .iter()
         .copied()
-        .filter(|&op| alu::is_alu(op) || NON_ALU.contains(&op))
+        .filter(|&op| {
+            alu::is_alu(op)
+                || NON_ALU.contains(&op)
+                || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
+        })
         .collect()
 }
 
@@ -54,7 +59,7 @@ impl InterpEngine {
                 opcodes: interp_opcodes(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,
-                memory: false,
+                memory: true,
             },
         }
     }

@@ -257,6 +257,21 @@ impl Differ {
         )
     }
 
+    /// [`Differ::oracle_for`] with the atomics in `order` ([`interp::run_with`]).
+    ///
+    /// # Errors
+    /// The interpreter's error.
+    pub fn oracle_in_order(
+        &self,
+        e: usize,
+        program: &Program,
+        inputs: &Inputs,
+        order: interp::AtomicOrder<'_>,
+    ) -> Result<Outputs, ExecError> {
+        let class = (self.contract, self.classes[e]);
+        interp::run_with(program, inputs, &self.interp, Some(class), order)
+    }
+
     /// Prepares `program` on every engine (one by one).
     pub fn prepare(&self, program: &Program) -> Prepared {
         self.engines
@@ -341,7 +356,7 @@ impl Differ {
                 .1;
             let outcome = match prepared.get(e) {
                 Some(Ok(code)) => match engine.run(code.as_ref(), inputs) {
-                    Ok(actual) => self.judge(program, oracle, engine.name(), &actual),
+                    Ok(actual) => self.judge_run(e, program, inputs, oracle, &actual),
                     Err(err) => engine_failure(err),
                 },
                 Some(Err(err)) => engine_failure(err.clone()),

@@ -62,8 +62,10 @@ fn rows(indent: &str, items: Vec<String>) -> String {
 /// programs: `outputs.killed` is `Some`), `emitted` (geometry programs: per invocation, its
 /// emitted vertices in order as `[stream, primitive]`; vertex `v`'s outputs are the
 /// registers `OUT[v][n]`), `undefined` (only registers with an undefined channel; omitted
-/// when there is none), `buffers` and `global` (when non-empty; hex bytes in memory order,
-/// global keys as `0x…` addresses).
+/// when there is none), `buffers` (when non-empty; hex bytes in memory order),
+/// `buffers_undefined` (resources with undefined bytes: half-open byte ranges), `atomics`
+/// (programs with memory: the atomic log, [`crate::output_memory::atomics_items`]) and
+/// `global` (when non-empty; global keys as `0x…` addresses).
 pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
     to_json_named(backend, program, outputs, &|k| k.to_string())
 }
@@ -132,6 +134,15 @@ pub fn to_json_named(backend: &str, program: &str, outputs: &Outputs, name: Name
             .collect();
         object(&mut s, "  ", entries);
         top.push(("buffers".into(), s));
+    }
+    let undefined_bytes = crate::output_memory::undefined_entries(outputs);
+    if !undefined_bytes.is_empty() {
+        let mut s = String::new();
+        object(&mut s, "  ", undefined_bytes);
+        top.push(("buffers_undefined".into(), s));
+    }
+    if let Some(items) = crate::output_memory::atomics_items(outputs) {
+        top.push(("atomics".into(), rows("  ", items)));
     }
     if !outputs.global.is_empty() {
         let mut s = String::new();
@@ -255,6 +266,11 @@ pub fn to_text_named(backend: &str, program: &str, outputs: &Outputs, name: Name
     for (addr, bytes) in &outputs.global {
         let _ = writeln!(s, "\nglobal {addr:#x} ({} bytes)", bytes.len());
         dump(&mut s, bytes);
+    }
+    let memory = crate::output_memory::memory_text(outputs);
+    if !memory.is_empty() {
+        s.push('\n');
+        s.push_str(&memory);
     }
     s
 }

@@ -270,7 +270,7 @@ fn diverging(
     let Ok(actual) = engine.execute(&probed.program, inputs) else {
         return Vec::new();
     };
-    let Outcome::Mismatch(ms) = differ.judge(&probed.program, &oracle, engine.name(), &actual)
+    let Outcome::Mismatch(ms) = differ.judge_run(e, &probed.program, inputs, &oracle, &actual)
     else {
         return Vec::new();
     };

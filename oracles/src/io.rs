@@ -83,6 +83,13 @@ pub struct Outputs {
     pub buffers: BTreeMap<RegKey, Vec<u8>>,
     /// Final global memory.
     pub global: BTreeMap<u64, Vec<u8>>,
+    /// Bytes of [`Outputs::buffers`] whose final value the specification leaves undefined
+    /// (data races, out-of-range stores ...): one flag per byte. Resources with no undefined
+    /// byte are absent.
+    pub buffers_undefined: BTreeMap<RegKey, Vec<bool>>,
+    /// Every atomic the run performed, with the value it found (the oracle's serial order;
+    /// `None` for engines that do not log atomics). See [`crate::atomic::AtomicRecord`].
+    pub atomics: Option<Vec<crate::atomic::AtomicRecord>>,
     /// Acceptance intervals of the output channels: only the oracle fills them, and only
     /// when asked ([`crate::interp::run_with_intervals`]); `None` otherwise.
     pub intervals: Option<Intervals>,

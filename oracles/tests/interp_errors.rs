@@ -87,8 +87,10 @@ fn unsupported_64bit_modifiers_memory_and_derivative_outside_fragment() {
             Opcode::DMUL,
         ),
         (
-            "COMP\nDCL BUFFER[0]\nDCL TEMP[0]\nIMM[0] UINT32 { 0, 0, 0, 0 }\n\
-             LOAD TEMP[0], BUFFER[0], IMM[0].xxxx\nEND\n",
+            // Images are not modelled (BUFFER and MEMORY are: interp_memory.rs).
+            "COMP\nDCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR\nDCL TEMP[0]\n\
+             IMM[0] UINT32 { 0, 0, 0, 0 }\n\
+             LOAD TEMP[0], IMAGE[0], IMM[0].xxxx, 2D, PIPE_FORMAT_R32_UINT\nEND\n",
             Opcode::LOAD,
         ),
         (

@@ -11,6 +11,8 @@
 //! * Double and 64-bit integer opcodes: their own edges and variants ([`wide`]).
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives, address loads and the geometry
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
+//! * Memory (LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR): hand-written templates
+//!   ([`memory`]) over BUFFER and SHARED memory, with edge addresses and operands.
 //!
 //! One invocation per input combination, or for componentwise opcodes one channel per
 //! combination (counts rounded up to a multiple of 4). Every case is
@@ -21,6 +23,7 @@
 mod alu;
 mod control;
 pub mod edges;
+mod memory;
 mod wide;
 
 use shaderdiff_ir::tgsi::{print_with, PrintOptions};
@@ -197,14 +200,39 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::ENDPRIM,
 ];
 
-/// Every opcode the suite has programs for: the oracle's ALU opcodes and
-/// [`CONTROL_OPCODES`], in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
+/// The memory opcodes the suite covers with templates ([`memory`]).
+pub const MEMORY_OPCODES: &[Opcode] = {
+    use Opcode::*;
+    &[
+        LOAD,
+        STORE,
+        RESQ,
+        BARRIER,
+        MEMBAR,
+        ATOMUADD,
+        ATOMFADD,
+        ATOMXCHG,
+        ATOMCAS,
+        ATOMAND,
+        ATOMOR,
+        ATOMXOR,
+        ATOMUMIN,
+        ATOMUMAX,
+        ATOMIMIN,
+        ATOMIMAX,
+        ATOMINC_WRAP,
+        ATOMDEC_WRAP,
+    ]
+};
+
+/// Every opcode the suite has programs for: the oracle's ALU opcodes,
+/// [`CONTROL_OPCODES`] and [`MEMORY_OPCODES`], in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
 /// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
 pub fn spec_opcodes() -> Vec<Opcode> {
     ALL_OPCODES
         .iter()
         .copied()
-        .filter(|&op| is_alu(op) || CONTROL_OPCODES.contains(&op))
+        .filter(|&op| is_alu(op) || CONTROL_OPCODES.contains(&op) || MEMORY_OPCODES.contains(&op))
         .collect()
 }
 
@@ -216,5 +244,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
         .flat_map(|op| alu::cases(op, &cfg.ranges))
         .collect();
     out.extend(control::cases());
+    out.extend(memory::cases());
     out
 }

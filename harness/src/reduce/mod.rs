@@ -137,7 +137,7 @@ fn diverging_outcome(differ: &Differ, e: usize, p: &Program, inputs: &Inputs) ->
     let oracle = differ.oracle_for(e, p, inputs).ok()?;
     let engine = &differ.engines()[e];
     let outcome = match engine.execute(p, inputs) {
-        Ok(actual) => differ.judge(p, &oracle, engine.name(), &actual),
+        Ok(actual) => differ.judge_run(e, p, inputs, &oracle, &actual),
         Err(e) => engine_failure(e),
     };
     outcome.diverged().then_some(outcome)

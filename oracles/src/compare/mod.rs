@@ -30,9 +30,11 @@
 //!   `denormals = "flush_allowed"`. Raw `bits`/`mixed`/`unwritten` channels: bit for bit,
 //!   except NaN for NaN under [`NanPolicy::Any`] (a float NaN moved through).
 //!
-//! Memory (`buffers`, `global`) is not compared yet: the oracle does not implement memory.
+//! Memory (`buffers`) is compared by [`memory::compare_memory`], which needs the inputs (the
+//! initial memory of atomic locations); NV `global` memory is not compared yet.
 
 pub mod atomic;
+pub mod memory;
 
 use serde::Serialize;
 use shaderdiff_ir::{infer_types, ChannelType, File, Program, ScalarType};

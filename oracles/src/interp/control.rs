@@ -239,7 +239,8 @@ impl Machine<'_> {
             | Kind::KillIf
             | Kind::Demote
             | Kind::Nop
-            | Kind::Emit { .. } => {}
+            | Kind::Emit { .. }
+            | Kind::Mem(_) => {}
         }
         Ok(next)
     }

@@ -9,6 +9,7 @@ use shaderdiff_ir::{
 use super::alu;
 use super::lanes::FetchType;
 use super::layout::{storage_of, Layout, Storage};
+use super::memory::{mem_op, MemOp, MemRef, ResourceDecl};
 use super::ExecError;
 use crate::io::RegKey;
 
@@ -106,6 +107,8 @@ pub(crate) enum Kind {
     Emit {
         end_prim: bool,
     },
+    /// LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR (`memory_exec.rs`).
+    Mem(MemOp),
 }
 
 impl Kind {
@@ -120,6 +123,7 @@ impl Kind {
                 | Kind::Demote
                 | Kind::Nop
                 | Kind::Emit { .. }
+                | Kind::Mem(_)
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -144,6 +148,8 @@ pub(crate) struct DInsn {
     /// Result channel c depends only on source channels c.
     pub componentwise: bool,
     pub pos: Option<Pos>,
+    /// The resource operand of a memory instruction.
+    pub mem: Option<MemRef>,
 }
 
 /// A program ready to run.
@@ -165,6 +171,12 @@ pub(crate) struct Decoded {
     pub memory_regs: Vec<RegKey>,
     /// `GS_MAX_OUTPUT_VERTICES` (0 when absent): EMIT drops vertices past it.
     pub max_vertices: u32,
+    /// Declared BUFFER / MEMORY resources (`memory.rs`).
+    pub resources: Vec<ResourceDecl>,
+    /// Invocations per workgroup ([`super::memory::workgroup_size`]).
+    pub wg_size: u32,
+    /// The program has STORE or ATOM* instructions.
+    pub mem_writes: bool,
 }
 
 fn invalid(pos: Option<Pos>, message: impl Into<String>) -> ExecError {
@@ -204,7 +216,7 @@ fn is_64bit_op(op: Opcode) -> bool {
         || info.src_types.iter().flatten().any(|t| t.is_64bit())
 }
 
-struct Decoder<'p> {
+pub(crate) struct Decoder<'p> {
     program: &'p Program,
     layout: Layout,
     indirects: Vec<IndirectRef>,
@@ -253,7 +265,12 @@ impl Decoder<'_> {
         })
     }
 
-    fn loc(&mut self, reg: &Register, pos: Option<Pos>, op: Opcode) -> Result<Loc, ExecError> {
+    pub(crate) fn loc(
+        &mut self,
+        reg: &Register,
+        pos: Option<Pos>,
+        op: Opcode,
+    ) -> Result<Loc, ExecError> {
         if reg.file == File::Null {
             return Ok(Loc::Null);
         }
@@ -286,7 +303,7 @@ impl Decoder<'_> {
         Ok(Loc::Indirect(self.indirects.len() as u32 - 1))
     }
 
-    fn src(
+    pub(crate) fn src(
         &mut self,
         src: &Src,
         ty: FetchType,
@@ -391,13 +408,23 @@ fn classify(
             }
         }
         _ if alu::is_alu(op) => Kind::Alu,
+        _ if mem_op(op).is_some() => {
+            if op == BARRIER && !matches!(program.stage, Stage::Compute) {
+                return Err(invalid(
+                    pos,
+                    "BARRIER is allowed in compute programs only (tgsi.rst \
+                     \"Inter-thread synchronization opcodes\")",
+                ));
+            }
+            Kind::Mem(mem_op(op).expect("checked"))
+        }
         _ => {
             let what = if is_64bit_op(op) {
                 "64-bit operations are not supported by the interpreter"
             } else if op.info().is_tex {
                 "texture operations are not supported by the interpreter"
             } else {
-                "not supported by the interpreter (memory, texture, interpolation, \
+                "not supported by the interpreter (image, texture, interpolation, \
                  inter-lane or unspecified operation)"
             };
             return Err(unsupported(op, pos, what));
@@ -441,6 +468,8 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         }
     }
     let layout = Layout::build(program)?;
+    let resources = super::memory::resources(program)?;
+    let wg_size = super::memory::check_workgroups(program, &kinds)?;
     let mut dec = Decoder {
         program,
         layout,
@@ -452,6 +481,12 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         let info = op.info();
         let pos = smap.instruction(i);
         let kind = kinds[i];
+        if let Kind::Mem(mop) = kind {
+            insns.push(super::memory::decode_insn(
+                &mut dec, program, i, mop, &resources,
+            )?);
+            continue;
+        }
         // EMIT/ENDPRIM may omit their stream operand (stream 0).
         let optional = matches!(kind, Kind::Emit { .. }) && insn.src.is_empty();
         if (insn.src.len() < info.num_src as usize && !optional)
@@ -499,6 +534,7 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
             read_mask: rmask,
             componentwise,
             pos,
+            mem: None,
         });
     }
     // SWITCH: collect the CASE operands of each switch in order.
@@ -580,5 +616,10 @@ pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
         outputs,
         memory_regs,
         max_vertices: program.gs_max_output_vertices(),
+        mem_writes: kinds
+            .iter()
+            .any(|k| matches!(k, Kind::Mem(MemOp::Store | MemOp::Atomic(_)))),
+        resources,
+        wg_size,
     })
 }

@@ -9,6 +9,7 @@ use super::fetch::{channels, saturate};
 use super::interval::machine::IvState;
 use super::interval::Env;
 use super::lanes::{FetchType, Mask, LANES};
+use super::memory::{AtomicOrder, Hazards, MemState};
 use super::shape;
 use super::state::Machine;
 use super::{ExecError, InterpConfig};
@@ -45,13 +46,37 @@ fn bind<'a>(d: &Decoded, inputs: &'a Inputs) -> Result<(Vec<Vec4>, Bound<'a>), E
 }
 
 /// Runs a decoded program (see [`super::run`]); with `intervals`, also computes acceptance
-/// intervals for that class ([`super::run_with_intervals`]).
+/// intervals for that class ([`super::run_with_intervals`]); `order` chooses the serial
+/// order of the atomics ([`super::run_with`]). Programs with memory run again when a pass
+/// finds data races or chaos it did not know of (at most three passes: see the module docs,
+/// "Memory model").
 pub(crate) fn run_decoded(
     d: &Decoded,
     inputs: &Inputs,
     config: &InterpConfig,
     intervals: Option<Env<'_>>,
+    order: AtomicOrder<'_>,
 ) -> Result<Outputs, ExecError> {
+    let mut known = Hazards::default();
+    loop {
+        let (out, found) = run_pass(d, inputs, config, intervals, &known, order)?;
+        if !found.grows(&known) || known.chaos {
+            return Ok(out);
+        }
+        known.extend(found);
+    }
+}
+
+/// One pass over every invocation, judging memory values by the hazards `known`; returns
+/// the outputs and the hazards this pass found.
+fn run_pass(
+    d: &Decoded,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    intervals: Option<Env<'_>>,
+    known: &Hazards,
+    order: AtomicOrder<'_>,
+) -> Result<(Outputs, Hazards), ExecError> {
     let (uniform, bound) = bind(d, inputs)?;
     let n = inputs.invocations;
     let fragment = d.stage == Stage::Fragment;
@@ -66,6 +91,17 @@ pub(crate) fn run_decoded(
         out.registers.insert(key, Vec::with_capacity(n));
     }
     let mut m = Machine::new(d, uniform, bound, config.step_limit);
+    let has_memory = !d.resources.is_empty() || d.insns.iter().any(|i| i.mem.is_some());
+    if has_memory {
+        m.mem = Some(Box::new(MemState::new(
+            d.resources.clone(),
+            inputs,
+            d.wg_size,
+            d.mem_writes,
+            known.clone(),
+            order,
+        )));
+    }
     if let Some(env) = intervals {
         m.iv = Some(Box::new(IvState::new(env, d.layout.lane_slots as usize)));
         out.intervals = Some(crate::io::Intervals {
@@ -79,7 +115,16 @@ pub(crate) fn run_decoded(
     while base < n {
         let lanes = (n - base).min(LANES);
         m.reset(base, lanes);
+        if let Some(mem) = m.mem.as_deref_mut() {
+            mem.start_chunk(lanes);
+        }
         m.run_chunk()?;
+        if let Some(mem) = m.mem.as_deref_mut() {
+            // An unconstrained invocation may have written anywhere (module docs).
+            if m.unconstrained != 0 && mem.writes {
+                mem.found.chaos = true;
+            }
+        }
         m.collect(lanes, &mut out, fragment);
         if m.iv.is_some() {
             m.iv_collect(lanes, &mut out);
@@ -95,7 +140,14 @@ pub(crate) fn run_decoded(
     if geometry {
         super::emit::report(&d.outputs, emissions, &mut out);
     }
-    Ok(out)
+    let mut found = Hazards::default();
+    if let Some(mem) = m.mem.take() {
+        let mut mem = *mem;
+        mem.finish();
+        found = mem.found.clone();
+        mem.report(&mut out);
+    }
+    Ok((out, found))
 }
 
 impl Machine<'_> {
@@ -138,6 +190,10 @@ impl Machine<'_> {
                     pc + 1
                 }
                 Kind::Nop => pc + 1,
+                Kind::Mem(op) => {
+                    self.memory(insn, op);
+                    pc + 1
+                }
                 Kind::Emit { end_prim } => {
                     self.emit(insn, end_prim);
                     pc + 1
@@ -152,7 +208,7 @@ impl Machine<'_> {
     }
 
     /// Fetches the sources of `insn` (channels `fetch_mask[k]`) into the scratch buffers.
-    fn fetch_sources(&mut self, insn: &DInsn) {
+    pub(crate) fn fetch_sources(&mut self, insn: &DInsn) {
         let d = self.d;
         for (k, src) in insn.srcs.iter().enumerate() {
             let addr_und = self.regs.fetch(
@@ -169,7 +225,7 @@ impl Machine<'_> {
     }
 
     /// Saturates and stores the scratch result with undefined bits `und`.
-    fn store_result(&mut self, insn: &DInsn, mut und: [Mask; 4]) {
+    pub(crate) fn store_result(&mut self, insn: &DInsn, mut und: [Mask; 4]) {
         let sat = saturate(&mut self.s.out, insn.writemask, insn.saturate);
         for c in 0..4 {
             und[c] |= sat[c];

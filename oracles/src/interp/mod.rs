@@ -56,6 +56,67 @@
 //!   exceeding [`InterpConfig::step_limit`] stops the run with [`ExecError::StepLimit`].
 //!   Call nesting deeper than [`MAX_CALL_DEPTH`] gives [`ExecError::CallDepth`].
 
+//!
+//! # Memory model
+//!
+//! tgsi.rst "Resource Access Opcodes", "Inter-thread synchronization opcodes" and "Atomic
+//! opcodes"; EXEC-NOTES.md §7 where the doc is silent (no tgsi_exec bug copied). Code:
+//! `memory.rs` (state, races, output) and `memory_exec.rs` (the instructions).
+//!
+//! * **Resources.** `DCL BUFFER[n]` and `DCL MEMORY[n], GLOBAL` are one byte array each for
+//!   the whole run, initialised from the inputs' `buffers` entry (absent: empty). `DCL
+//!   MEMORY[n], SHARED` (COMP only) has one copy per workgroup, each starting from the
+//!   inputs' `MEMORY[n]` bytes. PRIVATE / INPUT memory, IMAGE and CONST resources and
+//!   indirectly addressed resources are unsupported. A resource's size is the length of its
+//!   inputs entry: the oracle never reads outside what it was given.
+//! * **LOAD** `dst, res, addr`: byte address `addr.x` per invocation, no alignment
+//!   requirement; writemask channel `c` gets the dword at `addr.x + 4 * swizzle[c]` (the
+//!   resource's swizzle). When any dword read is not entirely inside the resource the
+//!   load is out of range (tgsi.rst: "unspecified") and every written channel is undefined.
+//! * **STORE** `res, addr, src`: writemask channel `c` goes to the dword at `addr.x + 4c`.
+//!   An out-of-range store writes nothing here, and the in-range bytes it covers become
+//!   undefined (an engine may drop the store or write the part that fits, as Mesa does);
+//!   bytes outside the resource do not exist.
+//! * **RESQ**: `x` = size in bytes; `y`, `z`, `w` undefined.
+//! * **Atomics** ([`crate::atomic`] is the one place for their semantics; ATOMCAS compares
+//!   with `src2` and stores `src3`): performed only when the writemask contains `x`
+//!   (EXEC-NOTES §7); the returned value goes to `x` (other writemask channels are
+//!   undefined: the doc defines `dst_x` only). Out of range: not performed, `x` undefined,
+//!   the location's in-range bytes undefined. Every performed atomic is appended to
+//!   `Outputs::atomics` with the value it found: lanes in order within a chunk, chunks in
+//!   order, which is one serial order. `seq` is the dynamic count of ATOM* instructions the
+//!   invocation executed before (performed or not). [`run_with`] takes the order to follow
+//!   ([`AtomicOrder`]): the interpreter's own, an engine's replayed from its log (old values
+//!   by `(invocation, seq)`), or any (an atomic on a dword more than one invocation updates
+//!   atomically then returns an undefined value).
+//! * **Workgroups** (COMP): `CS_FIXED_BLOCK_WIDTH * HEIGHT * DEPTH` invocations (an absent
+//!   property counts as 1, so a program without them has workgroups of one invocation);
+//!   invocation `i` is in workgroup `i / size`; the last one may be partial. System values
+//!   (THREAD_ID, BLOCK_ID ...) are whatever the inputs give: the caller keeps them
+//!   consistent with this grouping. **BARRIER** (COMP only; elsewhere an invalid program)
+//!   needs workgroup sizes dividing the chunk size (64), else it is unsupported; it is
+//!   satisfied when every invocation of the workgroup executes it together. When only part
+//!   of a workgroup executes it, those invocations are unconstrained and memory is chaotic
+//!   (below). **MEMBAR** has no effect: every access completes before the next instruction.
+//! * **Races.** Accesses are tracked per dword with the invocation, its workgroup and its
+//!   barrier phase (BARRIERs executed). Two accesses of different invocations to a dword
+//!   race when one is a plain STORE (or an unaligned atomic) or one is a plain LOAD and the
+//!   other an atomic, unless both are in one workgroup and separated by a BARRIER. A racy
+//!   LOAD or atomic result is undefined; the final bytes of a racy dword with a plain store
+//!   are undefined. Races are only known once every invocation ran, so a program with
+//!   memory runs again when a pass finds a race (or chaos) the previous pass did not know
+//!   (at most three passes; values never change between passes, only undefinedness).
+//! * **Chaos.** A memory write whose address or atomic operand is undefined (or inexact
+//!   under [`run_with_intervals`]), a partial BARRIER, or an unconstrained invocation in a
+//!   program that writes memory could have changed any byte: then every LOAD and atomic
+//!   result and every byte of every resource is undefined.
+//! * **Undefined values** stored by a STORE make their bytes undefined, and a LOAD reading
+//!   an undefined byte is undefined. Memory values are exact: under
+//!   [`run_with_intervals`] an inexact stored value counts as undefined.
+//! * **Output.** `Outputs::buffers`: the final bytes of every resource given in the inputs
+//!   or touched (SHARED memory: workgroup 0's copy); `Outputs::buffers_undefined`: per byte
+//!   undefined marks; `Outputs::atomics`: the log (`Some` for programs with memory).
+
 pub mod alu;
 pub mod interval;
 pub mod lanes;
@@ -67,8 +128,11 @@ mod emit;
 mod exec;
 mod fetch;
 mod layout;
+pub mod memory;
+mod memory_exec;
 mod state;
 
+pub use memory::{replay_of, AtomicOrder, AtomicReplay};
 use shaderdiff_ir::{Opcode, Pos, Program};
 use thiserror::Error;
 
@@ -97,7 +161,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (memory, texture, votes, INTERP_*, NV condition codes, modifiers on 64-bit operands ...).
+    /// (images, texture, votes, INTERP_*, NV condition codes, modifiers on 64-bit operands ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {
@@ -170,7 +234,7 @@ pub fn run(
     config: &InterpConfig,
 ) -> Result<Outputs, ExecError> {
     let decoded = decode::decode(program)?;
-    exec::run_decoded(&decoded, inputs, config, None)
+    exec::run_decoded(&decoded, inputs, config, None, AtomicOrder::Own)
 }
 
 /// [`run`], and also the acceptance interval of every output channel for engines of
@@ -192,13 +256,40 @@ pub fn run_with_intervals(
     contract: &PrecisionContract,
     class: EngineClass,
 ) -> Result<Outputs, ExecError> {
-    if class.index() >= contract.classes().len() {
-        return Err(ExecError::InvalidInputs(format!(
-            "engine class #{} is not a class of this precision contract",
-            class.index()
-        )));
+    run_with(
+        program,
+        inputs,
+        config,
+        Some((contract, class)),
+        AtomicOrder::Own,
+    )
+}
+
+/// [`run`] with options: `intervals` as [`run_with_intervals`] (contract and class), and
+/// `order`, the serial order the atomics follow ([`AtomicOrder`]): the interpreter's own,
+/// an engine's replayed from its log (old values keyed by `(invocation, seq)`, `seq` = the
+/// dynamic count of ATOM* instructions the invocation executed before it), so that
+/// registers derived from atomic results can be compared exactly, or any (order-dependent
+/// results undefined). Kept out of [`InterpConfig`] so that the configuration stays a
+/// small `Copy` value.
+///
+/// Errors: as [`run_with_intervals`].
+pub fn run_with(
+    program: &Program,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    intervals: Option<(&PrecisionContract, EngineClass)>,
+    order: AtomicOrder<'_>,
+) -> Result<Outputs, ExecError> {
+    if let Some((contract, class)) = intervals {
+        if class.index() >= contract.classes().len() {
+            return Err(ExecError::InvalidInputs(format!(
+                "engine class #{} is not a class of this precision contract",
+                class.index()
+            )));
+        }
     }
     let decoded = decode::decode(program)?;
-    let env = interval::Env::new(contract, class);
-    exec::run_decoded(&decoded, inputs, config, Some(env))
+    let env = intervals.map(|(contract, class)| interval::Env::new(contract, class));
+    exec::run_decoded(&decoded, inputs, config, env, order)
 }

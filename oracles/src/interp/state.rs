@@ -79,6 +79,8 @@ pub(crate) struct Machine<'a> {
     pub iv: Option<Box<IvState<'a>>>,
     /// Per lane: the vertices emitted so far (geometry programs).
     pub emissions: Vec<super::emit::Emission>,
+    /// Memory resources, workgroups and the atomic log (`None` without memory).
+    pub mem: Option<Box<super::memory::MemState>>,
 }
 
 impl<'a> Machine<'a> {
@@ -120,6 +122,7 @@ impl<'a> Machine<'a> {
             } else {
                 Vec::new()
             },
+            mem: None,
         }
     }
 

@@ -1,0 +1,592 @@
+//! The memory model of the interpreter: TGSI `BUFFER[n]` and `MEMORY[n]` (GLOBAL and SHARED)
+//! resources, their contents during a run, workgroups, the atomic log and data-race
+//! detection. The instructions themselves (LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR) are
+//! executed in `memory_exec.rs`; the model is documented in the [`super`] module docs
+//! ("Memory model").
+//!
+//! Sources: tgsi.rst "Resource Access Opcodes", "Inter-thread synchronization opcodes",
+//! "Atomic opcodes"; TEXT-FORMAT.md §6.4 (`DCL BUFFER[n]`, `DCL MEMORY[n], SHARED`);
+//! EXEC-NOTES.md §7 (what Mesa does where the doc is silent).
+
+use std::collections::{HashMap, HashSet};
+
+use shaderdiff_ir::{File, MemoryType, Opcode, Pos, Program, PropertyName, Resource, Stage};
+
+use super::decode::{DInsn, Decoder, Kind, Loc};
+use super::lanes::FetchType;
+use super::ExecError;
+use crate::atomic::{AtomicOp, AtomicRecord};
+use crate::io::{Inputs, Outputs, RegKey};
+
+/// Old values an atomic must return, by `(invocation, seq)` (`seq` = the dynamic count of
+/// ATOM* instructions the invocation executed before it): the engine's own serial order,
+/// replayed on the oracle ([`super::run_with`]).
+pub type AtomicReplay = HashMap<(u32, u32), u64>;
+
+/// Which serial order of the atomics the oracle's results follow ([`super::run_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum AtomicOrder<'a> {
+    /// The interpreter's own: lanes in order within a chunk, chunks in order.
+    #[default]
+    Own,
+    /// An engine's: each atomic returns the old value the map gives for its
+    /// `(invocation, seq)` (atomics missing from the map use memory), and stores its
+    /// operation applied to that value. The final memory at atomic locations is then that
+    /// of the last atomic the interpreter executed, not the engine's serial order's:
+    /// comparators judge those bytes by the log ([`crate::compare::memory`]).
+    Replay(&'a AtomicReplay),
+    /// Any: the result of an atomic on a dword that more than one invocation updates
+    /// atomically is undefined (it depends on the order). For judging engines that report
+    /// no atomic log.
+    Any,
+}
+
+/// The replay map of an engine's atomic log: `(invocation, seq) -> old`.
+pub fn replay_of(log: &[AtomicRecord]) -> AtomicReplay {
+    log.iter().map(|r| ((r.invocation, r.seq), r.old)).collect()
+}
+
+/// What a memory instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MemOp {
+    Load,
+    Store,
+    Resq,
+    Atomic(AtomicOp),
+    Barrier,
+    Membar,
+}
+
+/// The memory operation of `op`, if it is one.
+pub(crate) fn mem_op(op: Opcode) -> Option<MemOp> {
+    Some(match op {
+        Opcode::LOAD => MemOp::Load,
+        Opcode::STORE => MemOp::Store,
+        Opcode::RESQ => MemOp::Resq,
+        Opcode::BARRIER => MemOp::Barrier,
+        Opcode::MEMBAR => MemOp::Membar,
+        _ => MemOp::Atomic(AtomicOp::from_opcode(op)?),
+    })
+}
+
+/// A declared memory resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ResourceDecl {
+    pub key: RegKey,
+    /// `MEMORY[n], SHARED`: one copy per workgroup.
+    pub shared: bool,
+}
+
+/// The resource operand of a memory instruction: index into `Decoded::resources` and the
+/// swizzle written on it (LOAD: "A swizzle suffix may be added to the resource argument").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemRef {
+    pub res: u32,
+    pub swizzle: [u8; 4],
+}
+
+/// Every `BUFFER` / `MEMORY` register the program declares. `MEMORY` must be GLOBAL or
+/// SHARED (PRIVATE and INPUT: unsupported); SHARED needs a COMP program.
+pub(crate) fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
+    let mut out = Vec::new();
+    for (di, d) in program.declarations.iter().enumerate() {
+        let shared = match (&d.file, &d.resource) {
+            (File::Buffer, _) => false,
+            (File::Memory, Some(Resource::Memory(MemoryType::Shared))) => true,
+            (File::Memory, Some(Resource::Memory(MemoryType::Global)) | None) => false,
+            (File::Memory, Some(Resource::Memory(t))) => {
+                return Err(feature(
+                    program.source_map.declarations.get(di).copied(),
+                    format!("MEMORY with the {} qualifier", t.name()),
+                ))
+            }
+            _ => continue,
+        };
+        if shared && program.stage != Stage::Compute {
+            return Err(feature(
+                program.source_map.declarations.get(di).copied(),
+                "SHARED memory outside compute programs".into(),
+            ));
+        }
+        for i in d.first..=d.last {
+            out.push(ResourceDecl {
+                key: RegKey::new(d.file, i),
+                shared,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The workgroup size ([`workgroup_size`]), checked against BARRIER: lockstep chunks can
+/// run a barrier only when workgroups never straddle a chunk (the size divides
+/// [`LANES`](super::lanes::LANES)); otherwise BARRIER is unsupported.
+pub(crate) fn check_workgroups(program: &Program, kinds: &[Kind]) -> Result<u32, ExecError> {
+    let wg = workgroup_size(program);
+    let lanes = super::lanes::LANES as u32;
+    if wg > lanes || lanes % wg != 0 {
+        if let Some(i) = kinds.iter().position(|k| *k == Kind::Mem(MemOp::Barrier)) {
+            return Err(ExecError::Unsupported {
+                opcode: Opcode::BARRIER,
+                pos: program.source_map.instruction(i),
+                reason: format!(
+                    "workgroups of {wg} invocations: the interpreter runs BARRIER only for \
+                     workgroup sizes dividing {lanes}"
+                ),
+            });
+        }
+    }
+    Ok(wg)
+}
+
+/// Decodes memory instruction `i` (operand shapes: tgsi.rst; `STORE resource, address,
+/// src`, `LOAD dst, resource, address`, `RESQ dst, resource`, `ATOM* dst, resource,
+/// offset, src` and `ATOMCAS dst, resource, offset, cmp, src`). The resource operand must
+/// be a directly addressed, declared BUFFER or MEMORY register.
+pub(crate) fn decode_insn(
+    dec: &mut Decoder<'_>,
+    program: &Program,
+    i: usize,
+    mop: MemOp,
+    resources: &[ResourceDecl],
+) -> Result<DInsn, ExecError> {
+    let insn = &program.instructions[i];
+    let op = insn.opcode;
+    let info = op.info();
+    let smap = &program.source_map;
+    let pos = smap.instruction(i);
+    let invalid = |pos: Option<Pos>, message: String| ExecError::InvalidProgram { pos, message };
+    if insn.src.len() < info.num_src as usize || insn.dst.len() < info.num_dst as usize {
+        return Err(invalid(pos, format!("{op} needs {} sources", info.num_src)));
+    }
+    let (res_reg, swizzle, res_pos) = match mop {
+        MemOp::Store => (Some(insn.dst[0].reg), [0, 1, 2, 3], smap.operand(i, 0)),
+        MemOp::Barrier | MemOp::Membar => (None, [0, 1, 2, 3], None),
+        _ => (
+            Some(insn.src[0].reg),
+            insn.src[0].swizzle,
+            smap.operand(i, insn.dst.len()),
+        ),
+    };
+    let mem = match res_reg {
+        None => None,
+        Some(r) => {
+            if !matches!(r.file, File::Buffer | File::Memory) {
+                return Err(ExecError::Unsupported {
+                    opcode: op,
+                    pos: res_pos,
+                    reason: format!(
+                        "{} resources are not supported by the interpreter (BUFFER and \
+                         MEMORY are)",
+                        r.file
+                    ),
+                });
+            }
+            if r.is_indirect() || r.dimension.is_some() {
+                return Err(ExecError::Unsupported {
+                    opcode: op,
+                    pos: res_pos,
+                    reason: "indirectly addressed resources are not supported".into(),
+                });
+            }
+            let key = RegKey::new(r.file, r.index.value as u32);
+            let res = resources
+                .iter()
+                .position(|d| d.key == key)
+                .ok_or_else(|| invalid(res_pos, format!("{key} is not declared")))?;
+            if swizzle.iter().any(|&c| c > 3) {
+                return Err(invalid(res_pos, "swizzle component out of range".into()));
+            }
+            Some(MemRef {
+                res: res as u32,
+                swizzle,
+            })
+        }
+    };
+    let (dst, writemask) = match mop {
+        MemOp::Load | MemOp::Resq | MemOp::Atomic(_) => {
+            let d = &insn.dst[0];
+            let p = smap.operand(i, 0);
+            let loc = dec.loc(&d.reg, p, op)?;
+            if matches!(loc, Loc::Uniform(_)) {
+                return Err(invalid(p, format!("{} cannot be written", d.reg.file)));
+            }
+            (loc, d.writemask & 0xF)
+        }
+        MemOp::Store => (Loc::Null, insn.dst[0].writemask & 0xF),
+        MemOp::Barrier | MemOp::Membar => (Loc::Null, 0),
+    };
+    let first = match mop {
+        MemOp::Store => 0,
+        MemOp::Barrier | MemOp::Membar => info.num_src as usize,
+        _ => 1,
+    };
+    let mut srcs = Vec::new();
+    for k in first..info.num_src as usize {
+        let ty = match (mop, k) {
+            (MemOp::Store, 1) | (MemOp::Atomic(AtomicOp::FAdd), 2) => FetchType::Float,
+            _ => FetchType::Int,
+        };
+        let p = smap.operand(i, insn.dst.len() + k);
+        srcs.push(dec.src(&insn.src[k], ty, p, op)?);
+    }
+    Ok(DInsn {
+        op,
+        kind: Kind::Mem(mop),
+        dst,
+        writemask,
+        srcs,
+        saturate: insn.saturate,
+        fetch_mask: [0xF; 4],
+        read_mask: [0xF; 4],
+        componentwise: false,
+        pos,
+        mem,
+    })
+}
+
+fn feature(pos: Option<Pos>, reason: String) -> ExecError {
+    ExecError::UnsupportedFeature { pos, reason }
+}
+
+/// Invocations per workgroup: COMP programs multiply `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT` and
+/// `_DEPTH` (an absent or zero property counts as 1); other stages have no workgroups
+/// (every invocation is alone: 1).
+pub(crate) fn workgroup_size(program: &Program) -> u32 {
+    if program.stage != Stage::Compute {
+        return 1;
+    }
+    [
+        PropertyName::CsFixedBlockWidth,
+        PropertyName::CsFixedBlockHeight,
+        PropertyName::CsFixedBlockDepth,
+    ]
+    .iter()
+    .map(|&p| program.property(p).unwrap_or(1).max(1))
+    .fold(1u32, |a, b| a.saturating_mul(b))
+}
+
+/// Who accessed a dword within one group of accesses: nobody, one invocation, several.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Who {
+    #[default]
+    None,
+    One(u32),
+    Many,
+}
+
+impl Who {
+    fn add(&mut self, id: u32) {
+        *self = match *self {
+            Who::None => Who::One(id),
+            Who::One(x) if x == id => Who::One(x),
+            _ => Who::Many,
+        };
+    }
+
+    /// Two different ids among `self` and `other`.
+    fn conflicts(self, other: Who) -> bool {
+        match (self, other) {
+            (Who::None, _) | (_, Who::None) => false,
+            (Who::One(a), Who::One(b)) => a != b,
+            _ => true,
+        }
+    }
+}
+
+/// How an access touches memory, for race detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// Accesses to one dword: per (workgroup, barrier phase), who read, wrote, updated
+/// atomically.
+#[derive(Clone, Debug, Default)]
+struct DwordLog {
+    groups: Vec<(u32, u32, [Who; 3])>,
+}
+
+impl DwordLog {
+    fn note(&mut self, wg: u32, phase: u32, inv: u32, a: Access) {
+        let g = match self
+            .groups
+            .iter_mut()
+            .position(|(w, p, _)| *w == wg && *p == phase)
+        {
+            Some(i) => i,
+            None => {
+                self.groups.push((wg, phase, [Who::None; 3]));
+                self.groups.len() - 1
+            }
+        };
+        self.groups[g].2[a as usize].add(inv);
+    }
+
+    /// Whether two invocations access the dword unordered with a plain write involved, or
+    /// one plainly reads what another updates atomically. Accesses of one workgroup in
+    /// different barrier phases are ordered; accesses of different workgroups never are.
+    fn racy(&self) -> bool {
+        let pair = |w: [Who; 3]| {
+            let [r, wr, a] = w;
+            wr.conflicts(wr) || wr.conflicts(r) || wr.conflicts(a) || a.conflicts(r)
+        };
+        if self.groups.iter().any(|g| pair(g.2)) {
+            return true;
+        }
+        // Across workgroups: the same rule on workgroup ids.
+        let mut by_wg = [Who::None; 3];
+        for (wg, _, w) in &self.groups {
+            for k in 0..3 {
+                if w[k] != Who::None {
+                    by_wg[k].add(*wg);
+                }
+            }
+        }
+        pair(by_wg)
+    }
+
+    /// More than one invocation updated the dword atomically.
+    fn contended(&self) -> bool {
+        let mut a = Who::None;
+        for g in &self.groups {
+            match g.2[Access::Atomic as usize] {
+                Who::None => {}
+                Who::One(x) => a.add(x),
+                Who::Many => a = Who::Many,
+            }
+        }
+        a == Who::Many
+    }
+
+    fn written(&self) -> bool {
+        self.groups
+            .iter()
+            .any(|g| g.2[Access::Write as usize] != Who::None)
+    }
+}
+
+/// One copy of a resource: bytes and per-byte undefined marks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Instance {
+    pub bytes: Vec<u8>,
+    pub und: Vec<bool>,
+}
+
+/// A dword of a resource instance: (resource, instance = workgroup for SHARED else 0, dword).
+pub(crate) type DwordKey = (u32, u32, u64);
+
+/// What one pass over the invocations learnt that changes how values must be judged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Hazards {
+    /// Dwords with a data race.
+    pub racy: HashSet<DwordKey>,
+    /// Memory is unpredictable altogether (a memory write at an undefined address, an
+    /// unconstrained invocation in a program that writes memory, a partial BARRIER).
+    pub chaos: bool,
+    /// Dwords updated atomically by more than one invocation.
+    pub contended: HashSet<DwordKey>,
+}
+
+impl Hazards {
+    /// Whether `self` holds something `known` does not.
+    pub fn grows(&self, known: &Hazards) -> bool {
+        self.chaos && !known.chaos
+            || !self.racy.is_subset(&known.racy)
+            || !self.contended.is_subset(&known.contended)
+    }
+
+    /// Adds `other`'s hazards.
+    pub fn extend(&mut self, other: Hazards) {
+        self.chaos |= other.chaos;
+        self.racy.extend(other.racy);
+        self.contended.extend(other.contended);
+    }
+}
+
+/// Memory state of a run (kept across chunks).
+pub(crate) struct MemState {
+    pub decls: Vec<ResourceDecl>,
+    /// Initial contents per resource (from the inputs; empty when absent).
+    pub initial: Vec<Vec<u8>>,
+    /// Live copies: `(resource, instance)`.
+    pub inst: HashMap<(u32, u32), Instance>,
+    pub log: Vec<AtomicRecord>,
+    pub wg_size: u32,
+    /// Hazards known from an earlier pass (they decide undefinedness in this one).
+    pub known: Hazards,
+    /// Hazards found in this pass.
+    pub found: Hazards,
+    accesses: HashMap<DwordKey, DwordLog>,
+    /// The replay map ([`AtomicOrder::Replay`]).
+    pub replay: Option<AtomicReplay>,
+    /// [`AtomicOrder::Any`]: contended atomics return undefined values.
+    pub any_order: bool,
+    /// Per lane of the current chunk: BARRIERs executed, ATOM* instructions executed.
+    pub phase: Vec<u32>,
+    pub seq: Vec<u32>,
+    /// Lanes of the current chunk that hold an invocation.
+    pub live: super::lanes::Mask,
+    /// The program has a STORE or an atomic.
+    pub writes: bool,
+}
+
+impl MemState {
+    pub fn new(
+        decls: Vec<ResourceDecl>,
+        inputs: &Inputs,
+        wg_size: u32,
+        writes: bool,
+        known: Hazards,
+        order: AtomicOrder<'_>,
+    ) -> MemState {
+        let initial = decls
+            .iter()
+            .map(|d| inputs.buffers.get(&d.key).cloned().unwrap_or_default())
+            .collect();
+        MemState {
+            decls,
+            initial,
+            inst: HashMap::new(),
+            log: Vec::new(),
+            wg_size,
+            known,
+            found: Hazards::default(),
+            accesses: HashMap::new(),
+            replay: match order {
+                AtomicOrder::Replay(r) => Some(r.clone()),
+                _ => None,
+            },
+            any_order: matches!(order, AtomicOrder::Any),
+            phase: vec![0; super::lanes::LANES],
+            seq: vec![0; super::lanes::LANES],
+            live: 0,
+            writes,
+        }
+    }
+
+    /// Prepares the per-lane counters for a chunk of `n` invocations.
+    pub fn start_chunk(&mut self, n: usize) {
+        self.phase.fill(0);
+        self.seq.fill(0);
+        self.live = super::state::lane_mask(n);
+    }
+
+    /// Size in bytes of resource `res` (the inputs' contents).
+    pub fn size(&self, res: u32) -> u64 {
+        self.initial[res as usize].len() as u64
+    }
+
+    /// The instance of `res` that invocation `inv` sees.
+    pub fn instance_of(&self, res: u32, inv: u32) -> u32 {
+        if self.decls[res as usize].shared {
+            inv / self.wg_size
+        } else {
+            0
+        }
+    }
+
+    /// The live copy `(res, instance)`, created from the initial contents.
+    pub fn instance(&mut self, res: u32, instance: u32) -> &mut Instance {
+        let init = &self.initial[res as usize];
+        self.inst
+            .entry((res, instance))
+            .or_insert_with(|| Instance {
+                bytes: init.clone(),
+                und: vec![false; init.len()],
+            })
+    }
+
+    /// Records an access of invocation `inv` (barrier phase `phase`) to bytes
+    /// `start..end` (in range) of `(res, instance)`.
+    pub fn note(&mut self, key: (u32, u32), start: u64, end: u64, inv: u32, phase: u32, a: Access) {
+        if end <= start {
+            return;
+        }
+        let wg = inv / self.wg_size;
+        for dw in start / 4..=(end - 1) / 4 {
+            self.accesses
+                .entry((key.0, key.1, dw))
+                .or_default()
+                .note(wg, phase, inv, a);
+        }
+    }
+
+    /// Whether an atomic's result at byte `off` of `(res, instance)` is undefined because
+    /// the order of the atomics is left open ([`AtomicOrder::Any`]) and the dword is
+    /// contended (known from an earlier pass).
+    pub fn order_dependent(&self, key: (u32, u32), off: u64) -> bool {
+        self.any_order && self.known.contended.contains(&(key.0, key.1, off / 4))
+    }
+
+    /// Whether any dword of bytes `start..end` of `(res, instance)` is racy (known from an
+    /// earlier pass) or memory is chaotic.
+    pub fn racy(&self, key: (u32, u32), start: u64, end: u64) -> bool {
+        if self.known.chaos {
+            return true;
+        }
+        end > start
+            && (start / 4..=(end - 1) / 4).any(|dw| self.known.racy.contains(&(key.0, key.1, dw)))
+    }
+
+    /// Ends the pass: the racy dwords found; their final bytes are undefined when a plain
+    /// write took part.
+    pub fn finish(&mut self) {
+        let mut racy_written = Vec::new();
+        for (k, log) in &self.accesses {
+            // Only `AtomicOrder::Any` needs them (a second pass otherwise wasted).
+            if self.any_order && log.contended() {
+                self.found.contended.insert(*k);
+            }
+            if log.racy() {
+                self.found.racy.insert(*k);
+                if log.written() {
+                    racy_written.push(*k);
+                }
+            }
+        }
+        for (res, inst, dw) in racy_written {
+            if let Some(i) = self.inst.get_mut(&(res, inst)) {
+                let end = ((dw + 1) * 4).min(i.und.len() as u64);
+                for b in dw * 4..end {
+                    i.und[b as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// Writes the final memory into `out`: `buffers` (SHARED: workgroup 0's copy; a
+    /// resource nobody touched keeps its initial contents; a resource neither given in the
+    /// inputs nor touched is absent), `buffers_undefined` and `atomics`.
+    pub fn report(self, out: &mut Outputs) {
+        let chaos = self.known.chaos || self.found.chaos;
+        let MemState {
+            decls,
+            initial,
+            mut inst,
+            log,
+            ..
+        } = self;
+        for (r, (d, init)) in decls.iter().zip(initial).enumerate() {
+            let given = out.buffers.contains_key(&d.key);
+            if !given && !inst.contains_key(&(r as u32, 0)) {
+                continue;
+            }
+            let i = inst.remove(&(r as u32, 0)).unwrap_or_else(|| Instance {
+                und: vec![false; init.len()],
+                bytes: init,
+            });
+            let mut und = i.und;
+            if chaos {
+                und.iter_mut().for_each(|u| *u = true);
+            }
+            if und.iter().any(|&u| u) {
+                out.buffers_undefined.insert(d.key, und);
+            }
+            out.buffers.insert(d.key, i.bytes);
+        }
+        out.atomics = Some(log);
+    }
+}

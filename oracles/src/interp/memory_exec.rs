@@ -1,0 +1,310 @@
+//! Execution of the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR) on the
+//! memory state of `memory.rs`; the rules are the "Memory model" of the [`super`] docs.
+//!
+//! Sources: tgsi.rst "Resource Access Opcodes" (LOAD, STORE, RESQ), "Inter-thread
+//! synchronization opcodes" (BARRIER, MEMBAR), "Atomic opcodes" (semantics in
+//! [`crate::atomic`]); EXEC-NOTES.md §7 (byte address = `src.x` per lane, no alignment
+//! requirement, LOAD reads dwords, atomics performed only when the writemask has `x`,
+//! ATOMCAS compares with `src2` and stores `src3`, RESQ `x` = size in bytes).
+
+use super::decode::DInsn;
+use super::fetch::channels;
+use super::lanes::{Mask, LANES};
+use super::memory::{Access, MemOp, MemRef, MemState};
+use super::state::Machine;
+use crate::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
+
+/// Lanes set in `m`, lowest first.
+fn lanes(mut m: Mask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
+fn word(bytes: &[u8], off: u64) -> u32 {
+    let o = off as usize;
+    u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
+}
+
+impl Machine<'_> {
+    /// Executes memory instruction `insn` for the executing lanes.
+    pub(crate) fn memory(&mut self, insn: &DInsn, op: MemOp) {
+        match op {
+            MemOp::Load => self.mem_load(insn),
+            MemOp::Store => self.mem_store(insn),
+            MemOp::Resq => self.mem_resq(insn),
+            MemOp::Atomic(a) => self.mem_atomic(insn, a),
+            MemOp::Barrier => self.mem_barrier(),
+            // MEMBAR: every access completes before the next instruction in this model.
+            MemOp::Membar => {}
+        }
+    }
+
+    /// Fetches the sources and returns, per source channel, the lanes whose value is not
+    /// exactly known (undefined, or an inexact interval under `run_with_intervals`).
+    fn mem_sources(&mut self, insn: &DInsn) -> [[Mask; 4]; 4] {
+        self.fetch_sources(insn);
+        let mut bad = self.s.src_und;
+        if self.iv.is_some() {
+            for (k, src) in insn.srcs.iter().enumerate() {
+                self.iv_fetch(src, insn.fetch_mask[k], k);
+            }
+            if let Some(st) = self.iv.as_deref() {
+                for (b, i) in bad.iter_mut().zip(&st.inexact) {
+                    for c in 0..4 {
+                        b[c] |= i[c];
+                    }
+                }
+            }
+        }
+        bad
+    }
+
+    /// Fetches the sources ([`Machine::mem_sources`]), zeroes the result and returns the
+    /// not exactly known source lanes and the resource operand.
+    fn mem_begin(&mut self, insn: &DInsn) -> ([[Mask; 4]; 4], MemRef) {
+        let bad = self.mem_sources(insn);
+        for c in 0..4 {
+            self.s.out[c] = [0; LANES];
+        }
+        (bad, insn.mem.expect("decoded memory operand"))
+    }
+
+    /// Stores `self.s.out` (exact values; undefined where `und`) to the destination.
+    fn mem_result(&mut self, insn: &DInsn, und: [Mask; 4]) {
+        if let Some(st) = self.iv.as_deref_mut() {
+            for c in 0..4 {
+                st.out.lo[c] = self.s.out[c];
+                st.out.hi[c] = self.s.out[c];
+                let mut nan: Mask = 0;
+                for (l, &v) in self.s.out[c].iter().enumerate() {
+                    nan |= (f32::from_bits(v).is_nan() as Mask) << l;
+                }
+                st.out.nan[c] = nan;
+            }
+        }
+        self.store_result(insn, und);
+    }
+
+    fn mem_state(&mut self) -> &mut MemState {
+        self.mem
+            .as_deref_mut()
+            .expect("memory state exists for programs with memory instructions")
+    }
+
+    /// LOAD dst, resource, address: channel `c` of the writemask is the dword at byte
+    /// `address.x + 4 * swizzle[c]`. Undefined (and 0) when the address is not known, any
+    /// dword read is not entirely inside the resource (tgsi.rst: unspecified), a byte read
+    /// is undefined, or the dword is racy.
+    fn mem_load(&mut self, insn: &DInsn) {
+        let (bad, mref) = self.mem_begin(insn);
+        let (exec, base) = (self.exec, self.base);
+        let wm = insn.writemask;
+        let mut und = [0 as Mask; 4];
+        let max_dw = channels(wm)
+            .map(|c| mref.swizzle[c] as u64)
+            .max()
+            .unwrap_or(0);
+        let mem = self.mem.as_deref_mut().expect("memory state");
+        let size = mem.size(mref.res);
+        for l in lanes(exec) {
+            let inv = (base + l) as u32;
+            let addr = self.s.srcs[0][0][l] as u64;
+            if bad[0][0] >> l & 1 != 0 || addr + 4 * (max_dw + 1) > size {
+                for c in channels(wm) {
+                    und[c] |= 1 << l;
+                }
+                continue;
+            }
+            let key = (mref.res, mem.instance_of(mref.res, inv));
+            let phase = mem.phase[l];
+            for c in channels(wm) {
+                let off = addr + 4 * mref.swizzle[c] as u64;
+                mem.note(key, off, off + 4, inv, phase, Access::Read);
+                let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
+                let i = mem.instance(key.0, key.1);
+                self.s.out[c][l] = word(&i.bytes, off);
+                if racy || i.und[off as usize..off as usize + 4].contains(&true) {
+                    und[c] |= 1 << l;
+                }
+            }
+        }
+        self.mem_result(insn, und);
+    }
+
+    /// STORE resource, address, src: the writemask's channels `c` of `src` go to the
+    /// dwords at byte `address.x + 4c`. A store not entirely inside the resource writes
+    /// nothing, and the in-range bytes it covers become undefined (tgsi.rst: unspecified;
+    /// engines may drop it or write the part that fits). An undefined address makes memory
+    /// chaotic; an undefined value makes its bytes undefined.
+    fn mem_store(&mut self, insn: &DInsn) {
+        let bad = self.mem_sources(insn);
+        let mref = insn.mem.expect("decoded memory operand");
+        let (exec, base) = (self.exec, self.base);
+        let wm = insn.writemask;
+        let Some(max_c) = channels(wm).max() else {
+            return;
+        };
+        let mem = self.mem.as_deref_mut().expect("memory state");
+        let size = mem.size(mref.res);
+        for l in lanes(exec) {
+            let inv = (base + l) as u32;
+            if bad[0][0] >> l & 1 != 0 {
+                mem.found.chaos = true;
+                continue;
+            }
+            let addr = self.s.srcs[0][0][l] as u64;
+            let key = (mref.res, mem.instance_of(mref.res, inv));
+            let phase = mem.phase[l];
+            let fits = addr + 4 * (max_c as u64 + 1) <= size;
+            for c in channels(wm) {
+                let off = addr + 4 * c as u64;
+                let end = (off + 4).min(size);
+                mem.note(key, off, end, inv, phase, Access::Write);
+                let i = mem.instance(key.0, key.1);
+                if !fits {
+                    for b in off..end {
+                        i.und[b as usize] = true;
+                    }
+                    continue;
+                }
+                let o = off as usize;
+                i.bytes[o..o + 4].copy_from_slice(&self.s.srcs[1][c][l].to_le_bytes());
+                let u = bad[1][c] >> l & 1 != 0;
+                i.und[o..o + 4].fill(u);
+            }
+        }
+    }
+
+    /// RESQ dst, resource: `x` = the resource's size in bytes (tgsi.rst); `y`, `z`, `w`
+    /// undefined (the doc defines only `x` for buffers).
+    fn mem_resq(&mut self, insn: &DInsn) {
+        let mref = insn.mem.expect("decoded memory operand");
+        let size = self.mem_state().size(mref.res).min(u32::MAX as u64) as u32;
+        self.s.out[0] = [size; LANES];
+        for c in 1..4 {
+            self.s.out[c] = [0; LANES];
+        }
+        self.mem_result(insn, [0, !0, !0, !0]);
+    }
+
+    /// An atomic (tgsi.rst "Atomic opcodes", semantics in [`AtomicOp`]): performed only
+    /// when the writemask has `x` (EXEC-NOTES §7); the returned value goes to `x`, other
+    /// writemask channels are undefined. Out-of-range: nothing performed, `x` undefined,
+    /// the in-range bytes of the location undefined. Undefined offset or operand: memory
+    /// becomes chaotic. Every performed atomic is logged; in replay mode it returns the
+    /// replayed old value and stores the operation applied to it.
+    fn mem_atomic(&mut self, insn: &DInsn, op: AtomicOp) {
+        let (bad, mref) = self.mem_begin(insn);
+        let (exec, base) = (self.exec, self.base);
+        let wm = insn.writemask;
+        let mut und = [0 as Mask; 4];
+        let (ks, kc) = if op == AtomicOp::CmpXchg {
+            (2, Some(1))
+        } else {
+            (1, None)
+        };
+        let mem = self.mem.as_deref_mut().expect("memory state");
+        let size = mem.size(mref.res);
+        for l in lanes(exec) {
+            let inv = (base + l) as u32;
+            let seq = mem.seq[l];
+            mem.seq[l] += 1;
+            if wm & 1 == 0 {
+                continue;
+            }
+            for u in &mut und[1..] {
+                *u |= 1 << l;
+            }
+            let operand_bad = bad[0][0] | bad[ks][0] | kc.map_or(0, |k| bad[k][0]);
+            if operand_bad >> l & 1 != 0 {
+                mem.found.chaos = true;
+                und[0] |= 1 << l;
+                continue;
+            }
+            let off = self.s.srcs[0][0][l] as u64;
+            let key = (mref.res, mem.instance_of(mref.res, inv));
+            let phase = mem.phase[l];
+            let access = if off % 4 == 0 {
+                Access::Atomic
+            } else {
+                Access::Write
+            };
+            mem.note(key, off, (off + 4).min(size), inv, phase, access);
+            if off + 4 > size {
+                let i = mem.instance(key.0, key.1);
+                for b in off..size {
+                    i.und[b as usize] = true;
+                }
+                und[0] |= 1 << l;
+                continue;
+            }
+            let src = self.s.srcs[ks][0][l] as u64;
+            let cmp = kc.map_or(0, |k| self.s.srcs[k][0][l] as u64);
+            let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
+            let replayed = mem
+                .replay
+                .as_ref()
+                .and_then(|r| r.get(&(inv, seq)).copied());
+            let i = mem.instance(key.0, key.1);
+            let o = off as usize;
+            let old = replayed.unwrap_or(word(&i.bytes, off) as u64);
+            let new = op.apply(AtomicWidth::W32, old, src, cmp) as u32;
+            i.bytes[o..o + 4].copy_from_slice(&new.to_le_bytes());
+            if racy || i.und[o..o + 4].contains(&true) {
+                und[0] |= 1 << l;
+            }
+            let ret = op.returned(AtomicWidth::W32, old) as u32;
+            for c in channels(wm) {
+                self.s.out[c][l] = ret;
+            }
+            mem.log.push(AtomicRecord {
+                location: Location {
+                    space: Space::Resource(mem.decls[mref.res as usize].key),
+                    offset: off,
+                    width: AtomicWidth::W32,
+                },
+                invocation: inv,
+                seq,
+                op,
+                src,
+                cmp,
+                old,
+            });
+        }
+        self.mem_result(insn, und);
+    }
+
+    /// BARRIER (tgsi.rst): satisfied when every invocation of the workgroup executes it
+    /// together; a workgroup only partly here is unconstrained and makes memory chaotic
+    /// ("results are unspecified"). Decoding guarantees workgroups never straddle chunks.
+    fn mem_barrier(&mut self) {
+        let exec = self.exec;
+        let mem = self.mem.as_deref_mut().expect("memory state");
+        let wg = mem.wg_size as usize;
+        let live = mem.live;
+        let mut partial: Mask = 0;
+        for k in 0..LANES.div_ceil(wg) {
+            let block = if wg >= LANES {
+                !0
+            } else {
+                ((1u64 << wg) - 1) << (k * wg)
+            } & live;
+            let here = exec & block;
+            if here != 0 && here != block {
+                partial |= here;
+            }
+        }
+        if partial != 0 {
+            mem.found.chaos = true;
+        }
+        for l in lanes(exec) {
+            mem.phase[l] += 1;
+        }
+        self.unconstrained |= partial;
+    }
+}

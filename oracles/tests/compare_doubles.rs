@@ -137,6 +137,50 @@ fn dmad_accepts_the_fused_result() {
 }
 
 #[test]
+fn dmad_with_an_underflowing_product_accepts_both_zeros() {
+    // -2^-1015 * 2^-1022 = -2^-2037, far below half the smallest subnormal (2^-1075): the
+    // rounded product is -0 and -0 + +0 = +0 (unfused, IEEE 754 §6.3), while the fused
+    // -2^-2037 + 0 rounds to -0. Both are accepted; 2^-1074 is not.
+    let (p, i) = setup(
+        "DMAD",
+        &[0x8080_0000_0000_0000, 0x0010_0000_0000_0000, 0],
+    );
+    assert!(run_pair(&p, &i, "valhall", |_| 0x8000_0000_0000_0000).is_empty());
+    assert!(run_pair(&p, &i, "valhall", |_| 0).is_empty());
+    assert!(run_pair(&p, &i, "jit", |_| 0x8000_0000_0000_0000).is_empty());
+    assert_eq!(run_pair(&p, &i, "valhall", |_| 1).len(), 1);
+}
+
+#[test]
+fn a_double_nan_word_read_as_binary32_can_be_any_word() {
+    // F2D of a NaN gives a binary64 NaN with unspecified bits; its low word (0 here)
+    // added to +0.0 as a binary32 may give any word (interval/eval.rs `snap`), and the run
+    // does not trip the interval rules' consistency check. The high word (0x7FF80000) is a
+    // binary32 NaN, so its sum must be a NaN.
+    let p = parse(
+        "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\n\
+         F2D TEMP[0], IN[0].xxxx\nADD OUT[0], TEMP[0].xyxy, IN[0].yyyy\nEND\n",
+    );
+    let mut i = Inputs {
+        invocations: 1,
+        ..Inputs::default()
+    };
+    i.registers
+        .insert(RegKey::new(File::Input, 0), vec![[0x7FC0_0000, 0, 0, 0]]);
+    let c = PrecisionContract::builtin();
+    let class = c.class_of_engine("jit").unwrap();
+    let o = run_with_intervals(&p, &i, &InterpConfig::default(), c, class).unwrap();
+    let mut a = o.clone();
+    a.intervals = None;
+    a.registers.get_mut(&RegKey::new(File::Output, 0)).unwrap()[0] =
+        [0x1234_5678, 0x7FC0_0000, 0x1234_5678, 0x7FC0_0000];
+    assert!(compare(&p, &o, "jit", &a, c, &CompareOptions::default())
+        .unwrap()
+        .mismatches
+        .is_empty());
+}
+
+#[test]
 fn int64_halves_are_compared_per_channel() {
     // tgsi.rst U64ADD: 0xFFFFFFFF + 1 = 2^32 (x = 0, y = 1); a wrong high word is one
     // mismatch on channel y, type u64.hi, no ULP distance.

@@ -207,16 +207,20 @@ fn widen_ulps(v: u64, n: f64) -> Set64 {
     Set64 { lo, hi, nan: false }
 }
 
+/// The smallest set holding `a` and `b`. Ends are ordered in IEEE 754 total order (-0 below
+/// +0), so the hull of a fused -0 and an unfused +0 (DMAD whose product underflows) holds
+/// both.
 fn hull(a: Set64, b: Set64) -> Set64 {
     let num = |s: Set64| !f64::from_bits(s.lo).is_nan();
+    let total = |w: u64| key64(w) - i128::from(w >> 63);
     match (num(a), num(b)) {
         (true, true) => Set64 {
-            lo: if key64(a.lo) <= key64(b.lo) {
+            lo: if total(a.lo) <= total(b.lo) {
                 a.lo
             } else {
                 b.lo
             },
-            hi: if key64(a.hi) >= key64(b.hi) {
+            hi: if total(a.hi) >= total(b.hi) {
                 a.hi
             } else {
                 b.hi

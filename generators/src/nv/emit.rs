@@ -261,6 +261,14 @@ impl Gen<'_, '_> {
         let temps = self.c.range(2, 4);
         let names: Vec<String> = (0..temps).map(|i| format!("t{i}")).collect();
         self.line(&format!("TEMP {}", names.join(", ")));
+        if self.arb_extra {
+            // ARB temporaries start undefined (ARB_vertex_program issue 16, Table X.?
+            // "undefined temporary registers"; ARB_fragment_program §3.11.3.3): ARB-only
+            // programs define them before any read (the NV streams are unchanged).
+            for t in &names {
+                self.line(&format!("MOV {t}, 0"));
+            }
+        }
         self.temps = names;
         self.sources.extend(self.temps.clone());
         match self.kind {
@@ -356,7 +364,10 @@ impl Gen<'_, '_> {
 
     /// A float scalar operand: a name with a one-component swizzle, or a literal.
     fn scalar_src(&mut self, allow_neg: bool) -> String {
-        if self.c.chance(15) {
+        // Mesa's ARB assemblers want a scalar suffix after every scalar operand, literal
+        // ones included (`<scalarSrcReg>`), so ARB programs (which draw scalar operands
+        // only in ARB-only mode) get named operands; the NV streams are unchanged.
+        if self.kind.is_nv() && self.c.chance(15) {
             return self.float_lit();
         }
         let mut names = self.sources.clone();

@@ -186,7 +186,7 @@ pub fn generate_arb(
 ) -> Result<NvGenerated, String> {
     let mut c = Choices::from_rng(rng(seed, ARB_PROGRAM_KEY, index), None);
     let (kind, body) = build_arb_text(&mut c, max_instructions);
-    stamp(
+    let mut g = stamp(
         seed,
         index,
         kind,
@@ -195,7 +195,24 @@ pub fn generate_arb(
         "arb",
         max_instructions,
         invocations,
-    )
+    )?;
+    // Inputs without -0 and denormals: GL varyings and attribute setup need not keep
+    // them (GLSL 4.50 §4.7.1 "any denormalized value input into a shader ... can be
+    // flushed to 0"; llvmpipe's interpolation turns -0 into +0, see
+    // results/triage/mesa/precision.md), so campaigns look for other differences.
+    let plain = |w: &mut u32| {
+        if *w & 0x7f80_0000 == 0 {
+            *w = 0;
+        }
+    };
+    g.inputs
+        .registers
+        .values_mut()
+        .flatten()
+        .flatten()
+        .for_each(plain);
+    g.inputs.constants.values_mut().flatten().for_each(plain);
+    Ok(g)
 }
 
 /// Parses and lowers `body`, draws its inputs and stamps its text.

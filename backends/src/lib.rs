@@ -8,10 +8,24 @@ pub mod test_faults;
 
 pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
+pub use shaderdiff_mesa::MesaEngine;
 pub use shaderdiff_valhall::engine::ValhallEngine;
 
 /// Names of the engines this build knows, oracle first.
 pub const ENGINE_NAMES: &[&str] = &["interp", "jit", "valhall"];
+
+/// Engines that need something outside the build at run time (`mesa`: OSMesa). They are
+/// opt-in (`--backends interp,mesa`); [`engine`] gives `None` where they cannot run, and
+/// [`unavailable_reason`] says why.
+pub const RUNTIME_ENGINE_NAMES: &[&str] = &["mesa"];
+
+/// Why engine `name` cannot run here (`None` when it can, or for an unknown name).
+pub fn unavailable_reason(name: &str) -> Option<String> {
+    match name {
+        "mesa" => shaderdiff_mesa::available().err(),
+        _ => None,
+    }
+}
 
 /// The engine called `name`, configured with `config` (a test-only fault in it wraps the
 /// engine, [`test_faults::wrap`]); `None` for an unknown name.
@@ -20,6 +34,9 @@ pub fn engine(name: &str, config: &EngineConfig) -> Option<Box<dyn Engine>> {
         "interp" => Box::new(interp::InterpEngine::new(config)),
         "jit" => Box::new(shaderdiff_cranelift::JitEngine::new(config)),
         "valhall" => Box::new(shaderdiff_valhall::engine::ValhallEngine::new(config)),
+        "mesa" if shaderdiff_mesa::available().is_ok() => {
+            Box::new(shaderdiff_mesa::MesaEngine::new(config))
+        }
         _ => return None,
     };
     Some(test_faults::wrap(e, config))

@@ -113,6 +113,8 @@ pub enum Engine {
     Jit,
     /// The Valhall backend.
     Valhall,
+    /// Mesa's llvmpipe through OSMesa (ARB programs; needs libOSMesa at run time).
+    Mesa,
 }
 
 impl Engine {
@@ -122,6 +124,7 @@ impl Engine {
             Engine::Interp => "interp",
             Engine::Jit => "jit",
             Engine::Valhall => "valhall",
+            Engine::Mesa => "mesa",
         }
     }
 }
@@ -388,9 +391,10 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     let backend = args.backend.name();
     let config = crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
     let engine = backends::engine(backend, &config).ok_or_else(|| {
-        Failure::Unsupported(format!(
-            "{name}: engine `{backend}` is not available in this build"
-        ))
+        Failure::Unsupported(match backends::unavailable_reason(backend) {
+            Some(why) => format!("{name}: engine `{backend}` is not available here: {why}"),
+            None => format!("{name}: engine `{backend}` is not available in this build"),
+        })
     })?;
     let outputs = engine
         .execute(&program, &inputs)

@@ -35,8 +35,9 @@ use crate::lang;
 use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::locate;
 
-/// Engine names INTERFACE.md defines (`valhall` may be missing from a build).
-pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall"];
+/// Engine names INTERFACE.md defines (`valhall` may be missing from a build), and the
+/// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed).
+pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa"];
 
 /// Invocations of generated input sets when `--invocations` is not given.
 pub const RANDOM_INVOCATIONS: usize = 16;
@@ -105,7 +106,14 @@ impl EngineArgs {
             self.inject_fault.as_deref(),
         );
         for m in missing.iter().filter(|_| notes) {
-            eprintln!("shaderdiff: engine {m} is not available in this build; skipping");
+            match shaderdiff_backends::unavailable_reason(m) {
+                Some(why) => {
+                    eprintln!("shaderdiff: engine {m} is not available here ({why}); skipping")
+                }
+                None => {
+                    eprintln!("shaderdiff: engine {m} is not available in this build; skipping")
+                }
+            }
         }
         if let (Some(o), Some(f)) = (owner, &self.inject_fault) {
             if notes && !engines.iter().any(|e| e.name() == o) {

@@ -61,6 +61,10 @@ pub struct FuzzArgs {
     /// Program language.
     #[arg(long, value_enum, default_value_t = FuzzLang::Tgsi)]
     pub lang: FuzzLang,
+    /// With `--lang nv`: only `!!ARBfp1.0` / `!!ARBvp1.0` programs using every ARB ALU
+    /// instruction (for `--backends interp,mesa`); the summary's `lang` is `arb`.
+    #[arg(long)]
+    pub arb_only: bool,
     /// Campaign seed [default: from the clock; printed].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -118,7 +122,7 @@ pub struct FuzzArgs {
     pub in_process: bool,
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "seed", "programs", "shard", "out", "lang", "backends", "nan", "step_limit",
+        "seed", "programs", "shard", "out", "lang", "arb_only", "backends", "nan", "step_limit",
         "inject_fault", "invocations", "max_instructions", "allow_undefined", "wide", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
@@ -175,6 +179,7 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
         v.extend(["--inject-fault".into(), f.clone()]);
     }
     for (on, flag) in [
+        (args.arb_only, "--arb-only"),
         (args.allow_undefined, "--allow-undefined"),
         (args.wide, "--64bit"),
         (args.no_reduce, "--no-reduce"),
@@ -263,7 +268,11 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         reduce_time: args.reduce_time,
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
-        lang: value_name(&args.lang),
+        lang: if args.arb_only {
+            "arb".into()
+        } else {
+            value_name(&args.lang)
+        },
         step_limit: args.engines.step_limit,
         argv: canonical_argv(args, seed),
         isolation: (!args.in_process).then(|| Isolation {
@@ -363,6 +372,9 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         None => (None, None),
     };
     let args = resumed.as_ref().unwrap_or(args);
+    if args.arb_only && args.lang != FuzzLang::Nv {
+        return Err(Failure::BadInput("fuzz --arb-only needs --lang nv".into()));
+    }
     let differ = args.engines.differ()?;
     let mut small = args.engines.clone();
     small.step_limit = args.engines.step_limit.min(REDUCE_STEP_LIMIT);

@@ -5,6 +5,8 @@
 //! * `nv`: program `i` is `shaderdiff_generators::nv::generate(seed, i, ..)` (its own
 //!   ChaCha keys), lowered to the shared IR; the engines run the lowered program and
 //!   findings are written as the NV text (`program.nv`) with inputs keyed by NV names.
+//! * `arb` (`--lang nv --arb-only`): program `i` is
+//!   `shaderdiff_generators::nv::generate_arb(seed, i, ..)`, ARB programs only.
 //! * `mixed`: even indices are the TGSI program `i` of the `tgsi` campaign, odd indices the
 //!   NV program `i` of the `nv` campaign, so the choice depends on the index only and
 //!   every program can be regenerated alone.
@@ -76,7 +78,7 @@ impl From<Generated> for FuzzItem {
 /// Whether program `index` of a campaign in language `lang` is NV assembly.
 pub fn index_is_nv(lang: &str, index: u64) -> bool {
     match lang {
-        "nv" => true,
+        "nv" | "arb" => true,
         "mixed" => index % 2 == 1,
         _ => false,
     }
@@ -89,7 +91,12 @@ pub fn index_is_nv(lang: &str, index: u64) -> bool {
 /// same index, so the campaign carries on.
 pub fn item(campaign: &Campaign, index: u64) -> FuzzItem {
     if index_is_nv(&campaign.lang, index) {
-        match nv_gen::generate(
+        let generate = if campaign.lang == "arb" {
+            nv_gen::generate_arb
+        } else {
+            nv_gen::generate
+        };
+        match generate(
             campaign.seed,
             index,
             campaign.config.gen.max_instructions,

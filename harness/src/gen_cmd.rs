@@ -86,6 +86,11 @@ pub struct GenArgs {
     /// Swarm testing off: every program may use every feature and opcode.
     #[arg(long, conflicts_with = "spec")]
     pub no_swarm: bool,
+    /// With `--lang nv`: only `!!ARBfp1.0` / `!!ARBvp1.0` programs, using every ARB ALU
+    /// instruction (what Mesa's ARB assemblers accept); with `--spec`, the spec-derived
+    /// ARB suite (every ARB instruction on edge values).
+    #[arg(long)]
+    pub arb_only: bool,
 }
 
 /// Runs `gen`; returns the exit status (messages on stderr, the summary on stdout).
@@ -117,8 +122,13 @@ fn write(dir: &Path, name: &str, text: &str, inputs: &Inputs) -> Result<(), Fail
 
 /// `gen --lang nv --seed S --count N`: writes `NAME.EXT` and `NAME.inputs.json`.
 fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Failure> {
+    let generate = if args.arb_only {
+        nv_gen::generate_arb
+    } else {
+        nv_gen::generate
+    };
     for index in args.start..end {
-        let g = nv_gen::generate(
+        let g = generate(
             seed,
             index,
             args.max_instructions as usize,
@@ -140,12 +150,48 @@ fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Fai
         "gen --lang nv: wrote {count} programs (seed {seed}, indices {}..{}, generator {}) to {}",
         args.start,
         end.saturating_sub(1),
-        nv_gen::NV_GENERATOR_VERSION,
+        if args.arb_only {
+            nv_gen::ARB_GENERATOR_VERSION
+        } else {
+            nv_gen::NV_GENERATOR_VERSION
+        },
+        args.out.display()
+    ))
+}
+
+/// `gen --lang nv --spec --arb-only`: the spec-derived ARB suite
+/// (`shaderdiff_generators::nv::arb_spec`), `NAME.arbfp|arbvp` and `NAME.inputs.json`.
+fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
+    let cases = nv_gen::arb_spec::suite()
+        .map_err(|e| Failure::Failed(format!("gen --spec --arb-only: generator bug: {e}")))?;
+    for c in &cases {
+        put(args.out.join(format!("{}.{}", c.name, c.ext)), &c.text)?;
+        put(
+            args.out.join(format!("{}.inputs.json", c.name)),
+            &inputs_json::to_json_nv(&c.inputs, &c.lowered.names),
+        )?;
+    }
+    Ok(format!(
+        "gen --spec --arb-only: wrote {} ARB programs ({} edge values per operand channel) to {}",
+        cases.len(),
+        nv_gen::arb_spec::EDGE_VALUES.len(),
         args.out.display()
     ))
 }
 
 fn run(args: &GenArgs) -> Result<String, Failure> {
+    if args.arb_only && args.lang != GenLang::Nv {
+        return Err(Failure::BadInput("gen --arb-only needs --lang nv".into()));
+    }
+    if args.arb_only && args.spec {
+        std::fs::create_dir_all(&args.out).map_err(|e| {
+            Failure::Failed(format!(
+                "{}: cannot create the output directory: {e}",
+                args.out.display()
+            ))
+        })?;
+        return run_arb_spec(args);
+    }
     if args.lang == GenLang::Nv && args.spec {
         return Err(Failure::Unsupported(
             "gen --lang nv --spec: the spec-derived suite is TGSI only".into(),

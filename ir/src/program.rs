@@ -86,6 +86,9 @@ pub struct SourceMap {
     pub instructions: Vec<Pos>,
     /// Position of each operand of each instruction: destinations first, then sources.
     pub operands: Vec<Vec<Pos>>,
+    /// NV / ARB programs: the assembly the program was lowered from
+    /// ([`crate::nv::NvOrigin`]); `None` for TGSI and programs built in memory.
+    pub nv: Option<std::sync::Arc<crate::nv::NvOrigin>>,
 }
 
 impl PartialEq for SourceMap {

@@ -141,10 +141,7 @@ fn dmad_with_an_underflowing_product_accepts_both_zeros() {
     // -2^-1015 * 2^-1022 = -2^-2037, far below half the smallest subnormal (2^-1075): the
     // rounded product is -0 and -0 + +0 = +0 (unfused, IEEE 754 §6.3), while the fused
     // -2^-2037 + 0 rounds to -0. Both are accepted; 2^-1074 is not.
-    let (p, i) = setup(
-        "DMAD",
-        &[0x8080_0000_0000_0000, 0x0010_0000_0000_0000, 0],
-    );
+    let (p, i) = setup("DMAD", &[0x8080_0000_0000_0000, 0x0010_0000_0000_0000, 0]);
     assert!(run_pair(&p, &i, "valhall", |_| 0x8000_0000_0000_0000).is_empty());
     assert!(run_pair(&p, &i, "valhall", |_| 0).is_empty());
     assert!(run_pair(&p, &i, "jit", |_| 0x8000_0000_0000_0000).is_empty());

@@ -103,6 +103,30 @@ const NV_FLOAT_OPS: &[(&str, usize)] = &[
     ("LG2", 1),
     ("LRP", 3),
 ];
+/// More ARB operations, drawn only in ARB-only mode ([`build_arb_text`]) so that the
+/// streams of [`build_text`] are unchanged: name, vector sources, scalar sources, and the
+/// stages that have it (`f` fragment, `v` vertex; ARB_fragment_program §3.11.5 and
+/// ARB_vertex_program §2.14.5 instruction tables).
+const ARB_EXTRA_OPS: &[(&str, usize, usize, &str)] = &[
+    ("SUB", 2, 0, "fv"),
+    ("DPH", 2, 0, "fv"),
+    ("DST", 2, 0, "fv"),
+    ("LIT", 1, 0, "fv"),
+    ("XPD", 2, 0, "fv"),
+    ("RCP", 0, 1, "fv"),
+    ("RSQ", 0, 1, "fv"),
+    ("EX2", 0, 1, "fv"),
+    ("LG2", 0, 1, "fv"),
+    ("POW", 0, 2, "fv"),
+    ("SWZ", 1, 0, "fv"),
+    ("CMP", 3, 0, "f"),
+    ("LRP", 3, 0, "f"),
+    ("SIN", 0, 1, "f"),
+    ("COS", 0, 1, "f"),
+    ("SCS", 0, 1, "f"),
+    ("EXP", 0, 1, "v"),
+    ("LOG", 0, 1, "v"),
+];
 /// Integer operations (`.S` and `.U`).
 const INT_OPS: &[(&str, usize)] = &[
     ("MOV", 1),
@@ -142,6 +166,8 @@ struct Gen<'c, 'a> {
     budget: usize,
     depth: usize,
     loops: usize,
+    /// ARB-only mode: draw [`ARB_EXTRA_OPS`] too.
+    arb_extra: bool,
 }
 
 /// Builds the text of one program from `c`, with about `max_instructions` instructions;
@@ -153,6 +179,28 @@ pub fn build_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) 
         2 => NvKind::ArbFragment,
         _ => NvKind::ArbVertex,
     };
+    build(c, kind, max_instructions, false)
+}
+
+/// Builds one `!!ARBfp1.0` or `!!ARBvp1.0` program (ARB-only mode, `--arb-only`): the
+/// ARB subset of [`build_text`] plus every other ARB ALU instruction ([`ARB_EXTRA_OPS`]:
+/// SUB DPH DST LIT XPD RCP RSQ EX2 LG2 POW SWZ, fragment CMP LRP SIN COS SCS, vertex EXP
+/// LOG), as Mesa's ARB assemblers accept them.
+pub fn build_arb_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) {
+    let kind = if c.chance(50) {
+        NvKind::ArbFragment
+    } else {
+        NvKind::ArbVertex
+    };
+    build(c, kind, max_instructions, true)
+}
+
+fn build(
+    c: &mut Choices,
+    kind: NvKind,
+    max_instructions: usize,
+    arb_extra: bool,
+) -> (NvKind, String) {
     let mut g = Gen {
         c,
         kind,
@@ -164,6 +212,7 @@ pub fn build_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) 
         budget: max_instructions.max(1),
         depth: 0,
         loops: 0,
+        arb_extra,
     };
     g.declarations();
     let n = g.c.range(1, g.budget);
@@ -212,6 +261,14 @@ impl Gen<'_, '_> {
         let temps = self.c.range(2, 4);
         let names: Vec<String> = (0..temps).map(|i| format!("t{i}")).collect();
         self.line(&format!("TEMP {}", names.join(", ")));
+        if self.arb_extra {
+            // ARB temporaries start undefined (ARB_vertex_program issue 16, Table X.?
+            // "undefined temporary registers"; ARB_fragment_program §3.11.3.3): ARB-only
+            // programs define them before any read (the NV streams are unchanged).
+            for t in &names {
+                self.line(&format!("MOV {t}, 0"));
+            }
+        }
         self.temps = names;
         self.sources.extend(self.temps.clone());
         match self.kind {
@@ -307,7 +364,10 @@ impl Gen<'_, '_> {
 
     /// A float scalar operand: a name with a one-component swizzle, or a literal.
     fn scalar_src(&mut self, allow_neg: bool) -> String {
-        if self.c.chance(15) {
+        // Mesa's ARB assemblers want a scalar suffix after every scalar operand, literal
+        // ones included (`<scalarSrcReg>`), so ARB programs (which draw scalar operands
+        // only in ARB-only mode) get named operands; the NV streams are unchanged.
+        if self.kind.is_nv() && self.c.chance(15) {
             return self.float_lit();
         }
         let mut names = self.sources.clone();
@@ -319,7 +379,9 @@ impl Gen<'_, '_> {
         } else {
             ""
         };
-        if self.c.chance(15) {
+        // `|..|` needs an NV option in ARB programs (only ARB-only mode draws scalar
+        // operands in ARB programs, so the NV streams are unchanged).
+        if self.kind.is_nv() && self.c.chance(15) {
             format!("{neg}|{name}.{comp}|")
         } else {
             format!("{neg}{name}.{comp}")
@@ -361,7 +423,72 @@ impl Gen<'_, '_> {
         format!("{name}{mask}{cond}")
     }
 
+    /// One of [`ARB_EXTRA_OPS`] for this stage, with `_SAT` sometimes in fragment programs.
+    fn arb_extra(&mut self) {
+        self.budget = self.budget.saturating_sub(1);
+        let stage = if self.kind.is_fragment() { 'f' } else { 'v' };
+        let ops: Vec<_> = ARB_EXTRA_OPS
+            .iter()
+            .filter(|o| o.3.contains(stage))
+            .copied()
+            .collect();
+        let (op, n, scalars, _) = ops[self.c.below(ops.len())];
+        let sat = if self.kind.is_fragment() && self.c.chance(15) {
+            "_SAT"
+        } else {
+            ""
+        };
+        let mut dst = self.dst();
+        if op == "SCS" {
+            // ARB_fragment_program §3.11.5.24: SCS writes only x and y; a mask with z or w
+            // fails to load.
+            let t = self.temps[self.c.below(self.temps.len())].clone();
+            dst = format!("{t}.{}", ["x", "y", "xy"][self.c.below(3)]);
+        }
+        if op == "XPD" {
+            // §3.11.5.27: XPD's w is undefined and the lowering writes x, y, z only: keep
+            // the mask within xyz (a lone .w would write nothing).
+            let base = match dst.rsplit_once('.') {
+                Some((b, m)) if !m.is_empty() && m.chars().all(|ch| "xyzw".contains(ch)) => b,
+                _ => dst.as_str(),
+            };
+            dst = format!("{base}.xyz");
+        }
+        let mut srcs: Vec<String> = (0..n).map(|_| self.src(Ty::F, true)).collect();
+        srcs.extend((0..scalars).map(|_| self.scalar_src(true)));
+        if op == "SWZ" {
+            // §3.11.5.25: a variable without swizzle, then four selectors with optional '-'.
+            let name = srcs[0]
+                .trim_start_matches('-')
+                .split('.')
+                .next()
+                .unwrap_or("0")
+                .to_string();
+            let name = if name
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_alphabetic())
+            {
+                name
+            } else {
+                self.sources[0].clone()
+            };
+            let sel: Vec<String> = (0..4)
+                .map(|_| {
+                    let neg = if self.c.chance(25) { "-" } else { "" };
+                    format!("{neg}{}", ["x", "y", "z", "w", "0", "1"][self.c.below(6)])
+                })
+                .collect();
+            srcs = vec![name];
+            srcs.extend(sel);
+        }
+        self.line(&format!("{op}{sat} {dst}, {}", srcs.join(", ")));
+    }
+
     fn alu(&mut self) {
+        if self.arb_extra && self.c.chance(40) {
+            return self.arb_extra();
+        }
         self.budget = self.budget.saturating_sub(1);
         let nv = self.kind.is_nv();
         let ty = if nv {

@@ -21,6 +21,7 @@
 //! re-parses and lowers thousands of seeds; a program the lowering refuses is a generator
 //! bug.
 
+pub mod arb_spec;
 mod emit;
 pub mod fuzz;
 
@@ -33,7 +34,7 @@ use shaderdiff_oracles::{Inputs, RegKey};
 use crate::choices::Choices;
 use crate::inputs::channel_word;
 
-pub use emit::{build_text, NvKind, MAX_REP};
+pub use emit::{build_arb_text, build_text, NvKind, MAX_REP};
 pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
@@ -43,6 +44,11 @@ pub const NV_GENERATOR_VERSION: &str = "nv-0.1.0";
 /// Domain-separation tags of the NV generator's ChaCha keys (distinct from the TGSI ones).
 const PROGRAM_KEY: u64 = 0x6e76_2d70_726f_6731; // "nv-prog1"
 const INPUTS_KEY: u64 = 0x6e76_2d69_6e70_7431; // "nv-inpt1"
+/// Key of the ARB-only mode's programs ([`generate_arb`]); its inputs use [`INPUTS_KEY`].
+const ARB_PROGRAM_KEY: u64 = 0x6172_622d_7072_6731; // "arb-prg1"
+
+/// Version of the ARB-only generator's output ([`generate_arb`]).
+pub const ARB_GENERATOR_VERSION: &str = "arb-0.1.0";
 
 /// One generated NV program: its text, syntax tree, lowering and inputs.
 #[derive(Clone, Debug)]
@@ -155,14 +161,80 @@ pub fn generate(
     invocations: usize,
 ) -> Result<NvGenerated, String> {
     let (kind, body) = build_text(&mut program_choices(seed, index), max_instructions);
-    let (ast, lowered) = finish(&body)?;
+    stamp(
+        seed,
+        index,
+        kind,
+        &body,
+        NV_GENERATOR_VERSION,
+        "nv",
+        max_instructions,
+        invocations,
+    )
+}
+
+/// ARB-only mode (`gen --lang nv --arb-only`, `fuzz --lang nv --arb-only`): program
+/// `index` of campaign `seed` is a `!!ARBfp1.0` or `!!ARBvp1.0` program using every ARB
+/// ALU instruction ([`build_arb_text`]), from its own ChaCha key; inputs as [`generate`].
+///
+/// Errors: as [`generate`] (a generator bug).
+pub fn generate_arb(
+    seed: u64,
+    index: u64,
+    max_instructions: usize,
+    invocations: usize,
+) -> Result<NvGenerated, String> {
+    let mut c = Choices::from_rng(rng(seed, ARB_PROGRAM_KEY, index), None);
+    let (kind, body) = build_arb_text(&mut c, max_instructions);
+    let mut g = stamp(
+        seed,
+        index,
+        kind,
+        &body,
+        ARB_GENERATOR_VERSION,
+        "arb",
+        max_instructions,
+        invocations,
+    )?;
+    // Inputs without -0 and denormals: GL varyings and attribute setup need not keep
+    // them (GLSL 4.50 §4.7.1 "any denormalized value input into a shader ... can be
+    // flushed to 0"; llvmpipe's interpolation turns -0 into +0, see
+    // results/triage/mesa/precision.md), so campaigns look for other differences.
+    let plain = |w: &mut u32| {
+        if *w & 0x7f80_0000 == 0 {
+            *w = 0;
+        }
+    };
+    g.inputs
+        .registers
+        .values_mut()
+        .flatten()
+        .flatten()
+        .for_each(plain);
+    g.inputs.constants.values_mut().flatten().for_each(plain);
+    Ok(g)
+}
+
+/// Parses and lowers `body`, draws its inputs and stamps its text.
+#[allow(clippy::too_many_arguments)]
+fn stamp(
+    seed: u64,
+    index: u64,
+    kind: NvKind,
+    body: &str,
+    version: &str,
+    lang: &str,
+    max_instructions: usize,
+    invocations: usize,
+) -> Result<NvGenerated, String> {
+    let (ast, lowered) = finish(body).map_err(|e| format!("{e}\n{body}"))?;
     let inputs = inputs_for_lowered(&lowered, &mut inputs_choices(seed, index), invocations);
     // The header must stay the first token (INTERFACE.md language detection), so the
     // stamp comment goes on the second line.
     let printed = nv::print(&ast);
     let (header, rest) = printed.split_once('\n').unwrap_or((printed.as_str(), ""));
     let text = format!(
-        "{header}\n# shaderdiff-gen {NV_GENERATOR_VERSION} lang=nv seed={seed} index={index} invocations={} max-instructions={max_instructions}\n{rest}",
+        "{header}\n# shaderdiff-gen {version} lang={lang} seed={seed} index={index} invocations={} max-instructions={max_instructions}\n{rest}",
         inputs.invocations,
     );
     Ok(NvGenerated {

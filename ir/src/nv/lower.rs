@@ -344,6 +344,7 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
             message: format!("the lowered program is not valid IR: {}", e.message),
         });
     }
+    super::origin::NvOrigin::attach(&mut cx.out, p, &cx.names, stage);
     Ok(Lowered {
         program: cx.out,
         names: cx.names,

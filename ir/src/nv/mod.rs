@@ -32,6 +32,7 @@ mod lower_cvt;
 mod lower_ops;
 mod modifiers;
 mod opcodes;
+mod origin;
 mod parse;
 mod parse_decl;
 mod parse_insn;
@@ -42,6 +43,7 @@ mod structure;
 pub use ast::*;
 pub use lower::{lower, LowerError, Lowered, NameMap};
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
+pub use origin::NvOrigin;
 pub use parse::KNOWN_OPTIONS;
 pub use print::binding_text;
 

@@ -20,6 +20,7 @@ pub mod structure;
 pub mod tgsi;
 pub mod types;
 pub mod validate;
+pub mod wide;
 
 pub use error::ParseError;
 pub use infer::{infer_types, TypeMap};

@@ -39,41 +39,7 @@ use super::kernel::{Checked, Outcome, Word};
 use super::{double as db, int64 as i6};
 use crate::interp::lanes::{Mask, Vals, LANES};
 
-/// How a 64-bit opcode maps source channels to destination channels (module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Layout64 {
-    /// Destination pair p from source pair p of every source.
-    Pair,
-    /// DLDEXP: pair p of src0, channel 2p of src1 (x or z).
-    Ldexp,
-    /// U64SHL U64SHR I64SHR: pair p of src0; count src1.x (xy) or src1.z = src1.y (zw).
-    Shift,
-    /// Comparisons: `dst.x` from pair xy, `dst.z` from pair zw.
-    Compare,
-    /// 64 → 32-bit conversions: `dst.x` from src.xy, `dst.y` from src.zw.
-    Narrow,
-    /// 32 → 64-bit conversions: `dst.xy` from src.x, `dst.zw` from src.y.
-    Widen,
-}
-
-/// The layout of `op`, or `None` if it is not a 64-bit opcode this module evaluates.
-pub fn layout(op: Opcode) -> Option<Layout64> {
-    use Opcode::*;
-    Some(match op {
-        DABS | DNEG | DADD | DMUL | DDIV | DMAD | DFMA | DMIN | DMAX | DRCP | DSQRT | DRSQ
-        | DFRAC | DTRUNC | DCEIL | DFLR | DROUND | DSSG | I64ABS | I64NEG | I64SSG | U64ADD
-        | U64MUL | I64MIN | I64MAX | U64MIN | U64MAX | I64DIV | I64MOD | U64DIV | U64MOD
-        | D2I64 | D2U64 | I642D | U642D => Layout64::Pair,
-        DLDEXP => Layout64::Ldexp,
-        U64SHL | U64SHR | I64SHR => Layout64::Shift,
-        DSEQ | DSNE | DSLT | DSGE | U64SEQ | U64SNE | U64SLT | U64SGE | I64SLT | I64SGE => {
-            Layout64::Compare
-        }
-        D2F | D2I | D2U | U642F | I642F => Layout64::Narrow,
-        F2D | I2D | U2D | F2I64 | F2U64 | I2I64 | U2I64 => Layout64::Widen,
-        _ => return None,
-    })
-}
+pub use shaderdiff_ir::wide::{layout, Layout64};
 
 /// Whether `op` is a 64-bit opcode [`eval`] implements (every double and 64-bit integer
 /// opcode of opcodes.csv).

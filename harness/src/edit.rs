@@ -2,61 +2,22 @@
 //! rebuilding the instruction list while keeping CAL targets and source positions, removing
 //! instructions, and the static "execution order" of instructions.
 
-use shaderdiff_ir::{Instruction, Opcode, Pos, Program, Structure, NO_PARTNER};
+use shaderdiff_ir::edit::Edit;
+use shaderdiff_ir::{Instruction, Opcode, Program, Structure, NO_PARTNER};
 
 /// `p` with its instructions replaced by `new`: each entry is the instruction and the index
-/// it had in `p` (`None` for an inserted one).
-///
-/// CAL labels of kept instructions (indices into `p`) are renumbered to the new position of
-/// their BGNSUB (`None` when it is gone, which `validate` rejects); BGNLOOP/ENDLOOP labels
-/// (informational in TGSI text) are renumbered the same way or dropped. Source positions
-/// follow their instructions (inserted ones get `0:0`). The statement layout becomes
-/// canonical (properties, declarations, immediates, instructions).
+/// it had in `p` (`None` for an inserted one, which reports position `0:0`). See
+/// [`shaderdiff_ir::edit::rebuild`] for labels, positions and layout.
 pub fn rebuild(p: &Program, new: Vec<(Option<usize>, Instruction)>) -> Program {
-    let mut map = vec![None; p.instructions.len()];
-    for (j, (o, _)) in new.iter().enumerate() {
-        if let Some(o) = o {
-            if let Some(m) = map.get_mut(*o) {
-                *m = Some(j as u32);
-            }
-        }
-    }
-    let mut out = Program {
-        stage: p.stage,
-        properties: p.properties.clone(),
-        declarations: p.declarations.clone(),
-        immediates: p.immediates.clone(),
-        instructions: Vec::with_capacity(new.len()),
-        layout: Vec::new(),
-        source_map: Default::default(),
-    };
-    out.source_map.declarations = p.source_map.declarations.clone();
-    let have_pos = !p.source_map.instructions.is_empty();
-    for (origin, mut insn) in new {
-        if origin.is_some() {
-            if let Some(l) = insn.label {
-                insn.label = match insn.opcode {
-                    Opcode::CAL | Opcode::BGNLOOP | Opcode::ENDLOOP => {
-                        map.get(l as usize).copied().flatten()
-                    }
-                    _ => Some(l),
-                };
-            }
-        }
-        if have_pos {
-            let pos = origin
-                .and_then(|o| p.source_map.instruction(o))
-                .unwrap_or(Pos::default());
-            out.source_map.instructions.push(pos);
-            out.source_map.operands.push(
-                origin
-                    .and_then(|o| p.source_map.operands.get(o).cloned())
-                    .unwrap_or_default(),
-            );
-        }
-        out.instructions.push(insn);
-    }
-    out
+    let edits = new
+        .into_iter()
+        .map(|(origin, insn)| Edit {
+            origin,
+            pos_from: origin,
+            insn,
+        })
+        .collect();
+    shaderdiff_ir::edit::rebuild(p, edits)
 }
 
 /// `p` without the instructions flagged in `remove` (one flag per instruction), and without

@@ -9,7 +9,11 @@
 //! * [`tgsi`]: TGSI text parser and tgsi_dump-compatible printer.
 //! * [`nv`]: NV_gpu_program4/5 and ARB assembly parser and canonical printer.
 //! * [`validate`]: semantic checks (declared registers, index ranges, structure).
+//! * [`wide`], [`wide_modifiers`]: the 64-bit channel layouts and the meaning of source
+//!   modifiers on 64-bit operands, shared by every engine.
+//! * [`edit`]: rebuilding a program's instruction list (labels and positions kept).
 
+pub mod edit;
 pub mod error;
 pub mod infer;
 pub mod names;
@@ -21,6 +25,7 @@ pub mod tgsi;
 pub mod types;
 pub mod validate;
 pub mod wide;
+pub mod wide_modifiers;
 
 pub use error::ParseError;
 pub use infer::{infer_types, TypeMap};

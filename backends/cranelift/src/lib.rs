@@ -146,6 +146,10 @@ impl JitEngine {
     /// plan and the control-flow analysis.
     fn front(&self, program: &Program) -> Result<Front, EngineError> {
         self.caps.check(ENGINE, program)?;
+        // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
+        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
+        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        let program = expanded.as_ref().unwrap_or(program);
         // Forms of 64-bit instructions tgsi.rst gives no meaning (shared with the oracle).
         for (i, insn) in program.instructions.iter().enumerate() {
             if let Some(why) = shaderdiff_oracles::interp::alu::wide::unsupported_form(insn) {

@@ -16,4 +16,5 @@ mod double;
 mod float;
 mod int;
 mod int64;
+mod modifiers64;
 mod special;

@@ -157,6 +157,13 @@ fn result_channels(op: Opcode) -> ([usize; 2], u8, bool) {
 
 /// Runs every row on every engine and panics listing every failure.
 pub fn check_rows64(rows: &[Row64]) {
+    check_rows64_modified(rows, &[]);
+}
+
+/// [`check_rows64`] with source modifiers: source `k` is written `{mods[k].0}IN[k]{mods[k].1}`
+/// (`("-", "")`, `("|", "|")`, `("-|", "|")`); sources past `mods.len()` are plain. Each
+/// row's expected value is the opcode applied to the modified operands.
+pub fn check_rows64_modified(rows: &[Row64], mods: &[(&str, &str)]) {
     let engines = engines();
     let mut report = Report::default();
     let mut ops: Vec<Opcode> = Vec::new();
@@ -170,7 +177,7 @@ pub fn check_rows64(rows: &[Row64]) {
         for r in &group {
             assert_eq!(r.srcs.len(), usize::from(op.info().num_src), "{:?}", r.at);
         }
-        run_group(&engines, op, &group, &mut report);
+        run_group(&engines, op, &group, mods, &mut report);
     }
     report.finish();
 }
@@ -179,6 +186,7 @@ fn run_group(
     engines: &[Box<dyn shaderdiff_backends::Engine>],
     op: Opcode,
     group: &[&Row64],
+    mods: &[(&str, &str)],
     report: &mut Report,
 ) {
     let n = group.len();
@@ -190,7 +198,12 @@ fn run_group(
         .filter(|(c, _)| mask >> c & 1 != 0)
         .map(|(_, ch)| ch)
         .collect();
-    let srcs: String = (0..nsrc).map(|k| format!(", IN[{k}]")).collect();
+    let srcs: String = (0..nsrc)
+        .map(|k| {
+            let (before, after) = mods.get(k).copied().unwrap_or(("", ""));
+            format!(", {before}IN[{k}]{after}")
+        })
+        .collect();
     let decl = if nsrc == 1 {
         "DCL IN[0]\n".to_string()
     } else {

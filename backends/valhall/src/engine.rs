@@ -117,6 +117,10 @@ impl ValhallEngine {
     /// As [`Engine::prepare`].
     pub fn compile(&self, program: &Program) -> Result<ValhallCompiled, EngineError> {
         self.caps.check(ENGINE, program)?;
+        // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
+        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
+        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        let program = expanded.as_ref().unwrap_or(program);
         let shape = Shape::new(program).map_err(exec_error)?;
         let fault = self
             .config

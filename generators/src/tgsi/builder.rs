@@ -192,7 +192,10 @@ impl Builder<'_, '_> {
             self.guard_sources(op, &mut src);
         }
         let mut insn = Instruction::new(op, vec![self.dst()], src);
-        if self.f.saturate && self.c.chance(10) {
+        // tgsi.rst "Other Modifiers": saturate clamps 32-bit stores; 64-bit results never
+        // take it (no draw, so the 32-bit streams are unchanged).
+        let wide_result = info.dst_type.is_some_and(|t| t.is_64bit());
+        if self.f.saturate && !wide_result && self.c.chance(10) {
             insn.saturate = Saturate::Zero;
         }
         self.insns.push(insn);

@@ -448,6 +448,16 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
 /// instruction), [`ExecError::InvalidProgram`] (structure, operands),
 /// [`ExecError::UnsupportedFeature`].
 pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
+    // Modifiers on 64-bit sources become explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
+    // resolved once, in shaderdiff_ir::wide_modifiers).
+    match shaderdiff_ir::wide_modifiers::expand_source_modifiers(program) {
+        Some(expanded) => decode_expanded(&expanded),
+        None => decode_expanded(program),
+    }
+}
+
+/// [`decode`] of a program without modifiers on 64-bit sources.
+fn decode_expanded(program: &Program) -> Result<Decoded, ExecError> {
     let smap = &program.source_map;
     let st =
         Structure::analyse(program).map_err(|e| invalid(smap.instruction(e.index), e.message))?;

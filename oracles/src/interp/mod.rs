@@ -161,7 +161,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (images, texture, votes, INTERP_*, NV condition codes, modifiers on 64-bit operands ...).
+    /// (images, texture, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

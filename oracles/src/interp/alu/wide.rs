@@ -358,34 +358,19 @@ pub fn eval(op: Opcode, s: &[Vals], w: u8, o: &mut Vals, u: &mut [Mask; 4]) -> b
     true
 }
 
-/// Why the interpreter refuses this form of a 64-bit instruction, if it does:
+/// Why the interpreter refuses this form of a 64-bit instruction, if it does: `_SAT` on a
+/// 64-bit result ("The saturate modifier clamps 32-bit destination stores", tgsi.rst "Other
+/// Modifiers"; clamping half of a double has no defined meaning). Results of 32-bit type
+/// (D2F's, comparisons') take `_SAT` as usual.
 ///
-/// * a `-` or `|..|` modifier on a 64-bit source: tgsi.rst "Source Modifiers" defines only
-///   32-bit negate and absolute value, and tgsi_exec asserts they are absent (EXEC-NOTES.md
-///   §6: "Source modifiers are ignored (only asserted absent)"), so no meaning is defined;
-/// * `_SAT` on a 64-bit result: "The saturate modifier clamps 32-bit destination stores"
-///   (tgsi.rst "Other Modifiers"); clamping half of a double has no defined meaning.
-///
-/// Sources and results of 32-bit type (DLDEXP's exponent, F2D's source, D2F's result ...)
-/// take modifiers as usual.
+/// Source modifiers on 64-bit operands are not refused: tgsi.rst describes only 32-bit ones
+/// and tgsi_exec ignores them (EXEC-NOTES.md §6), but real programs (radeonsi's
+/// `U64ADD ..., -TEMP[2]`) need them; [`shaderdiff_ir::wide_modifiers`] gives them their
+/// 64-bit meaning before any engine decodes the program.
 pub fn unsupported_form(insn: &shaderdiff_ir::Instruction) -> Option<&'static str> {
     let info = insn.opcode.info();
     if !is_wide(insn.opcode) {
         return None;
-    }
-    let wide_src = insn.src.iter().enumerate().any(|(k, s)| {
-        (s.abs || s.neg)
-            && info
-                .src_types
-                .get(k)
-                .copied()
-                .flatten()
-                .is_some_and(|t| t.is_64bit())
-    });
-    if wide_src {
-        return Some(
-            "source modifiers on 64-bit operands (tgsi.rst defines only 32-bit modifiers)",
-        );
     }
     if insn.saturate != shaderdiff_ir::Saturate::None && info.dst_type.is_some_and(|t| t.is_64bit())
     {

@@ -179,6 +179,12 @@ pub struct Intervals {
     /// One `[x, y, z, w]` per invocation for every register of [`Outputs::registers`].
     /// Undefined channels hold [`Interval::ANY`].
     pub channels: BTreeMap<RegKey, Vec<[Interval; 4]>>,
+    /// Channels holding one word of a binary64 set that is not a single value, the other
+    /// word in the partner channel (x/y, z/w): bit c of entry i set for channel c of
+    /// invocation i. Such a pair is judged as one binary64 (`pair_interval`); a word alone is
+    /// not determined. Registers with no such channel are absent; entries past the end of a
+    /// list are 0. Source: `crate::interp::interval` module `wide`, "Pair halves".
+    pub halves: BTreeMap<RegKey, Vec<u8>>,
     /// Invocations whose control flow, kill or indirect addressing depended on an undefined
     /// or imprecise value: all their outputs, and whether they were killed, are unconstrained.
     pub unconstrained: Vec<bool>,

@@ -230,6 +230,7 @@ pub fn compare(
             .intervals
             .as_ref()
             .and_then(|iv| iv.channels.get(key));
+        let halves = oracle.intervals.as_ref().and_then(|iv| iv.halves.get(key));
         for i in 0..n.min(vals.len()) {
             if unconstrained[i] {
                 cmp.skipped_undefined += 4;
@@ -245,13 +246,19 @@ pub fn compare(
             }
             let u = und.and_then(|u| u.get(i)).copied().unwrap_or(0);
             let iv_of = |c: usize| ivs.and_then(|l| l.get(i)).map(|v| v[c]);
+            let h = halves.and_then(|v| v.get(i)).copied().unwrap_or(0);
+            let exact = |c: usize| iv_of(c).is_none_or(|iv| iv.is_exactly(vals[i][c]));
             let mut pair_high = false;
             for c in 0..4 {
                 if pair_high {
                     pair_high = false;
                     continue;
                 }
-                if is_f64_pair(&ctypes, c) {
+                // A binary64 in channels c, c + 1: the oracle says the two words hold one
+                // set, or the static types say so and both words are exactly known.
+                let flagged = c % 2 == 0 && h >> c & 3 == 3;
+                let unflagged_exact = c % 2 == 0 && h >> c & 3 == 0 && exact(c) && exact(c + 1);
+                if flagged || (is_f64_pair(&ctypes, c) && unflagged_exact) {
                     // A binary64 in channels c, c+1: compared as one value.
                     pair_high = true;
                     if u >> c & 3 != 0 {
@@ -283,11 +290,7 @@ pub fn compare(
                 }
                 let (e, a) = (vals[i][c], acts[i][c]);
                 let iv = iv_of(c);
-                let f64_half = matches!(
-                    ctypes[c],
-                    ChannelType::Low64(ScalarType::F64) | ChannelType::High64(ScalarType::F64)
-                );
-                if f64_half && iv.is_some_and(|iv| !iv.is_exactly(e)) {
+                if h >> c & 1 != 0 {
                     // Half of a binary64 set without its other half: nothing to judge.
                     cmp.skipped_undefined += 1;
                     continue;

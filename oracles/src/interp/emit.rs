@@ -30,6 +30,8 @@ pub(crate) struct Vertex {
     vals: Vec<Vec4>,
     und: Vec<u8>,
     ivs: Option<Vec<[Interval; 4]>>,
+    /// Pair-half flags per output (`crate::io::Intervals::halves`).
+    halves: Vec<u8>,
 }
 
 /// What one invocation has emitted so far.
@@ -86,6 +88,7 @@ impl Machine<'_> {
             .iv
             .as_ref()
             .map(|_| Vec::with_capacity(d.outputs.len()));
+        let mut halves = Vec::new();
         for &(_, slot) in &d.outputs {
             let v = &self.regs.vals[slot as usize];
             let u = &self.regs.und[slot as usize];
@@ -95,6 +98,7 @@ impl Machine<'_> {
             if let (Some(list), Some(st)) = (ivs.as_mut(), self.iv.as_deref()) {
                 let r = &st.regs[slot as usize];
                 let mut iv = [Interval::ANY; 4];
+                let mut h = 0u8;
                 for (c, x) in iv.iter_mut().enumerate() {
                     if bits >> c & 1 == 0 {
                         *x = Interval {
@@ -102,9 +106,11 @@ impl Machine<'_> {
                             hi: r.hi[c][l],
                             nan: r.nan[c] >> l & 1 != 0,
                         };
+                        h |= ((r.half[c] >> l & 1) as u8) << c;
                     }
                 }
                 list.push(iv);
+                halves.push(h);
             }
         }
         Vertex {
@@ -112,6 +118,7 @@ impl Machine<'_> {
             vals,
             und,
             ivs,
+            halves,
         }
     }
 
@@ -148,6 +155,7 @@ pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, o
             let mut vals = Vec::with_capacity(n);
             let mut und = Vec::with_capacity(n);
             let mut ivs = Vec::with_capacity(if with_iv { n } else { 0 });
+            let mut halves = Vec::with_capacity(if with_iv { n } else { 0 });
             for e in &all {
                 match e.vertices.get(v) {
                     Some(x) => {
@@ -155,6 +163,7 @@ pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, o
                         und.push(x.und[k]);
                         if with_iv {
                             ivs.push(x.ivs.as_ref().map_or([Interval::ANY; 4], |i| i[k]));
+                            halves.push(x.halves.get(k).copied().unwrap_or(0));
                         }
                     }
                     None => {
@@ -162,6 +171,7 @@ pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, o
                         und.push(if e.unconstrained { 0xF } else { 0 });
                         if with_iv {
                             ivs.push([Interval::ANY; 4]);
+                            halves.push(0);
                         }
                     }
                 }
@@ -172,6 +182,9 @@ pub(crate) fn report(outputs: &[(crate::io::RegKey, u32)], all: Vec<Emission>, o
             }
             if let Some(i) = out.intervals.as_mut() {
                 i.channels.insert(ekey, ivs);
+                if halves.iter().any(|&h| h != 0) {
+                    i.halves.insert(ekey, halves);
+                }
             }
         }
     }

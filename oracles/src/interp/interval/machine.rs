@@ -116,6 +116,7 @@ impl Machine<'_> {
                     dst.lo[c] = r.lo[comp];
                     dst.hi[c] = r.hi[comp];
                     dst.nan[c] = r.nan[comp];
+                    dst.half[c] = r.half[comp];
                 }
             }
             Loc::Uniform(s) => {
@@ -124,6 +125,7 @@ impl Machine<'_> {
                     dst.lo[c] = [v; LANES];
                     dst.hi[c] = [v; LANES];
                     dst.nan[c] = if f32::from_bits(v).is_nan() { !0 } else { 0 };
+                    dst.half[c] = 0;
                 }
             }
             Loc::Indirect(i) => {
@@ -135,7 +137,11 @@ impl Machine<'_> {
                     .is_some_and(|s| d.layout.spaces[s].storage == Storage::Lane);
                 for c in channels(chans) {
                     let comp = src.swizzle[c] as usize;
+                    dst.half[c] = 0;
                     for (l, &slot) in slots.iter().enumerate() {
+                        if slot != NO_SLOT && lane_storage {
+                            dst.half[c] |= st.regs[slot as usize].half[comp] & 1 << l;
+                        }
                         if slot == NO_SLOT {
                             set_iv(dst, c, l, any.lo, any.hi, true);
                         } else if lane_storage {
@@ -151,6 +157,7 @@ impl Machine<'_> {
             }
             Loc::Null => {
                 for c in channels(chans) {
+                    dst.half[c] = 0;
                     for l in 0..LANES {
                         set_iv(dst, c, l, any.lo, any.hi, true);
                     }
@@ -206,6 +213,7 @@ impl Machine<'_> {
             inexact: &st.inexact[..nsrc],
         };
         let mut undet = [0 as Mask; 4];
+        st.out.half = [0; 4];
         eval_alu(
             &st.env,
             insn,
@@ -216,6 +224,7 @@ impl Machine<'_> {
             &mut st.out,
             &mut undet,
         );
+        super::halves::alu(insn, &st.srcs[..nsrc], exec, &mut st.out, &mut undet);
         for c in 0..4 {
             und[c] |= undet[c] & exec;
         }
@@ -269,6 +278,10 @@ impl Machine<'_> {
             Loc::Null | Loc::Uniform(_) => {}
             Loc::Lane(s) => {
                 let r = &mut st.regs[s as usize];
+                let orphaned = super::halves::store(r, &st.out, insn.writemask, exec);
+                for (u, o) in self.regs.und[s as usize].iter_mut().zip(orphaned) {
+                    *u |= o;
+                }
                 for c in channels(insn.writemask) {
                     crate::interp::state::blend(&mut r.lo[c], &st.out.lo[c], exec);
                     crate::interp::state::blend(&mut r.hi[c], &st.out.hi[c], exec);
@@ -284,6 +297,10 @@ impl Machine<'_> {
                     let l = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let r = &mut st.regs[slots[l] as usize];
+                    let orphaned = super::halves::store(r, &st.out, insn.writemask, 1 << l);
+                    for (u, o) in self.regs.und[slots[l] as usize].iter_mut().zip(orphaned) {
+                        *u |= o;
+                    }
                     for c in channels(insn.writemask) {
                         let nan = st.out.nan[c] >> l & 1 != 0;
                         set_iv(r, c, l, st.out.lo[c][l], st.out.hi[c][l], nan);
@@ -292,6 +309,8 @@ impl Machine<'_> {
                 addr_lanes = 1;
             }
         }
+        // Instructions other than ALU ones (loads ...) never write pair halves.
+        st.out.half = [0; 4];
         if addr_lanes != 0 {
             if let Loc::Indirect(i) = insn.dst {
                 let ind = &d.indirects[i as usize];
@@ -468,8 +487,10 @@ impl Machine<'_> {
             let r = &st.regs[slot as usize];
             let und = &self.regs.und[slot as usize];
             let list = ivs.channels.entry(key).or_default();
+            let mut halves = Vec::with_capacity(n);
             for l in 0..n {
                 let mut v = [Interval::ANY; 4];
+                let mut h = 0u8;
                 for (c, x) in v.iter_mut().enumerate() {
                     if (und[c] | self.unconstrained) >> l & 1 == 0 {
                         *x = Interval {
@@ -477,9 +498,16 @@ impl Machine<'_> {
                             hi: r.hi[c][l],
                             nan: r.nan[c] >> l & 1 != 0,
                         };
+                        h |= ((r.half[c] >> l & 1) as u8) << c;
                     }
                 }
                 list.push(v);
+                halves.push(h);
+            }
+            if halves.iter().any(|&h| h != 0) || ivs.halves.contains_key(&key) {
+                let entry = ivs.halves.entry(key).or_default();
+                entry.resize(list.len() - n, 0);
+                entry.extend(halves);
             }
         }
         ivs.unconstrained

@@ -63,6 +63,7 @@
 
 pub(crate) mod approx;
 pub(crate) mod eval;
+mod halves;
 pub mod iv;
 pub(crate) mod machine;
 pub mod ops;
@@ -75,12 +76,15 @@ pub use vector::vector;
 
 use super::lanes::{Mask, Vals, ZERO_VALS};
 
-/// Interval planes of a vec4 across a chunk: `lo[c][l]`, `hi[c][l]` (bits), NaN bits.
+/// Interval planes of a vec4 across a chunk: `lo[c][l]`, `hi[c][l]` (bits), NaN bits, and
+/// `half[c]`: lanes where channel `c` holds one word of a binary64 set that is not a single
+/// value, its other word in the partner channel `c ^ 1` (module `wide`, "Pair halves").
 #[derive(Clone)]
 pub(crate) struct IvVals {
     pub lo: Vals,
     pub hi: Vals,
     pub nan: [Mask; 4],
+    pub half: [Mask; 4],
 }
 
 impl IvVals {
@@ -89,6 +93,7 @@ impl IvVals {
             lo: ZERO_VALS,
             hi: ZERO_VALS,
             nan: [0; 4],
+            half: [0; 4],
         }
     }
 }

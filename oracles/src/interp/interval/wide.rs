@@ -27,6 +27,23 @@
 //!   binary32 ones; a lone written half of such a NaN is undefined, since any word can be
 //!   half of a NaN); DABS and DNEG keep a NaN's payload. Binary64 denormals are never
 //!   flushed, in any class (tgsi.rst's double opcodes say nothing about flushing).
+//!
+//! # Pair halves
+//!
+//! A channel holding one word of a binary64 set that is not a single value (a DRCP/DRSQ
+//! range, DMAD's hull, an unspecified NaN) is flagged as a *pair half* (`IvVals::half`):
+//! its word alone is not determined (engines may return any word that, with its partner,
+//! lies in the set), so
+//! * a lone written half of such a set (the writemask enables one channel of the pair) is
+//!   undefined;
+//! * overwriting one half of a flagged pair makes the other half undefined (the two words no
+//!   longer describe one set);
+//! * a MOV whose swizzle keeps the pair together (`.xy`, `.zw`, `.zwxy`, both channels
+//!   written) moves the flag along; any other 32-bit instruction reading a flagged channel
+//!   has undefined results;
+//! * the comparator receives the flags (`crate::io::Intervals::halves`) and judges a flagged
+//!   pair as one binary64 whatever the static channel types say, and an unflagged inexact
+//!   channel as a binary32 interval.
 
 use shaderdiff_ir::{Opcode, ScalarType};
 
@@ -122,6 +139,7 @@ pub(crate) fn eval_wide(
                     put(out, c, l, (any.lo, any.hi, true));
                 } else {
                     put(out, c, l, NAN_UNKNOWN);
+                    out.half[c] |= 1 << l;
                 }
                 continue;
             }
@@ -130,8 +148,14 @@ pub(crate) fn eval_wide(
             if set == Set64::point(set.lo) {
                 // An exact pair: each channel exact in the binary32 sense.
                 put(out, c, l, (v, v, f32::from_bits(v).is_nan()));
+            } else if insn.writemask >> (2 * p) & 3 != 3 {
+                // A lone half of a set: its word is not determined (module docs).
+                undet[c] |= 1 << l;
+                let any = crate::io::Interval::ANY;
+                put(out, c, l, (any.lo, any.hi, true));
             } else {
                 put(out, c, l, (word(set.lo), word(set.hi), set.nan));
+                out.half[c] |= 1 << l;
             }
         }
     }

@@ -2,11 +2,13 @@
 # Checks the fault catalogue end to end (issue 4, "Fault injection", Must show):
 #
 #   for every fault NAME that `shaderdiff faults` lists (or only the NAMEs given):
-#     1. `shaderdiff fuzz --inject-fault NAME --seed 1 --programs 2000 --out DIR` exits 1
+#     1. `shaderdiff fuzz --inject-fault NAME --seed 1 --programs 2000 --out DIR
+#        --reduce-time 120s` exits 1 (a generous reduction budget: CI machines are shared)
 #        (with the generator flags the fault's trigger needs: `--64bit` for the faults in
 #        64-bit opcodes, see campaign_flags below);
-#     2. every finding DIR/findings/<signature>/ has a reduced.tgsi with at most 4
-#        instructions besides END (and NOP), counted on `shaderdiff check --print`;
+#     2. every finding DIR/findings/<signature>/ has a reduced.tgsi (NV faults: reduced.nv)
+#        with at most 4 instructions besides END (and NOP), counted on
+#        `shaderdiff check --print`;
 #     3. `shaderdiff diff reduced.tgsi --inputs inputs.json --inject-fault NAME` exits 1
 #        (the finding replays).
 #
@@ -67,6 +69,17 @@ count_insns() {
   "$BIN" check --print "$1" | awk '$1 ~ /^[0-9]+:$/ && $2 != "END" && $2 != "NOP" { n++ } END { print n + 0 }'
 }
 
+# Instructions of an NV program: the statements of its canonical form that are neither
+# declarations nor labels nor END.
+count_nv_insns() {
+  "$BIN" check --print "$1" | awk '
+    /^[ \t]*(#|!!)/ { next }
+    { w = $1 }
+    w ~ /^(TEMP|LONG|SHORT|PARAM|ATTRIB|OUTPUT|ADDRESS|OPTION|CBUFFER|TEXTURE|BUFFER|BUFFER4|END|[A-Za-z_][A-Za-z0-9_]*:)$/ { next }
+    /;[ \t]*$/ { n++ }
+    END { print n + 0 }'
+}
+
 # first_index of the earliest finding in a summary.json (programs needed = that + 1).
 first_found() {
   grep -o '"first_index": *[0-9]*' "$1" | grep -o '[0-9]*$' | sort -n | head -1
@@ -77,6 +90,7 @@ first_found() {
 campaign_flags() {
   case "$1" in
     u64add-no-carry) echo "--64bit" ;;
+    nv-*) echo "--lang nv" ;;
     *) echo "" ;;
   esac
 }
@@ -94,7 +108,7 @@ for name in "${NAMES[@]}"; do
   t0=$(date +%s.%N)
   set +e
   # shellcheck disable=SC2046 # the flags are words
-  "$BIN" fuzz --inject-fault "$name" --seed 1 --programs "$PROGRAMS" --out "$out" \
+  "$BIN" fuzz --inject-fault "$name" --seed 1 --programs "$PROGRAMS" --out "$out" --reduce-time 120s \
     $(campaign_flags "$name") >"$WORK/$name.log" 2>&1 </dev/null
   rc=$?
   set -e
@@ -114,18 +128,24 @@ for name in "${NAMES[@]}"; do
     [ -d "$dir" ] || continue
     findings=$((findings + 1))
     sig=$(basename "$dir")
-    if [ ! -f "$dir/reduced.tgsi" ] || [ ! -f "$dir/inputs.json" ]; then
-      problems+=("$sig: no reduced.tgsi/inputs.json")
+    reduced=reduced.tgsi
+    [ -f "$dir/reduced.nv" ] && reduced=reduced.nv
+    if [ ! -f "$dir/$reduced" ] || [ ! -f "$dir/inputs.json" ]; then
+      problems+=("$sig: no reduced.tgsi/reduced.nv/inputs.json")
       continue
     fi
     case "$sig" in
       *-fail_*) problems+=("$sig: the engine failed (compile error, trap ...) instead of miscompiling") ;;
     esac
-    n=$(count_insns "$dir/reduced.tgsi")
+    if [ "$reduced" = reduced.nv ]; then
+      n=$(count_nv_insns "$dir/$reduced")
+    else
+      n=$(count_insns "$dir/$reduced")
+    fi
     sizes+=("$n")
-    [ "$n" -le "$MAX_INSNS" ] || problems+=("$sig: reduced.tgsi has $n instructions (max $MAX_INSNS)")
+    [ "$n" -le "$MAX_INSNS" ] || problems+=("$sig: $reduced has $n instructions (max $MAX_INSNS)")
     set +e
-    (cd "$dir" && "$BIN" diff reduced.tgsi --inputs inputs.json --inject-fault "$name" \
+    (cd "$dir" && "$BIN" diff "$reduced" --inputs inputs.json --inject-fault "$name" \
       >"$WORK/$name.$sig.replay" 2>&1 </dev/null)
     drc=$?
     set -e

@@ -174,6 +174,23 @@ fn comparison_straddling_its_threshold_is_undefined() {
 }
 
 #[test]
+fn a_true_float_comparison_is_an_exact_integer_mask() {
+    // tgsi.rst FSEQ: `dst = (src0 == src1) ? ~0 : 0`. FSEQ(+0, -0) is true (0xFFFFFFFF, a NaN
+    // pattern but an integer mask), and the AND reading it is determined: AND(~0, 5) = 5.
+    // The zero tie takes the interval path (not the exact fast path) on every class.
+    let p = parse(
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0]\nIMM[0] FLT32 { -0.0, 0.0, 0.0, 0.0 }\n\
+         IMM[1] UINT32 { 5, 0, 0, 0 }\n\
+         0: FSEQ TEMP[0], IN[0], IMM[0].xxxx\n1: AND OUT[0], TEMP[0], IMM[1].xxxx\n2: END\n",
+    );
+    for class in ["cpu", "gpu"] {
+        let (v, iv, und) = out0(&run_iv(&p, &one_input([0; 4]), class));
+        assert_eq!((v, und), ([5; 4], 0), "{class}");
+        assert_eq!(iv, [Interval::exact(5); 4], "{class}");
+    }
+}
+
+#[test]
 fn if_on_a_straddling_value_makes_the_invocation_unconstrained() {
     // gpu: EX2(0) - 1 lies in [-3·2^-24, 2^-23]: it may be zero or not, so IF may go
     // either way; every output of the invocation becomes unconstrained.

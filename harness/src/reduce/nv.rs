@@ -1,6 +1,12 @@
 //! Reduction of NV assembly findings: the same idea as the TGSI reducer (keep the **same
-//! divergence signature**, shrink until nothing more can go), applied to the NV program so
-//! that the reproducer stays NV text with NV-keyed inputs.
+//! divergence**, shrink until nothing more can go), applied to the NV program so that the
+//! reproducer stays NV text with NV-keyed inputs.
+//!
+//! "Same divergence" is the signature's engine and opcode class (`jit-move`); its channel
+//! type may change. The type of a lowered NV program's channel is an artifact of the
+//! lowering (hidden temporaries, condition-code moves, `.F`/`.S` operand types of unrelated
+//! writes to the same variable): keeping it would keep such writes alive in the reproducer.
+//! The reduced program's own signature is the one reported.
 //!
 //! Candidates are NV programs ([`NvProgram`]): each is lowered with
 //! [`shaderdiff_ir::nv::lower`] (a candidate the lowering refuses, or whose IR does not
@@ -177,7 +183,8 @@ impl Ctx<'_> {
     }
 }
 
-/// The divergence of `p` on engine `e` when it has signature `target`.
+/// The divergence of `p` on engine `e` when its signature has `target`'s engine and opcode
+/// class (module docs).
 fn judge(
     differ: &Differ,
     e: usize,
@@ -187,7 +194,7 @@ fn judge(
 ) -> Option<Divergence> {
     let outcome = diverging_outcome(differ, e, p, inputs)?;
     let d = locate(differ, e, p, inputs, &outcome);
-    (d.signature == *target).then_some(d)
+    (d.signature.engine == target.engine && d.signature.class == target.class).then_some(d)
 }
 
 /// Reduces the NV program `program` on `inputs` (keyed by the IR registers of

@@ -5,6 +5,7 @@
 mod cc;
 mod cc_table;
 mod examples;
+mod faults;
 mod ops;
 mod refusals;
 mod support;

@@ -85,3 +85,44 @@ pub fn check(all: &Results, reg: &str, mask: u8, want: [u32; 4]) {
         }
     }
 }
+
+/// Lowers `text`, sets `program.local[i]` to `locals[i]` and runs one invocation on the
+/// engine `name` with the catalogued fault `fault` switched on; returns the outputs by NV
+/// result name.
+pub fn run_with_fault(
+    text: &str,
+    locals: &[[u32; 4]],
+    name: &str,
+    fault: &str,
+) -> Vec<(String, [u32; 4])> {
+    let p = nv::parse(text, "t.nv").expect("parses");
+    let l = nv::lower(&p).expect("lowers");
+    let mut inputs = Inputs {
+        invocations: 1,
+        ..Inputs::default()
+    };
+    for (i, v) in locals.iter().enumerate() {
+        let (f, idx) = l
+            .names
+            .lookup(l.stage, &format!("program.local[{i}]"))
+            .expect("program.local is read");
+        inputs.constants.insert(RegKey::new(f, idx), *v);
+    }
+    let config = EngineConfig {
+        fault: Some(fault.to_string()),
+        ..EngineConfig::default()
+    };
+    let out = engine(name, &config)
+        .expect("engine")
+        .execute(&l.program, &inputs)
+        .unwrap_or_else(|err| panic!("{name}: {err}"));
+    out.registers
+        .iter()
+        .map(|(k, v)| {
+            (
+                l.names.name_of(k.file, k.index).expect("named").to_string(),
+                v[0],
+            )
+        })
+        .collect()
+}

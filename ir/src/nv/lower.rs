@@ -197,6 +197,27 @@ pub(super) struct Ctx<'a> {
     pub redirect: Option<Register>,
     /// CAL fix-ups: (instruction index, label).
     pub calls: Vec<(usize, String)>,
+    /// A deliberate lowering bug ([`LowerFault`]), for fault-injection campaigns.
+    pub fault: Option<LowerFault>,
+}
+
+/// A deliberate, realistic bug in the NV front-end, switched on only by an engine's
+/// catalogued fault (`--inject-fault`) so that campaigns can show the differential loop
+/// finds NV-specific miscompilations. Never used by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LowerFault {
+    /// `.CC` flags of a `.SAT` / `.SSAT` instruction computed from the value before
+    /// clamping (NV_gpu_program4 §2.X.4.3: the condition code is set from the result
+    /// written, i.e. after clamping).
+    CcFromUnsaturated,
+}
+
+/// Lowering options: [`lower_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// A deliberate lowering bug ([`LowerFault`]); `None` (the default) for the real
+    /// lowering.
+    pub fault: Option<LowerFault>,
 }
 
 /// Lowers `p` to the shared IR (module docs list what is supported).
@@ -205,6 +226,13 @@ pub(super) struct Ctx<'a> {
 /// statement's `line:col`); [`LowerError::Invalid`] for a load-time error the parser does
 /// not detect.
 pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
+    lower_with(p, LowerOptions::default())
+}
+
+/// [`lower`] with options (a deliberate lowering fault for fault-injection campaigns).
+///
+/// Errors: as [`lower`].
+pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, LowerError> {
     let stage = p.header.stage;
     // Where a refusal of the whole program points: its first option, program declaration
     // or statement (in that textual order), else END.
@@ -241,6 +269,7 @@ pub fn lower(p: &NvProgram) -> Result<Lowered, LowerError> {
         redirect: None,
         pos: start,
         calls: Vec::new(),
+        fault: options.fault,
     };
     // Pass 1: declarations (they precede their uses, §2.X.3).
     for (i, st) in p.statements.iter().enumerate() {

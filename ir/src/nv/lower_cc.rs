@@ -242,6 +242,21 @@ impl Ctx<'_> {
             self.redirect = None;
             r?;
         }
+        // FAULT HOOK (LowerFault::CcFromUnsaturated): the flags of a clamped result come from
+        // the value before clamping.
+        let mut flags_of = t;
+        if self.fault == Some(super::LowerFault::CcFromUnsaturated)
+            && sat != Saturate::None
+            && carry.is_none()
+            && insn.mods.cc.is_some()
+        {
+            let u = self.hidden();
+            self.redirect = Some(u);
+            let r = self.alu_for_cc(insn, ty, Saturate::None);
+            self.redirect = None;
+            r?;
+            flags_of = u;
+        }
         // The test of a conditional write mask reads the flags before this update.
         let cv = match ndst.cc {
             Some(c) => Some(self.cc_test(c)?),
@@ -257,7 +272,7 @@ impl Ctx<'_> {
             };
             let (ns, nz) = (self.hidden(), self.hidden());
             let zero = self.imm([0; 4]);
-            let tt = src(t, ALL);
+            let tt = src(flags_of, ALL);
             if result_ty == BaseType::F {
                 // SF = r < 0 or NaN; ZF = r == 0 (-0 too) or NaN.
                 let n = self.hidden();

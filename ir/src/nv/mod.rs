@@ -41,7 +41,7 @@ mod print;
 mod structure;
 
 pub use ast::*;
-pub use lower::{lower, LowerError, Lowered, NameMap};
+pub use lower::{lower, lower_with, LowerError, LowerFault, LowerOptions, Lowered, NameMap};
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
 pub use origin::NvOrigin;
 pub use parse::KNOWN_OPTIONS;

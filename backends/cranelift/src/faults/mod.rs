@@ -11,6 +11,13 @@
 //! * **Rewrites** ([`rewrite`]): the program is changed before lowering (instruction
 //!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
 //!   fault the jit compiles the program it was given, untouched.
+//! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
+//!   assembly and not changed since ([`shaderdiff_ir::nv::NvOrigin::of`]) from the assembly
+//!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
+//!   HOOK` in ir/src/nv/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
+//!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
+//!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
+//!   or one conditionally masked write after a `.CC` update.
 //! * **Lowering switches**: the lowering asks [`Fault`] at a handful of sites, each marked
 //!   `FAULT HOOK` in `lower/` (saturate, integer negation, IF condition, KILL_IF, and the
 //!   ALU dispatch, which calls [`lower::alu`] for `shift-count-unmasked`, `f2i-rounds`,
@@ -25,6 +32,7 @@
 pub(crate) mod lower;
 
 use shaderdiff_engine::FaultDef;
+use shaderdiff_ir::nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 use shaderdiff_ir::{Opcode, Program, IDENTITY_SWIZZLE};
 
 /// One catalogued fault of the jit.
@@ -66,6 +74,10 @@ pub enum Fault {
     KillIfSignBit,
     /// `emit-stream-zero`.
     EmitStreamZero,
+    /// `nv-cc-unsaturated`.
+    NvCcUnsaturated,
+    /// `nv-condmask-swap-xy`.
+    NvCondMaskSwapXy,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -196,6 +208,20 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             description: "EMIT/ENDPRIM ignore their stream operand: every vertex goes to stream 0",
         },
     ),
+    (
+        Fault::NvCcUnsaturated,
+        FaultDef {
+            name: "nv-cc-unsaturated",
+            description: "NV assembly: .CC of a .SAT/.SSAT instruction sets the flags from the value before clamping",
+        },
+    ),
+    (
+        Fault::NvCondMaskSwapXy,
+        FaultDef {
+            name: "nv-condmask-swap-xy",
+            description: "NV assembly: a conditional write mask writes .x where the test passes for .y and .y where it passes for .x",
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -249,6 +275,40 @@ fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
     })
 }
 
+/// `nv-condmask-swap-xy` on the shape the NV lowering gives a conditional write mask
+/// (ir/src/nv/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
+/// only that component. The test component of x and y is exchanged. Working on that IR shape
+/// (rather than re-lowering the assembly) keeps the fault in probed and reduced copies of the
+/// program, so findings are located and reduced like any other.
+fn swap_conditional_xy(program: &Program) -> Program {
+    use Opcode::*;
+    let mut p = program.clone();
+    let n = p.instructions.len();
+    for i in 0..n {
+        let insn = &p.instructions[i];
+        if insn.opcode != UIF || insn.src.len() != 1 {
+            continue;
+        }
+        let k = insn.src[0].swizzle[0];
+        if k > 1 || insn.src[0].swizzle != [k; 4] {
+            continue;
+        }
+        let mut j = i + 1;
+        let mut moves = 0;
+        while j < n
+            && p.instructions[j].opcode == MOV
+            && p.instructions[j].dst.iter().all(|d| d.writemask == 1 << k)
+        {
+            moves += 1;
+            j += 1;
+        }
+        if moves > 0 && j < n && p.instructions[j].opcode == ENDIF {
+            p.instructions[i].src[0].swizzle = [k ^ 1; 4];
+        }
+    }
+    p
+}
+
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
 /// or a fault the lowering implements). The rewritten program has the same instructions,
 /// declarations and source map, so positions and register shapes do not change.
@@ -277,6 +337,14 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::CmpSwapped
         | Fault::UcmpSwapped
         | Fault::EmitStreamZero => true,
+        Fault::NvCcUnsaturated => {
+            let origin = NvOrigin::of(program)?;
+            let options = LowerOptions {
+                fault: Some(LowerFault::CcFromUnsaturated),
+            };
+            return lower_with(&origin.ast, options).ok().map(|l| l.program);
+        }
+        Fault::NvCondMaskSwapXy => return Some(swap_conditional_xy(program)),
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked
         | Fault::F2iRounds

@@ -327,9 +327,21 @@ pub(crate) const NAN_UNKNOWN: (u32, u32, bool) = (0x7fc0_0000, 0xffc0_0000, true
 /// Whether a NaN result of `op` has unspecified bits: float arithmetic (EXEC-NOTES §0 "NaN
 /// bit patterns": x86 makes 0xFFC00000 or keeps an input's payload, GPUs usually make
 /// 0x7FC00000; rounding opcodes may quiet a signaling NaN). Moves, selects and ABS (a sign
-/// bit operation) keep the bits.
+/// bit operation) keep the bits, and the float comparisons FSLT/FSGE/FSEQ/FSNE make no NaN:
+/// their "true", `~0` (tgsi.rst: `dst = (src0 == src1) ? ~0 : 0`), is an integer mask that
+/// happens to be a NaN pattern, and must stay exact for the integer opcodes that read it.
 pub(crate) fn arithmetic_nan(op: Opcode) -> bool {
-    float_rule(op) && !matches!(op, Opcode::MOV | Opcode::CMP | Opcode::ABS)
+    float_rule(op)
+        && !matches!(
+            op,
+            Opcode::MOV
+                | Opcode::CMP
+                | Opcode::ABS
+                | Opcode::FSLT
+                | Opcode::FSGE
+                | Opcode::FSEQ
+                | Opcode::FSNE
+        )
         || matches!(
             op,
             // UP2H: IEEE 754 quiets a signalling half NaN on conversion, but tgsi.rst does

@@ -587,7 +587,10 @@ fn writemask_writes_only_enabled_halves() {
 #[test]
 fn saturate_on_64bit_results_is_refused() {
     let rows = [[[0; 4]; 3]];
-    for line in ["DADD_SAT OUT[0], IN[0], IN[1]", "U64ADD_SAT OUT[0], IN[0], IN[1]"] {
+    for line in [
+        "DADD_SAT OUT[0], IN[0], IN[1]",
+        "U64ADD_SAT OUT[0], IN[0], IN[1]",
+    ] {
         let text = format!("VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0]\n{line}\nEND\n");
         let p = shaderdiff_ir::tgsi::parse(&text, "m.tgsi").expect("parses");
         let inputs = Inputs {

@@ -27,7 +27,10 @@
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
 mod flow;
+mod memory;
 mod operand;
+
+pub(crate) use memory::PHASE_QUADS;
 
 use std::collections::{BTreeSet, HashMap};
 use std::mem::offset_of;
@@ -99,6 +102,10 @@ pub(crate) struct Lowered {
     /// Instructions lowered (inlined bodies counted each time): a bound on the steps one
     /// lane can add between two step checks.
     pub size: usize,
+    /// Phases of the main program: its top-level BARRIERs plus one (`memory` module docs).
+    pub phases: usize,
+    /// Bytes of the state buffer per quad (what a BARRIER saves; 0 without BARRIER).
+    pub state_bytes: usize,
 }
 
 /// Values loaded from the run context once per call.
@@ -112,6 +119,12 @@ struct CtxVals {
     killed: Value,
     scratch: Value,
     tables: Value,
+    /// Memory resources (`crate::memory::ResDesc` table).
+    res: Value,
+    /// State buffer of phased runs.
+    state: Value,
+    /// First quad of this call.
+    q_begin: Value,
 }
 
 /// An open construct during lowering (the compile-time image of the oracle's frames).
@@ -163,6 +176,8 @@ pub(crate) struct Lowerer<'a, 'f> {
     call_depth: usize,
     nesting: usize,
     lowered: usize,
+    /// Memory instructions and phases (`memory`).
+    mem: memory::MemLower,
 }
 
 /// Little-endian lane order for vector bit casts.
@@ -201,7 +216,8 @@ pub(crate) fn build(
             off as i32,
         )
     };
-    let cv = CtxVals {
+    let barriers = memory::phase_barriers(env.program)?;
+    let mut cv = CtxVals {
         ctx,
         inputs: field(&mut b, offset_of!(RunCtx, inputs)),
         outputs: field(&mut b, offset_of!(RunCtx, outputs)),
@@ -209,7 +225,11 @@ pub(crate) fn build(
         killed: field(&mut b, offset_of!(RunCtx, killed)),
         scratch: field(&mut b, offset_of!(RunCtx, scratch)),
         tables: field(&mut b, offset_of!(RunCtx, tables)),
+        res: field(&mut b, offset_of!(RunCtx, resources)),
+        state: field(&mut b, offset_of!(RunCtx, state)),
+        q_begin: field(&mut b, offset_of!(RunCtx, q_begin)),
     };
+    let phase = field(&mut b, offset_of!(RunCtx, phase));
     let quads = field(&mut b, offset_of!(RunCtx, quads));
     let invocations = field(&mut b, offset_of!(RunCtx, invocations));
     let limit = field(&mut b, offset_of!(RunCtx, step_limit));
@@ -220,7 +240,7 @@ pub(crate) fn build(
     let header = b.create_block();
     b.append_block_param(header, I64);
     let zero = b.ins().iconst(I64, 0);
-    b.ins().jump(header, &[BlockArg::Value(zero)]);
+    b.ins().jump(header, &[BlockArg::Value(cv.q_begin)]);
     b.switch_to_block(header);
     let q = b.block_params(header)[0];
     let more = b.ins().icmp(IntCC::UnsignedLessThan, q, quads);
@@ -229,6 +249,17 @@ pub(crate) fn build(
         .brif(more, body, &[], exit, &[BlockArg::Value(zero)]);
     b.switch_to_block(body);
     b.seal_block(body);
+    if !barriers.is_empty() {
+        // Phased runs keep each quad's scratch registers in its own area (`memory`).
+        let rel = b.ins().isub(q, cv.q_begin);
+        let off = b.ins().imul_imm_u(rel, i64::from(env.plan.scratch_bytes));
+        cv.scratch = b.ins().iadd(cv.scratch, off);
+    }
+    let next = b.create_block();
+    let phases: Vec<Block> = (0..=barriers.len()).map(|_| b.create_block()).collect();
+    memory::dispatch(&mut b, phase, &phases);
+    b.switch_to_block(phases[0]);
+    let aseq = b.declare_var(I32X4);
     let exec = b.declare_var(I32X4);
     let gone = b.declare_var(I32X4);
     let steps = b.declare_var(I32X4);
@@ -252,24 +283,41 @@ pub(crate) fn build(
         call_depth: 0,
         nesting: 0,
         lowered: 0,
+        mem: memory::MemLower {
+            aseq,
+            phases,
+            begun: 1,
+            next,
+            saved: Vec::new(),
+        },
     };
     l.quad_start(invocations);
+    let zero4 = l.ci(0);
+    l.b.def_var(aseq, zero4);
     let end = env.program.instructions.len();
     l.seq(0, end)?;
     l.flush();
     l.check_steps();
     l.quad_end();
-    let next = l.b.ins().iadd_imm_s(q, 1);
-    l.b.ins().jump(header, &[BlockArg::Value(next)]);
+    l.b.ins().jump(next, &[]);
+    l.close_phases();
+    l.b.switch_to_block(next);
+    l.b.seal_block(next);
+    let q1 = l.b.ins().iadd_imm_s(q, 1);
+    l.b.ins().jump(header, &[BlockArg::Value(q1)]);
     l.b.seal_block(header);
     l.b.switch_to_block(exit);
     l.b.seal_block(exit);
     let status = l.b.block_params(exit)[0];
     l.b.ins().return_(&[status]);
     l.b.seal_all_blocks();
-    let lowered = l.lowered;
+    let lowered = Lowered {
+        size: l.lowered,
+        phases: l.mem.phases.len(),
+        state_bytes: l.mem.saved.len() * 16,
+    };
     l.b.finalize(frontend);
-    Ok(Lowered { size: lowered })
+    Ok(lowered)
 }
 
 impl<'a, 'f> Lowerer<'a, 'f> {

@@ -6,5 +6,6 @@
 mod control_flow;
 mod errors;
 mod kill_deriv;
+mod memory;
 mod operands;
 mod support;

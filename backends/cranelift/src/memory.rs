@@ -8,8 +8,8 @@
 //!
 //! * [`MemPlan`]: the declared resources (`DCL BUFFER[n]`, `DCL MEMORY[n]` GLOBAL or SHARED,
 //!   TEXT-FORMAT.md §6.4) and the workgroup size (`CS_FIXED_BLOCK_WIDTH * HEIGHT * DEPTH`, an
-//!   absent property counting as 1; the oracle's rule, `shaderdiff_oracles::interp` docs
-//!   "Memory model").
+//!   absent property counting as 1: the oracle's `workgroup_size`, `shaderdiff_oracles::
+//!   interp` docs "Memory model").
 //! * [`MemRuntime`]: one byte array per resource (SHARED: one copy per workgroup, each
 //!   starting from the inputs' bytes), sized from the inputs (absent: empty), and a
 //!   [`ResDesc`] per resource for generated code.
@@ -19,12 +19,15 @@
 //!   happen one at a time in execution order, so the log is the jit's serial order.
 
 use cranelift_codegen::ir::types::{I32, I64};
-use shaderdiff_ir::{File, MemoryType, Program, PropertyName, Resource, Stage};
+use shaderdiff_ir::{File, MemoryType, Program, Resource};
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
 use crate::alu::LibcallDef;
 use crate::run::RunCtx;
+
+/// Most bytes of SHARED memory copies one run allocates (all resources together): 256 MiB.
+pub(crate) const MAX_SHARED_BYTES: u64 = 256 << 20;
 
 /// Symbol of [`shaderdiff_atomic`].
 pub(crate) const ATOMIC_SYMBOL: &str = "shaderdiff_atomic";
@@ -92,7 +95,7 @@ impl MemPlan {
             !resources.is_empty() || program.instructions.iter().any(|i| is_memory(i.opcode));
         MemPlan {
             resources,
-            wg_size: workgroup_size(program),
+            wg_size: shaderdiff_oracles::interp::memory::workgroup_size(program),
             has_memory,
         }
     }
@@ -107,22 +110,6 @@ impl MemPlan {
 pub(crate) fn is_memory(op: shaderdiff_ir::Opcode) -> bool {
     use shaderdiff_ir::Opcode::*;
     matches!(op, LOAD | STORE | RESQ | BARRIER | MEMBAR) || AtomicOp::from_opcode(op).is_some()
-}
-
-/// Invocations per workgroup: the product of the `CS_FIXED_BLOCK_*` properties of a COMP
-/// program (absent or zero: 1), 1 for other stages.
-fn workgroup_size(program: &Program) -> u32 {
-    if program.stage != Stage::Compute {
-        return 1;
-    }
-    [
-        PropertyName::CsFixedBlockWidth,
-        PropertyName::CsFixedBlockHeight,
-        PropertyName::CsFixedBlockDepth,
-    ]
-    .iter()
-    .map(|&p| program.property(p).unwrap_or(1).max(1))
-    .fold(1u32, |a, b| a.saturating_mul(b))
 }
 
 /// What generated code reads about resource `n` (entry `n` of `RunCtx::resources`): the
@@ -158,17 +145,30 @@ impl MemRuntime {
     /// Memory for a run of `padded` invocations (a whole number of quads): every resource
     /// starts from `inputs.buffers` (absent: empty); SHARED resources get one copy per
     /// workgroup that any of those invocations belongs to.
-    pub fn new(plan: &MemPlan, inputs: &Inputs, padded: usize) -> MemRuntime {
+    ///
+    /// # Errors
+    /// The SHARED copies would take more than [`MAX_SHARED_BYTES`] (the message says how
+    /// many workgroups and bytes).
+    pub fn new(plan: &MemPlan, inputs: &Inputs, padded: usize) -> Result<MemRuntime, String> {
         let wg = u64::from(plan.wg_size.max(1));
+        let groups = (padded as u64).div_ceil(wg).max(1);
+        let shared: u64 = plan
+            .resources
+            .iter()
+            .filter(|d| d.shared)
+            .map(|d| inputs.buffers.get(&d.key).map_or(0, |v| v.len() as u64))
+            .sum();
+        if shared.saturating_mul(groups) > MAX_SHARED_BYTES {
+            return Err(format!(
+                "SHARED memory of {shared} bytes for each of {groups} workgroups is more than \
+                 the jit allocates ({MAX_SHARED_BYTES} bytes)"
+            ));
+        }
         let mut storage = Vec::with_capacity(plan.resources.len());
         let mut copies = Vec::with_capacity(plan.resources.len());
         for d in &plan.resources {
             let init = inputs.buffers.get(&d.key).map_or(&[][..], |v| v.as_slice());
-            let n = if d.shared {
-                (padded as u64).div_ceil(wg).max(1)
-            } else {
-                1
-            };
+            let n = if d.shared { groups } else { 1 };
             storage.push(init.repeat(n as usize));
             copies.push(n);
         }
@@ -180,7 +180,7 @@ impl MemRuntime {
                 size: inputs.buffers.get(&d.key).map_or(0, |v| v.len() as u64),
             })
             .collect();
-        MemRuntime {
+        Ok(MemRuntime {
             decls: plan.resources.clone(),
             wg_size: wg,
             storage,
@@ -188,7 +188,7 @@ impl MemRuntime {
             descs,
             log: Vec::new(),
             has_memory: plan.has_memory,
-        }
+        })
     }
 
     /// The atomic of invocation `inv` (see [`shaderdiff_atomic`]); `None` when it is not
@@ -348,7 +348,7 @@ mod tests {
             .buffers
             .insert(RegKey::new(File::Memory, 0), vec![1, 2, 3, 4]);
         // 8 invocations in workgroups of 2: four copies of the 4 bytes.
-        let mut m = MemRuntime::new(&plan, &inputs, 8);
+        let mut m = MemRuntime::new(&plan, &inputs, 8).expect("small");
         assert_eq!(m.storage[0], [1, 2, 3, 4].repeat(4));
         // ATOMUADD of 1 by invocation 5 (workgroup 2) at offset 0: 0x04030201 + 1.
         let args = AtomicArgs {
@@ -368,5 +368,19 @@ mod tests {
         let log = out.atomics.expect("a log");
         assert_eq!(log.len(), 1);
         assert_eq!((log[0].invocation, log[0].old), (5, 0x0403_0201));
+    }
+
+    #[test]
+    fn too_much_shared_memory_is_an_error() {
+        let p = program("COMP\nDCL MEMORY[0], SHARED\nEND\n");
+        let plan = MemPlan::new(&p);
+        let mut inputs = Inputs::default();
+        inputs
+            .buffers
+            .insert(RegKey::new(File::Memory, 0), vec![0; 1 << 20]);
+        // Workgroups of one: 1 MiB times 257 invocations is over 256 MiB.
+        let e = MemRuntime::new(&plan, &inputs, 257).err().expect("refused");
+        assert!(e.contains("257 workgroups"), "{e}");
+        assert!(MemRuntime::new(&plan, &inputs, 4).is_ok());
     }
 }

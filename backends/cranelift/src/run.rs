@@ -113,7 +113,14 @@ pub(crate) fn run(
     let areas = if phased { PHASE_QUADS } else { 1 };
     let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16) * areas];
     let mut state = vec![0u128; lowered.state_bytes.div_ceil(16) * areas];
-    let mut memory = MemRuntime::new(&plan.memory, inputs, padded_len);
+    let mut memory = MemRuntime::new(&plan.memory, inputs, padded_len).map_err(|reason| {
+        EngineError::Unsupported {
+            engine: ENGINE.into(),
+            opcode: None,
+            pos: None,
+            reason,
+        }
+    })?;
     // Generated code's copy of the table (the runtime call borrows `memory` mutably).
     let descs = memory.descs.clone();
     let size = lowered.size as u64;

@@ -167,3 +167,79 @@ fn a_corrupted_jit_log_is_caught_by_the_same_path() {
     };
     assert!(ms.iter().any(|m| m.ty == "atomic"), "{ms:?}");
 }
+
+/// Two workgroups of 4 each ATOMUADD 1 to their own SHARED copy's dword 0 and store what
+/// they got (SV[0].x = global id).
+const SHARED_ADD: &str = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\n\
+DCL MEMORY[0], SHARED\nDCL BUFFER[0]\nDCL TEMP[0..1]\nIMM[0] UINT32 {0, 1, 4, 0}\n\
+ATOMUADD TEMP[0].x, MEMORY[0], IMM[0].xxxx, IMM[0].yyyy\n\
+UMUL TEMP[1].x, SV[0].xxxx, IMM[0].zzzz\n\
+STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[0].xxxx\nEND\n";
+
+fn shared_add_inputs() -> Inputs {
+    let mut ins = Inputs {
+        invocations: 8,
+        ..Inputs::default()
+    };
+    ins.registers.insert(
+        RegKey::new(File::SystemValue, 0),
+        (0..8).map(|i| [i, 0, 0, 0]).collect(),
+    );
+    ins.buffers.insert(RegKey::new(File::Memory, 0), vec![0; 4]);
+    ins.buffers
+        .insert(RegKey::new(File::Buffer, 0), vec![0; 32]);
+    ins
+}
+
+#[test]
+fn atomics_on_several_workgroups_shared_copies_are_judged_without_false_mismatches() {
+    // Each copy goes 0 -> 4, so the log holds two atomics that found 0: one serial order
+    // per copy, not one for the location. Both the interpreter as an engine and the jit
+    // must agree.
+    let p = shaderdiff_ir::tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
+    let ins = shared_add_inputs();
+    for name in ["interp", "jit"] {
+        let e = shaderdiff_backends::engine(name, &EngineConfig::default()).expect(name);
+        let differ = Differ::new(vec![e], 1_000_000, NanPolicy::Any).expect("differ");
+        let d = differ.diff(&p, &ins);
+        assert!(
+            matches!(d.engines[0].outcome, Outcome::Agree { .. }),
+            "{name}: {:?}",
+            d.engines[0].outcome
+        );
+    }
+    // By hand: each workgroup's four adds of 1 return 0, 1, 2, 3 in some order, and
+    // workgroup 0's copy (the one reported) ends at 4.
+    let o = jit().execute(&p, &ins).expect("runs");
+    assert_eq!(words(&o, 0).len(), 8);
+    for wg in 0..2 {
+        let mut got = words(&o, 0)[4 * wg..4 * wg + 4].to_vec();
+        got.sort_unstable();
+        assert_eq!(got, [0, 1, 2, 3], "workgroup {wg}");
+    }
+    assert_eq!(o.buffers[&RegKey::new(File::Memory, 0)], 4u32.to_le_bytes());
+}
+
+#[test]
+fn a_lost_update_in_workgroup_0s_shared_copy_is_still_caught() {
+    let p = shaderdiff_ir::tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
+    let ins = shared_add_inputs();
+    let differ = Differ::new(vec![jit()], 1_000_000, NanPolicy::Any).expect("differ");
+    let mut o = jit().execute(&p, &ins).expect("runs");
+    // Invocation 1 (workgroup 0) claims to have found what invocation 0 found.
+    let log = o.atomics.as_mut().expect("log");
+    let first = log
+        .iter()
+        .position(|r| r.invocation == 0)
+        .expect("invocation 0");
+    let second = log
+        .iter()
+        .position(|r| r.invocation == 1)
+        .expect("invocation 1");
+    log[second].old = log[first].old;
+    let oracle = differ.oracle_for(0, &p, &ins).expect("oracle");
+    let Outcome::Mismatch(ms) = differ.judge_run(0, &p, &ins, &oracle, &o) else {
+        panic!("a lost update must be a mismatch");
+    };
+    assert!(ms.iter().any(|m| m.ty == "atomic"), "{ms:?}");
+}

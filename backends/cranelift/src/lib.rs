@@ -13,8 +13,9 @@
 //!   vector, the loop over quads inside the compiled function.
 //! * Memory (`BUFFER[n]`, `MEMORY[n]` GLOBAL and SHARED): LOAD, STORE, RESQ and MEMBAR are
 //!   lowered inline with bounds checks, every ATOM* calls a runtime function that applies
-//!   the oracle's `AtomicOp` and logs the atomic (`Outputs::atomics`), and BARRIER splits the
-//!   main program into phases (the `lower::memory` module docs; host side in `memory`).
+//!   the oracle's `AtomicOp` and logs the atomic (`Outputs::atomics`), and BARRIER suspends
+//!   the quad until every quad of its block got there (the `lower::memory` module docs;
+//!   host side in `memory`).
 //!   `Outputs::buffers` holds every declared resource's final bytes; `buffers_undefined` is
 //!   left to the oracle.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is

@@ -10,7 +10,7 @@ use shaderdiff_oracles::Vec4;
 
 use crate::compile::JitProgram;
 use crate::emit::EmitState;
-use crate::lower::{PHASE_QUADS, STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
+use crate::lower::{BLOCK_QUADS, DONE, STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
 use crate::memory::{MemRuntime, ResDesc};
 use crate::{exec_error, ENGINE};
 
@@ -41,10 +41,11 @@ pub(crate) struct RunCtx {
     pub quads: u64,
     /// First quad this call runs.
     pub q_begin: u64,
-    /// The phase this call runs (`crate::lower::memory` docs, "BARRIER: phases").
-    pub phase: u64,
-    /// Phased runs: `Lowered::state_bytes` per quad from `q_begin` (null otherwise).
+    /// Resumable runs (`crate::lower::memory` docs, "BARRIER"): `state_stride` bytes per
+    /// quad from `q_begin`, each slot starting with the quad's resume point.
     pub state: *mut u8,
+    /// Bytes per quad of `state` (a multiple of 16).
+    pub state_stride: u64,
     /// Memory resources: one `ResDesc` per `MemPlan::resources` entry.
     pub resources: *const ResDesc,
     /// The run's memory, for the atomic runtime call (null without resources).
@@ -108,11 +109,14 @@ pub(crate) fn run(
     let uniform = plan.uniform_buffer(&front.shape, &inputs.constants);
     let mut killed = vec![0u32; if plan.fragment { padded_len } else { 0 }];
     let lowered = &prog.lowered;
-    let phased = lowered.phases > 1;
-    // Phased runs: one scratch area and one state slot per quad of a block (`lower::memory`).
-    let areas = if phased { PHASE_QUADS } else { 1 };
+    let resumable = lowered.resumable;
+    // Resumable runs: one scratch area and one state slot per quad of a block
+    // (`lower::memory`, "BARRIER").
+    let areas = if resumable { BLOCK_QUADS } else { 1 };
     let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16) * areas];
-    let mut state = vec![0u128; lowered.state_bytes.div_ceil(16) * areas];
+    let stride = lowered.state_bytes.div_ceil(16) * 16;
+    let mut state = vec![0u128; stride / 16 * areas];
+    let state_ptr: *mut u8 = state.as_mut_ptr().cast();
     let mut memory = MemRuntime::new(&plan.memory, inputs, padded_len).map_err(|reason| {
         EngineError::Unsupported {
             engine: ENGINE.into(),
@@ -141,8 +145,8 @@ pub(crate) fn run(
         tables: plan.tables.as_ptr(),
         quads: quads as u64,
         q_begin: 0,
-        phase: 0,
-        state: state.as_mut_ptr().cast(),
+        state: state_ptr,
+        state_stride: stride as u64,
         resources: descs.as_ptr(),
         memory: &mut memory,
         invocations: n as u64,
@@ -151,27 +155,29 @@ pub(crate) fn run(
             .as_mut()
             .map_or(std::ptr::null_mut(), |e| e as *mut EmitState),
     };
-    // Unphased: one call for every quad. Phased: every phase of a block of quads before the
-    // next block.
-    let blocks = if phased {
-        quads.div_ceil(PHASE_QUADS)
+    // One call for every quad; resumable programs: rounds over a block of quads until every
+    // quad of the block is done, then the next block.
+    let blocks = if resumable {
+        quads.div_ceil(BLOCK_QUADS)
     } else {
         1
     };
     let mut status = 0;
     'run: for blk in 0..blocks {
-        let (begin, end) = if phased {
-            (blk * PHASE_QUADS, ((blk + 1) * PHASE_QUADS).min(quads))
+        let (begin, end) = if resumable {
+            (blk * BLOCK_QUADS, ((blk + 1) * BLOCK_QUADS).min(quads))
         } else {
             (0, quads)
         };
-        for phase in 0..lowered.phases {
-            if begin >= end {
-                break 'run;
-            }
-            ctx.q_begin = begin as u64;
-            ctx.quads = end as u64;
-            ctx.phase = phase as u64;
+        if begin >= end {
+            break;
+        }
+        ctx.q_begin = begin as u64;
+        ctx.quads = end as u64;
+        // SAFETY: `state` holds `areas >= end - begin` slots of `stride` bytes.
+        unsafe { std::ptr::write_bytes(state_ptr, 0, stride * (end - begin)) };
+        let mut rounds = 0u64;
+        loop {
             // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
             // buffer in `ctx` lives until after the call and has the size the code assumes:
             // input rows for `quads * 4` invocations (or stride 0), `quads * 4` output rows
@@ -182,6 +188,20 @@ pub(crate) fn run(
             status = unsafe { (prog.entry)(&ctx) };
             if status != 0 {
                 break 'run;
+            }
+            // SAFETY: slot `k < end - begin` starts with its resume point (16-byte aligned).
+            let point = |k: usize| unsafe { state_ptr.add(k * stride).cast::<u32>().read() };
+            if !resumable || (0..end - begin).all(|k| point(k) == DONE) {
+                break;
+            }
+            // Every round runs each waiting quad through one BARRIER, which costs its
+            // invocations a step: the step budget ends a run before this does.
+            rounds += 1;
+            if rounds > config.step_limit.saturating_add(1) {
+                return Err(EngineError::Trap {
+                    engine: ENGINE.into(),
+                    message: "invocations waiting at a BARRIER did not finish".into(),
+                });
             }
         }
     }

@@ -219,7 +219,7 @@ impl Lowerer<'_, '_> {
         let other = self.b.ins().band_not(exec, cond);
         let other = self.new_mask_var(other);
         self.set_exec(taken);
-        self.frames.push(Frame::If);
+        self.frames.push(Frame::If { other });
         let then_blk = self.b.create_block();
         let join = self.b.create_block();
         let any = self.any(taken);

@@ -34,98 +34,79 @@
 //!   `seq`, the oracle's numbering, which is how the diff replays the jit's serial order.
 //! * **MEMBAR** has no effect: every access completes before the next instruction.
 //!
-//! # BARRIER: phases
+//! # BARRIER: suspension and rounds
 //!
-//! tgsi.rst BARRIER: every invocation of the workgroup reaches it before any continues. The
-//! jit splits the main program into *phases* at its BARRIERs, which must stand at the top
-//! level of the main program (outside every IF, loop, SWITCH and subroutine; other BARRIERs
-//! are refused as unsupported before any code is built). The compiled function takes the
-//! phase to run in `RunCtx::phase` and runs that phase for the quads `q_begin..quads`; the
-//! run calls it for phase 0, 1, ... on blocks of [`PHASE_QUADS`] quads (64 invocations:
-//! whole workgroups, since the oracle runs BARRIER only for workgroup sizes dividing 64 and
-//! its checks come first). At a BARRIER a quad stores its register variables, execution,
-//! killed, step and atomic-count masks to its slot of the state buffer and moves on to the
-//! next quad; the next phase loads them again. Registers that live in the scratch buffer
-//! get one scratch area per quad of the block. So every invocation of the block has
-//! finished phase `k` before any starts phase `k + 1`, which is what BARRIER requires (and
-//! more: a stricter order is one of the allowed ones).
+//! tgsi.rst BARRIER: every invocation of the workgroup reaches it before any continues. A
+//! program with a BARRIER is *resumable*: each BARRIER the lowering meets (in the main
+//! program, inside IF and loops, in every inlined copy of a subroutine) is a suspension
+//! point. There the quad stores its register variables, its execution, killed, step and
+//! atomic-count masks and the masks of the constructs around it (IF's waiting lanes, a
+//! loop's BRK and CONT lanes, a subroutine's RET lanes) in its slot of the state buffer,
+//! with the point's number, and moves on to the next quad. The compiled function starts
+//! every quad at its slot's point: 0 from the start, `k` in the resume block of point `k`
+//! (which loads everything back and continues the lowered code), [`DONE`] not at all.
+//! Registers in the scratch buffer get one scratch area per quad.
+//!
+//! The run calls the function in *rounds* on blocks of [`BLOCK_QUADS`] quads (64
+//! invocations: whole workgroups, since the oracle runs BARRIER only for workgroup sizes
+//! dividing 64 and its checks come first) until every quad of the block is done. In a
+//! round every waiting quad runs to its next BARRIER, so all invocations of a workgroup
+//! that execute the BARRIER get there before any goes on: a stricter order than BARRIER
+//! requires, which is one of the allowed ones. A BARRIER only part of a workgroup executes
+//! (tgsi.rst: unspecified; the oracle: memory undefined) only costs an extra round; every
+//! round costs each waiting invocation a step, so the step budget bounds the rounds.
+//! BARRIER inside SWITCH is refused as unsupported (its CASE masks cannot be resumed).
 
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
-use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_frontend::Variable;
 use shaderdiff_ir::{File, Opcode, Program};
 use shaderdiff_oracles::atomic::AtomicOp;
 use shaderdiff_oracles::interp::lanes::FetchType;
 use shaderdiff_oracles::RegKey;
 
-use super::{mem, LowerError, Lowerer};
+use super::{mem, Frame, LowerError, Lowerer};
 use crate::memory::{ResDesc, ATOMIC_OPS, ATOMIC_SYMBOL};
 
-/// Quads per block of a phased run: 64 invocations.
-pub(crate) const PHASE_QUADS: usize = 16;
+/// Quads per block of a resumable run: 64 invocations.
+pub(crate) const BLOCK_QUADS: usize = 16;
 
-/// Lowering state of the memory instructions.
+/// Resume point of a quad that has finished the program.
+pub(crate) const DONE: u32 = u32::MAX;
+
+/// Bytes of a quad's state slot holding `saved` variables: the resume point (16 bytes, for
+/// alignment) then one `i32x4` per variable.
+pub(super) fn state_bytes(saved: usize) -> usize {
+    16 + 16 * saved
+}
+
+/// Lowering state of the memory instructions and BARRIER suspension points.
 pub(super) struct MemLower {
     /// Per lane: ATOM* instructions executed so far (`AtomicRecord::seq`).
     pub aseq: Variable,
-    /// First block of each phase (phase 0 first).
-    pub phases: Vec<Block>,
-    /// Phases whose code has begun (1 after the start).
-    pub begun: usize,
+    /// The program has a BARRIER (module docs).
+    pub resumable: bool,
+    /// Where a quad starts the program.
+    pub start: Block,
+    /// Resumable programs: picks the start, a resume block or the next quad (filled last).
+    pub dispatch: Block,
     /// The block that moves on to the next quad.
     pub next: Block,
-    /// Variables a BARRIER saves, in state-buffer order (set at the first BARRIER).
-    pub saved: Vec<Variable>,
+    /// Resume block of each suspension point (point `k + 1` is `resumes[k]`).
+    pub resumes: Vec<Block>,
+    /// Most variables a suspension point saves.
+    pub most_saved: usize,
 }
 
-/// The BARRIERs that split `program`'s main program into phases, in order; any other
-/// BARRIER (inside a construct or subroutine, or after the main program's end) is
-/// unsupported (module docs).
-pub(super) fn phase_barriers(program: &Program) -> Result<Vec<usize>, LowerError> {
-    use Opcode::*;
-    let mut depth = 0usize;
-    let mut main = true;
-    let mut out = Vec::new();
-    for (i, insn) in program.instructions.iter().enumerate() {
-        match insn.opcode {
-            IF | UIF | BGNLOOP | SWITCH | BGNSUB => depth += 1,
-            ENDIF | ENDLOOP | ENDSWITCH | ENDSUB => depth = depth.saturating_sub(1),
-            END | RET if depth == 0 => main = false,
-            BARRIER if depth == 0 && main => out.push(i),
-            BARRIER => {
-                return Err(LowerError::Unsupported {
-                    opcode: Some(BARRIER),
-                    pos: program.source_map.instruction(i),
-                    reason: "BARRIER inside control flow or a subroutine: the jit runs \
-                             BARRIER only at the top level of the main program"
-                        .into(),
-                })
-            }
-            _ => {}
-        }
-        if insn.opcode == BGNSUB && depth == 1 {
-            main = false;
-        }
-    }
-    Ok(out)
-}
-
-/// Branches to the first block of phase `phase` (an `i64`); phase 0 when out of range.
-pub(super) fn dispatch(b: &mut FunctionBuilder, phase: Value, phases: &[Block]) {
-    for (k, &blk) in phases.iter().enumerate().skip(1).rev() {
-        let is_k = b.ins().icmp_imm_u(IntCC::Equal, phase, k as i64);
-        let other = b.create_block();
-        b.ins().brif(is_k, blk, &[], other, &[]);
-        b.seal_block(other);
-        b.switch_to_block(other);
-    }
-    b.ins().jump(phases[0], &[]);
-    for &blk in phases {
-        b.seal_block(blk);
-    }
+/// Whether `program` has a BARRIER.
+pub(super) fn has_barrier(program: &Program) -> bool {
+    program
+        .instructions
+        .iter()
+        .any(|i| i.opcode == Opcode::BARRIER)
 }
 
 impl Lowerer<'_, '_> {
@@ -374,61 +355,109 @@ impl Lowerer<'_, '_> {
         self.store(i, &dst, out, insn.saturate)
     }
 
-    /// The state slot of the current quad (`i64`): `stride` bytes per quad of the block.
-    fn state_slot(&mut self, stride: usize) -> Value {
+    /// The state slot of the current quad (`i64`): `RunCtx::state_stride` bytes per quad
+    /// from `q_begin`.
+    fn state_slot(&mut self) -> Value {
         let rel = self.b.ins().isub(self.q, self.cv.q_begin);
-        let off = self.b.ins().imul_imm_u(rel, stride as i64);
+        let off = self.b.ins().imul(rel, self.cv.state_stride);
         self.b.ins().iadd(self.cv.state, off)
     }
 
-    /// BARRIER at the top level of the main program: the end of a phase and the start of
-    /// the next (module docs).
+    /// Stores resume point `point` in the current quad's slot.
+    fn set_point(&mut self, slot: Value, point: u32) {
+        let p = self.b.ins().iconst(I32, i64::from(point as i32));
+        self.b.ins().store(mem(), p, slot, 0);
+    }
+
+    /// BARRIER: a suspension point (module docs). The quad saves its variables and the
+    /// masks of the constructs around it, and leaves; the resume block restores them and
+    /// the lowering goes on there.
     pub(super) fn barrier(&mut self, i: usize) -> Result<(), LowerError> {
-        if !self.frames.is_empty() || self.call_depth > 0 {
+        if self
+            .frames
+            .iter()
+            .any(|f| matches!(f, Frame::Switch { .. }))
+        {
             return Err(LowerError::Unsupported {
                 opcode: Some(Opcode::BARRIER),
                 pos: self.pos(i),
-                reason: "BARRIER inside control flow or a subroutine".into(),
+                reason: "BARRIER inside SWITCH: the jit cannot resume a SWITCH".into(),
             });
         }
-        let Some(&blk) = self.mem.phases.get(self.mem.begun) else {
-            return Err(self.invalid(i, "a BARRIER the phase plan does not know"));
-        };
+        if !self.mem.resumable {
+            return Err(self.invalid(i, "a BARRIER the plan does not know"));
+        }
         self.pending += 1;
         self.flush();
         self.check_steps();
-        if self.mem.saved.is_empty() {
-            let mut keys: Vec<(usize, u32)> = self.regs.keys().copied().collect();
-            keys.sort_unstable();
-            let mut saved: Vec<Variable> = keys.iter().flat_map(|k| self.regs[k]).collect();
-            saved.extend([self.exec, self.gone, self.steps, self.mem.aseq]);
-            self.mem.saved = saved;
+        let mut keys: Vec<(usize, u32)> = self.regs.keys().copied().collect();
+        keys.sort_unstable();
+        let mut saved: Vec<Variable> = keys.iter().flat_map(|k| self.regs[k]).collect();
+        saved.extend([self.exec, self.gone, self.steps, self.mem.aseq]);
+        for f in &self.frames {
+            match *f {
+                Frame::If { other } => saved.push(other),
+                Frame::Loop { brk, cont } => saved.extend([brk, cont]),
+                Frame::Call { ret } => saved.push(ret),
+                Frame::Switch { .. } => {}
+            }
         }
-        let saved = self.mem.saved.clone();
-        let slot = self.state_slot(saved.len() * 16);
+        self.mem.most_saved = self.mem.most_saved.max(saved.len());
+        let point = self.mem.resumes.len() as u32 + 1;
+        let slot = self.state_slot();
+        self.set_point(slot, point);
         for (k, &v) in saved.iter().enumerate() {
             let x = self.b.use_var(v);
-            self.b.ins().store(mem(), x, slot, (k * 16) as i32);
+            self.b.ins().store(mem(), x, slot, 16 + (k * 16) as i32);
         }
         self.b.ins().jump(self.mem.next, &[]);
-        self.b.switch_to_block(blk);
-        self.mem.begun += 1;
-        let slot = self.state_slot(saved.len() * 16);
+        let resume = self.b.create_block();
+        self.mem.resumes.push(resume);
+        self.b.switch_to_block(resume);
+        let slot = self.state_slot();
         for (k, &v) in saved.iter().enumerate() {
-            let x = self.b.ins().load(I32X4, mem(), slot, (k * 16) as i32);
+            let x = self.b.ins().load(I32X4, mem(), slot, 16 + (k * 16) as i32);
             self.b.def_var(v, x);
         }
         Ok(())
     }
 
-    /// Ends the phases no code reached (the main program ended before their BARRIER):
-    /// their quads go straight to the next quad.
-    pub(super) fn close_phases(&mut self) {
-        while self.mem.begun < self.mem.phases.len() {
-            let blk = self.mem.phases[self.mem.begun];
-            self.b.switch_to_block(blk);
-            self.b.ins().jump(self.mem.next, &[]);
-            self.mem.begun += 1;
+    /// At the end of the program: a resumable quad records that it is done.
+    pub(super) fn finish_quad(&mut self) {
+        if self.mem.resumable {
+            let slot = self.state_slot();
+            self.set_point(slot, DONE);
         }
+    }
+
+    /// Fills the dispatch block of a resumable program: resume point 0 starts the program,
+    /// `k` resumes after suspension point `k`, [`DONE`] goes to the next quad.
+    pub(super) fn fill_dispatch(&mut self) {
+        if !self.mem.resumable {
+            return;
+        }
+        self.b.switch_to_block(self.mem.dispatch);
+        let slot = self.state_slot();
+        let point = self.b.ins().load(I32, mem(), slot, 0);
+        let targets: Vec<(u32, Block)> = std::iter::once((DONE, self.mem.next))
+            .chain(
+                self.mem
+                    .resumes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &b)| (k as u32 + 1, b)),
+            )
+            .collect();
+        for (p, blk) in targets {
+            let is_p = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::Equal, point, i64::from(p as i32));
+            let other = self.b.create_block();
+            self.b.ins().brif(is_p, blk, &[], other, &[]);
+            self.b.switch_to_block(other);
+            self.b.seal_block(other);
+        }
+        self.b.ins().jump(self.mem.start, &[]);
     }
 }

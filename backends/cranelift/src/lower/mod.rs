@@ -30,7 +30,7 @@ mod flow;
 mod memory;
 mod operand;
 
-pub(crate) use memory::PHASE_QUADS;
+pub(crate) use memory::{BLOCK_QUADS, DONE};
 
 use std::collections::{BTreeSet, HashMap};
 use std::mem::offset_of;
@@ -102,9 +102,10 @@ pub(crate) struct Lowered {
     /// Instructions lowered (inlined bodies counted each time): a bound on the steps one
     /// lane can add between two step checks.
     pub size: usize,
-    /// Phases of the main program: its top-level BARRIERs plus one (`memory` module docs).
-    pub phases: usize,
-    /// Bytes of the state buffer per quad (what a BARRIER saves; 0 without BARRIER).
+    /// The program has a BARRIER: it runs in rounds over blocks of quads, each quad
+    /// resuming where it stopped (`memory` module docs).
+    pub resumable: bool,
+    /// Bytes of the state buffer per quad (resumable programs; 0 otherwise).
     pub state_bytes: usize,
 }
 
@@ -121,8 +122,10 @@ struct CtxVals {
     tables: Value,
     /// Memory resources (`crate::memory::ResDesc` table).
     res: Value,
-    /// State buffer of phased runs.
+    /// State buffer of resumable runs.
     state: Value,
+    /// Bytes per quad of the state buffer.
+    state_stride: Value,
     /// First quad of this call.
     q_begin: Value,
 }
@@ -130,7 +133,10 @@ struct CtxVals {
 /// An open construct during lowering (the compile-time image of the oracle's frames).
 #[derive(Clone, Debug)]
 enum Frame {
-    If,
+    If {
+        /// The lanes waiting for ELSE / ENDIF.
+        other: Variable,
+    },
     Loop {
         brk: Variable,
         cont: Variable,
@@ -176,7 +182,7 @@ pub(crate) struct Lowerer<'a, 'f> {
     call_depth: usize,
     nesting: usize,
     lowered: usize,
-    /// Memory instructions and phases (`memory`).
+    /// Memory instructions and BARRIER suspension points (`memory`).
     mem: memory::MemLower,
 }
 
@@ -216,7 +222,7 @@ pub(crate) fn build(
             off as i32,
         )
     };
-    let barriers = memory::phase_barriers(env.program)?;
+    let resumable = memory::has_barrier(env.program);
     let mut cv = CtxVals {
         ctx,
         inputs: field(&mut b, offset_of!(RunCtx, inputs)),
@@ -228,8 +234,8 @@ pub(crate) fn build(
         res: field(&mut b, offset_of!(RunCtx, resources)),
         state: field(&mut b, offset_of!(RunCtx, state)),
         q_begin: field(&mut b, offset_of!(RunCtx, q_begin)),
+        state_stride: field(&mut b, offset_of!(RunCtx, state_stride)),
     };
-    let phase = field(&mut b, offset_of!(RunCtx, phase));
     let quads = field(&mut b, offset_of!(RunCtx, quads));
     let invocations = field(&mut b, offset_of!(RunCtx, invocations));
     let limit = field(&mut b, offset_of!(RunCtx, step_limit));
@@ -249,16 +255,20 @@ pub(crate) fn build(
         .brif(more, body, &[], exit, &[BlockArg::Value(zero)]);
     b.switch_to_block(body);
     b.seal_block(body);
-    if !barriers.is_empty() {
-        // Phased runs keep each quad's scratch registers in its own area (`memory`).
+    let next = b.create_block();
+    let start = b.create_block();
+    // Resumable runs: each quad has its own scratch area, and a dispatch block (filled at
+    // the end, when every suspension point is known) picks where the quad goes on.
+    let dispatch = b.create_block();
+    if resumable {
         let rel = b.ins().isub(q, cv.q_begin);
         let off = b.ins().imul_imm_u(rel, i64::from(env.plan.scratch_bytes));
         cv.scratch = b.ins().iadd(cv.scratch, off);
+        b.ins().jump(dispatch, &[]);
+    } else {
+        b.ins().jump(start, &[]);
     }
-    let next = b.create_block();
-    let phases: Vec<Block> = (0..=barriers.len()).map(|_| b.create_block()).collect();
-    memory::dispatch(&mut b, phase, &phases);
-    b.switch_to_block(phases[0]);
+    b.switch_to_block(start);
     let aseq = b.declare_var(I32X4);
     let exec = b.declare_var(I32X4);
     let gone = b.declare_var(I32X4);
@@ -285,10 +295,12 @@ pub(crate) fn build(
         lowered: 0,
         mem: memory::MemLower {
             aseq,
-            phases,
-            begun: 1,
+            resumable,
+            start,
+            dispatch,
             next,
-            saved: Vec::new(),
+            resumes: Vec::new(),
+            most_saved: 0,
         },
     };
     l.quad_start(invocations);
@@ -299,8 +311,9 @@ pub(crate) fn build(
     l.flush();
     l.check_steps();
     l.quad_end();
+    l.finish_quad();
     l.b.ins().jump(next, &[]);
-    l.close_phases();
+    l.fill_dispatch();
     l.b.switch_to_block(next);
     l.b.seal_block(next);
     let q1 = l.b.ins().iadd_imm_s(q, 1);
@@ -313,8 +326,12 @@ pub(crate) fn build(
     l.b.seal_all_blocks();
     let lowered = Lowered {
         size: l.lowered,
-        phases: l.mem.phases.len(),
-        state_bytes: l.mem.saved.len() * 16,
+        resumable,
+        state_bytes: if resumable {
+            memory::state_bytes(l.mem.most_saved)
+        } else {
+            0
+        },
     };
     l.b.finalize(frontend);
     Ok(lowered)

@@ -448,7 +448,7 @@ fn barrier_runs_across_blocks_of_quads_and_a_partial_last_quad() {
 }
 
 #[test]
-fn two_barriers_make_three_phases() {
+fn two_top_level_barriers_pass_values_around_twice() {
     // Workgroups of 4: write g, barrier, read neighbour (l + 1) % 4 and write it back to the
     // own slot, barrier, read neighbour again: the value of (l + 2) % 4.
     let text = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 4\nDCL SV[0], THREAD_ID\n\

@@ -9,18 +9,13 @@
 //! order-dependent atomic results are undefined ([`AtomicOrder::Any`]), and each location's
 //! final value is checked alone.
 //!
-//! SHARED memory has one copy per workgroup, but the outputs hold workgroup 0's copy only
-//! and the log names every copy's atomics by the same location: the atomics of the other
-//! workgroups' copies cannot be checked against a final value, so the memory comparator
-//! judges workgroup 0's ([`workgroup0_atomics`]). (Their results still reach the registers,
-//! which the replayed oracle compares exactly.)
+//! The memory comparison is [`compare_program_memory`], which judges the atomics on SHARED
+//! memory of workgroup 0's copy only (the one the outputs hold).
 
-use shaderdiff_ir::{File, MemoryType, Program, Resource};
-use shaderdiff_oracles::atomic::Space;
-use shaderdiff_oracles::compare::memory::compare_memory;
-use shaderdiff_oracles::interp::memory::workgroup_size;
+use shaderdiff_ir::Program;
+use shaderdiff_oracles::compare::memory::compare_program_memory;
 use shaderdiff_oracles::interp::{replay_of, AtomicOrder};
-use shaderdiff_oracles::{Inputs, Outputs, RegKey};
+use shaderdiff_oracles::{Inputs, Outputs};
 
 use crate::diff::{Differ, FailureKind, Outcome};
 
@@ -67,18 +62,7 @@ impl Differ {
         } else {
             oracle
         };
-        let shared = shared_resources(program);
-        let wg = workgroup_size(program);
-        let (o0, a0) = (
-            workgroup0_atomics(&shared, wg, oracle),
-            workgroup0_atomics(&shared, wg, actual),
-        );
-        let memory = compare_memory(
-            inputs,
-            o0.as_ref().unwrap_or(oracle),
-            engine,
-            a0.as_ref().unwrap_or(actual),
-        );
+        let memory = compare_program_memory(program, inputs, oracle, engine, actual);
         match self.judge(program, oracle, engine, actual) {
             Outcome::Agree { .. } if !memory.is_empty() => Outcome::Mismatch(memory),
             Outcome::Agree { compared } => Outcome::Agree { compared },
@@ -89,34 +73,6 @@ impl Differ {
             other => other,
         }
     }
-}
-
-/// The `MEMORY[n], SHARED` registers `program` declares.
-fn shared_resources(program: &Program) -> Vec<RegKey> {
-    program
-        .declarations
-        .iter()
-        .filter(|d| {
-            d.file == File::Memory && d.resource == Some(Resource::Memory(MemoryType::Shared))
-        })
-        .flat_map(|d| (d.first..=d.last).map(|i| RegKey::new(File::Memory, i)))
-        .collect()
-}
-
-/// `o` without the atomics on SHARED resources (`shared`) of invocations outside workgroup
-/// 0 (workgroups of `wg` invocations): see the module docs. `None` when there are none.
-pub fn workgroup0_atomics(shared: &[RegKey], wg: u32, o: &Outputs) -> Option<Outputs> {
-    let other = |r: &shaderdiff_oracles::atomic::AtomicRecord| {
-        r.invocation / wg.max(1) != 0
-            && matches!(r.location.space, Space::Resource(k) if shared.contains(&k))
-    };
-    let log = o.atomics.as_ref()?;
-    if !log.iter().any(other) {
-        return None;
-    }
-    let mut kept = o.clone();
-    kept.atomics = Some(log.iter().filter(|r| !other(r)).copied().collect());
-    Some(kept)
 }
 
 #[cfg(test)]

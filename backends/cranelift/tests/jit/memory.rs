@@ -8,7 +8,7 @@ use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
 use shaderdiff_ir::{File, Opcode};
 use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::compare::memory::compare_memory;
+use shaderdiff_oracles::compare::memory::compare_program_memory;
 use shaderdiff_oracles::interp::{self, replay_of, AtomicOrder, InterpConfig};
 use shaderdiff_oracles::{RegKey, Vec4};
 
@@ -40,7 +40,7 @@ fn run_mem(text: &str, ins: &Inputs) -> Outputs {
         AtomicOrder::Replay(&replay),
     )
     .expect("oracle runs");
-    let ms = compare_memory(ins, &oracle, "jit", &jit);
+    let ms = compare_program_memory(&program, ins, &oracle, "jit", &jit);
     assert!(
         ms.is_empty(),
         "memory differs from the oracle's: {ms:?}\n{text}"

@@ -7,5 +7,6 @@ mod control_flow;
 mod errors;
 mod kill_deriv;
 mod memory;
+mod memory_random;
 mod operands;
 mod support;

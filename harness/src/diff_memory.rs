@@ -8,9 +8,12 @@
 //! checked for serializability. An engine without a log gets an oracle re-run in which
 //! order-dependent atomic results are undefined ([`AtomicOrder::Any`]), and each location's
 //! final value is checked alone.
+//!
+//! The memory comparison is [`compare_program_memory`], which judges the atomics on SHARED
+//! memory of workgroup 0's copy only (the one the outputs hold).
 
 use shaderdiff_ir::Program;
-use shaderdiff_oracles::compare::memory::compare_memory;
+use shaderdiff_oracles::compare::memory::compare_program_memory;
 use shaderdiff_oracles::interp::{replay_of, AtomicOrder};
 use shaderdiff_oracles::{Inputs, Outputs};
 
@@ -59,7 +62,7 @@ impl Differ {
         } else {
             oracle
         };
-        let memory = compare_memory(inputs, oracle, engine, actual);
+        let memory = compare_program_memory(program, inputs, oracle, engine, actual);
         match self.judge(program, oracle, engine, actual) {
             Outcome::Agree { .. } if !memory.is_empty() => Outcome::Mismatch(memory),
             Outcome::Agree { compared } => Outcome::Agree { compared },

@@ -11,6 +11,13 @@
 //!   `lower` module).
 //! * Invocations run as quads: one `i32x4` per register channel, four invocations per
 //!   vector, the loop over quads inside the compiled function.
+//! * Memory (`BUFFER[n]`, `MEMORY[n]` GLOBAL and SHARED): LOAD, STORE, RESQ and MEMBAR are
+//!   lowered inline with bounds checks, every ATOM* calls a runtime function that applies
+//!   the oracle's `AtomicOp` and logs the atomic (`Outputs::atomics`), and BARRIER suspends
+//!   the quad until every quad of its block got there (the `lower::memory` module docs;
+//!   host side in `memory`).
+//!   `Outputs::buffers` holds every declared resource's final bytes; `buffers_undefined` is
+//!   left to the oracle.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
 //!   always empty (only the oracle reports undefinedness).
 //!
@@ -25,6 +32,7 @@ mod compile;
 mod emit;
 pub mod faults;
 mod lower;
+mod memory;
 mod plan;
 mod run;
 
@@ -132,11 +140,15 @@ impl JitEngine {
                 opcodes: ALL_OPCODES
                     .iter()
                     .copied()
-                    .filter(|&op| alu::is_supported(op) || NON_ALU_OPCODES.contains(&op))
+                    .filter(|&op| {
+                        alu::is_supported(op)
+                            || NON_ALU_OPCODES.contains(&op)
+                            || memory::is_memory(op)
+                    })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,
-                memory: false,
+                memory: true,
             },
             isa: compile::host_isa(&options),
         }

@@ -67,6 +67,8 @@ pub(crate) struct Plan {
     pub tables: Vec<u8>,
     /// The stage is FRAG (killed flags are reported).
     pub fragment: bool,
+    /// Memory resources and workgroup size (`crate::memory`).
+    pub memory: crate::memory::MemPlan,
 }
 
 impl Plan {
@@ -222,6 +224,7 @@ impl Plan {
             staged,
             tables,
             fragment: shape.stage() == shaderdiff_ir::Stage::Fragment,
+            memory: crate::memory::MemPlan::new(program),
         }
     }
 

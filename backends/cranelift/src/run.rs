@@ -10,7 +10,8 @@ use shaderdiff_oracles::Vec4;
 
 use crate::compile::JitProgram;
 use crate::emit::EmitState;
-use crate::lower::{STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
+use crate::lower::{BLOCK_QUADS, DONE, STATUS_CALL_DEPTH, STATUS_INVOCATION, STATUS_STEP_LIMIT};
+use crate::memory::{MemRuntime, ResDesc};
 use crate::{exec_error, ENGINE};
 
 /// One per-invocation input register for the native code: row `i` (the vec4 of invocation
@@ -36,8 +37,19 @@ pub(crate) struct RunCtx {
     pub scratch: *mut u8,
     /// Declared-tables for indirect bounds.
     pub tables: *const u8,
-    /// Number of quads.
+    /// One past the last quad this call runs.
     pub quads: u64,
+    /// First quad this call runs.
+    pub q_begin: u64,
+    /// Resumable runs (`crate::lower::memory` docs, "BARRIER"): `state_stride` bytes per
+    /// quad from `q_begin`, each slot starting with the quad's resume point.
+    pub state: *mut u8,
+    /// Bytes per quad of `state` (a multiple of 16).
+    pub state_stride: u64,
+    /// Memory resources: one `ResDesc` per `MemPlan::resources` entry.
+    pub resources: *const ResDesc,
+    /// The run's memory, for the atomic runtime call (null without resources).
+    pub memory: *mut MemRuntime,
     /// Number of invocations (the last quad may be partial outside fragment programs).
     pub invocations: u64,
     /// Step budget per invocation, at most `u32::MAX - lowered size`.
@@ -96,8 +108,26 @@ pub(crate) fn run(
     let out_ptrs: Vec<*mut Vec4> = outs.iter_mut().map(|o| o.as_mut_ptr()).collect();
     let uniform = plan.uniform_buffer(&front.shape, &inputs.constants);
     let mut killed = vec![0u32; if plan.fragment { padded_len } else { 0 }];
-    let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16)];
-    let size = prog.lowered.size as u64;
+    let lowered = &prog.lowered;
+    let resumable = lowered.resumable;
+    // Resumable runs: one scratch area and one state slot per quad of a block
+    // (`lower::memory`, "BARRIER").
+    let areas = if resumable { BLOCK_QUADS } else { 1 };
+    let mut scratch = vec![0u128; (plan.scratch_bytes as usize).div_ceil(16) * areas];
+    let stride = lowered.state_bytes.div_ceil(16) * 16;
+    let mut state = vec![0u128; stride / 16 * areas];
+    let state_ptr: *mut u8 = state.as_mut_ptr().cast();
+    let mut memory = MemRuntime::new(&plan.memory, inputs, padded_len).map_err(|reason| {
+        EngineError::Unsupported {
+            engine: ENGINE.into(),
+            opcode: None,
+            pos: None,
+            reason,
+        }
+    })?;
+    // Generated code's copy of the table (the runtime call borrows `memory` mutably).
+    let descs = memory.descs.clone();
+    let size = lowered.size as u64;
     let geometry = front.program.stage == Stage::Geometry;
     let mut emits = geometry.then(|| {
         EmitState::new(
@@ -106,7 +136,7 @@ pub(crate) fn run(
             n,
         )
     });
-    let ctx = RunCtx {
+    let mut ctx = RunCtx {
         inputs: bindings.as_ptr(),
         outputs: out_ptrs.as_ptr(),
         uniform: uniform.as_ptr(),
@@ -114,22 +144,67 @@ pub(crate) fn run(
         scratch: scratch.as_mut_ptr().cast(),
         tables: plan.tables.as_ptr(),
         quads: quads as u64,
+        q_begin: 0,
+        state: state_ptr,
+        state_stride: stride as u64,
+        resources: descs.as_ptr(),
+        memory: &mut memory,
         invocations: n as u64,
         step_limit: config.step_limit.min(u64::from(u32::MAX) - size - 1),
         emit: emits
             .as_mut()
             .map_or(std::ptr::null_mut(), |e| e as *mut EmitState),
     };
-    let status = if quads > 0 {
-        // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
-        // buffer in `ctx` lives until after the call and has the size the code assumes:
-        // input rows for `quads * 4` invocations (or stride 0), `quads * 4` output rows and
-        // killed words, the plan's uniform, scratch and table sizes. Indirect accesses are
-        // bounds-checked in the generated code.
-        unsafe { (prog.entry)(&ctx) }
+    // One call for every quad; resumable programs: rounds over a block of quads until every
+    // quad of the block is done, then the next block.
+    let blocks = if resumable {
+        quads.div_ceil(BLOCK_QUADS)
     } else {
-        0
+        1
     };
+    let mut status = 0;
+    'run: for blk in 0..blocks {
+        let (begin, end) = if resumable {
+            (blk * BLOCK_QUADS, ((blk + 1) * BLOCK_QUADS).min(quads))
+        } else {
+            (0, quads)
+        };
+        if begin >= end {
+            break;
+        }
+        ctx.q_begin = begin as u64;
+        ctx.quads = end as u64;
+        // SAFETY: `state` holds `areas >= end - begin` slots of `stride` bytes.
+        unsafe { std::ptr::write_bytes(state_ptr, 0, stride * (end - begin)) };
+        let mut rounds = 0u64;
+        loop {
+            // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
+            // buffer in `ctx` lives until after the call and has the size the code assumes:
+            // input rows for `quads * 4` invocations (or stride 0), `quads * 4` output rows
+            // and killed words, the plan's uniform and table sizes, scratch and state for
+            // `end - begin` quads (at most `areas`), one copy of each resource (SHARED: one
+            // per workgroup of the `quads * 4` invocations) with its size in `resources`.
+            // Indirect and memory accesses are bounds-checked in the generated code.
+            status = unsafe { (prog.entry)(&ctx) };
+            if status != 0 {
+                break 'run;
+            }
+            // SAFETY: slot `k < end - begin` starts with its resume point (16-byte aligned).
+            let point = |k: usize| unsafe { state_ptr.add(k * stride).cast::<u32>().read() };
+            if !resumable || (0..end - begin).all(|k| point(k) == DONE) {
+                break;
+            }
+            // Every round runs each waiting quad through one BARRIER, which costs its
+            // invocations a step: the step budget ends a run before this does.
+            rounds += 1;
+            if rounds > config.step_limit.saturating_add(1) {
+                return Err(EngineError::Trap {
+                    engine: ENGINE.into(),
+                    message: "invocations waiting at a BARRIER did not finish".into(),
+                });
+            }
+        }
+    }
     drop(padded);
     let invocation = (status & STATUS_INVOCATION) as usize;
     match status & !STATUS_INVOCATION {
@@ -165,10 +240,10 @@ pub(crate) fn run(
         killed: plan
             .fragment
             .then(|| killed.iter().take(n).map(|&k| k != 0).collect()),
-        buffers: inputs.buffers.clone(),
         global: inputs.global.clone(),
         ..Outputs::default()
     };
+    memory.report(&mut out);
     if let Some(e) = emits {
         let keys: Vec<_> = plan.outputs.iter().map(|(k, _, _)| *k).collect();
         e.report(&keys, &mut out);

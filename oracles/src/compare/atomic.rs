@@ -34,7 +34,9 @@
 //! When one invocation has several atomics on the same location, program order constrains
 //! the trail; the degree test still applies, and a depth-first search over the remaining
 //! choices (a state is the current value and the set of atomics done, failed states
-//! memoized) finds an order or proves none exists. Realistic programs branch little (a
+//! memoized) finds an order or proves none exists. Before searching, the records' own order
+//! in the log is tried (linear): an engine that logs atomics as it performs them reports a
+//! serial order, which is then the witness. Realistic programs branch little (a
 //! value is found by several atomics only when operations leave memory unchanged or repeat
 //! values); the search has a step budget, and a location it cannot decide within it is
 //! reported as [`AtomicViolation::Undecided`], never passed silently.
@@ -172,7 +174,37 @@ fn serial_order(
         }
         return Ok(order);
     }
+    // An engine that logs its atomics as it performs them reports a serial order: try it
+    // first (linear), before searching.
+    if let Some(order) = log_order(records, idx, init, fin, &edge) {
+        return Ok(order);
+    }
     search_with_program_order(records, idx, init, fin, loc, &edge)
+}
+
+/// `idx` as given (the records' order in the log), if it is itself a serial order from
+/// `init` to `fin` that keeps each invocation's records in `seq` order.
+fn log_order(
+    records: &[AtomicRecord],
+    idx: &[usize],
+    init: u64,
+    fin: u64,
+    edge: &dyn Fn(usize) -> (u64, u64),
+) -> Option<Vec<usize>> {
+    let mut value = init;
+    let mut last_seq: HashMap<u32, u32> = HashMap::new();
+    for &i in idx {
+        let (from, to) = edge(i);
+        let r = &records[i];
+        let in_order = last_seq
+            .insert(r.invocation, r.seq)
+            .is_none_or(|s| s < r.seq);
+        if from != value || !in_order {
+            return None;
+        }
+        value = to;
+    }
+    (value == fin).then(|| idx.to_vec())
 }
 
 /// Whether some invocation has two or more records in `idx`.

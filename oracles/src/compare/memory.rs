@@ -19,8 +19,15 @@
 //! * **Atomics, engine without a log**: [`check_final_only`] per location on the oracle's
 //!   records (run with [`crate::interp::AtomicOrder::Any`], so that results depending on
 //!   the order are undefined); operation mixes it cannot decide are skipped.
+//! * **SHARED memory** ([`compare_program_memory`]): one copy per workgroup, but outputs
+//!   hold workgroup 0's copy only and the log names every copy's atomics by the same
+//!   location, so only workgroup 0's atomics on SHARED resources can be checked against a
+//!   final value; the others are left out of the memory comparison (their results still
+//!   reach registers, which the replayed oracle makes exact).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+use shaderdiff_ir::{File, MemoryType, Program, Resource};
 
 use super::atomic::{check_final_only, check_serializable, AtomicRecord, Location, Space};
 use super::Mismatch;
@@ -51,6 +58,46 @@ fn mismatch(engine: &str, key: &str, inv: usize, channel: String, ty: &str) -> M
         tolerance: "exact".into(),
         ulp_distance: None,
     }
+}
+
+/// [`compare_memory`] for a run of `program`, judging only workgroup 0's atomics on its
+/// SHARED resources (module docs; workgroups as [`crate::interp::memory::workgroup_size`]).
+pub fn compare_program_memory(
+    program: &Program,
+    inputs: &Inputs,
+    oracle: &Outputs,
+    engine: &str,
+    actual: &Outputs,
+) -> Vec<Mismatch> {
+    let shared: Vec<RegKey> = program
+        .declarations
+        .iter()
+        .filter(|d| {
+            d.file == File::Memory && d.resource == Some(Resource::Memory(MemoryType::Shared))
+        })
+        .flat_map(|d| (d.first..=d.last).map(|i| RegKey::new(File::Memory, i)))
+        .collect();
+    let wg = crate::interp::memory::workgroup_size(program).max(1);
+    let other = |r: &AtomicRecord| {
+        r.invocation / wg != 0
+            && matches!(r.location.space, Space::Resource(k) if shared.contains(&k))
+    };
+    let only_wg0 = |o: &Outputs| -> Option<Outputs> {
+        let log = o.atomics.as_ref()?;
+        if !log.iter().any(other) {
+            return None;
+        }
+        let mut kept = o.clone();
+        kept.atomics = Some(log.iter().filter(|r| !other(r)).copied().collect());
+        Some(kept)
+    };
+    let (o0, a0) = (only_wg0(oracle), only_wg0(actual));
+    compare_memory(
+        inputs,
+        o0.as_ref().unwrap_or(oracle),
+        engine,
+        a0.as_ref().unwrap_or(actual),
+    )
 }
 
 /// Compares `actual`'s memory (engine `engine`) with the oracle's for a run on `inputs`;

@@ -252,7 +252,7 @@ fn feature(pos: Option<Pos>, reason: String) -> ExecError {
 /// Invocations per workgroup: COMP programs multiply `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT` and
 /// `_DEPTH` (an absent or zero property counts as 1); other stages have no workgroups
 /// (every invocation is alone: 1).
-pub(crate) fn workgroup_size(program: &Program) -> u32 {
+pub fn workgroup_size(program: &Program) -> u32 {
     if program.stage != Stage::Compute {
         return 1;
     }

@@ -158,6 +158,10 @@ impl Lowerer<'_, '_> {
                     }
                     i += 1;
                 }
+                BARRIER => {
+                    self.barrier(i)?;
+                    i += 1;
+                }
                 ELSE | ENDIF | ENDLOOP | ENDSWITCH => {
                     return Err(self.invalid(i, format!("unbalanced {op}")));
                 }
@@ -215,7 +219,7 @@ impl Lowerer<'_, '_> {
         let other = self.b.ins().band_not(exec, cond);
         let other = self.new_mask_var(other);
         self.set_exec(taken);
-        self.frames.push(Frame::If);
+        self.frames.push(Frame::If { other });
         let then_blk = self.b.create_block();
         let join = self.b.create_block();
         let any = self.any(taken);
@@ -506,6 +510,7 @@ impl Lowerer<'_, '_> {
                 Ok(())
             }
             EMIT | ENDPRIM => self.emit_vertex(i, insn.opcode == ENDPRIM),
+            op if crate::memory::is_memory(op) => self.memory(i),
             DDX | DDY | DDX_FINE | DDY_FINE => {
                 let y = matches!(insn.opcode, DDY | DDY_FINE);
                 let fine = matches!(insn.opcode, DDX_FINE | DDY_FINE);

@@ -27,7 +27,10 @@
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
 mod flow;
+mod memory;
 mod operand;
+
+pub(crate) use memory::{BLOCK_QUADS, DONE};
 
 use std::collections::{BTreeSet, HashMap};
 use std::mem::offset_of;
@@ -99,6 +102,11 @@ pub(crate) struct Lowered {
     /// Instructions lowered (inlined bodies counted each time): a bound on the steps one
     /// lane can add between two step checks.
     pub size: usize,
+    /// The program has a BARRIER: it runs in rounds over blocks of quads, each quad
+    /// resuming where it stopped (`memory` module docs).
+    pub resumable: bool,
+    /// Bytes of the state buffer per quad (resumable programs; 0 otherwise).
+    pub state_bytes: usize,
 }
 
 /// Values loaded from the run context once per call.
@@ -112,12 +120,23 @@ struct CtxVals {
     killed: Value,
     scratch: Value,
     tables: Value,
+    /// Memory resources (`crate::memory::ResDesc` table).
+    res: Value,
+    /// State buffer of resumable runs.
+    state: Value,
+    /// Bytes per quad of the state buffer.
+    state_stride: Value,
+    /// First quad of this call.
+    q_begin: Value,
 }
 
 /// An open construct during lowering (the compile-time image of the oracle's frames).
 #[derive(Clone, Debug)]
 enum Frame {
-    If,
+    If {
+        /// The lanes waiting for ELSE / ENDIF.
+        other: Variable,
+    },
     Loop {
         brk: Variable,
         cont: Variable,
@@ -163,6 +182,8 @@ pub(crate) struct Lowerer<'a, 'f> {
     call_depth: usize,
     nesting: usize,
     lowered: usize,
+    /// Memory instructions and BARRIER suspension points (`memory`).
+    mem: memory::MemLower,
 }
 
 /// Little-endian lane order for vector bit casts.
@@ -201,7 +222,8 @@ pub(crate) fn build(
             off as i32,
         )
     };
-    let cv = CtxVals {
+    let resumable = memory::has_barrier(env.program);
+    let mut cv = CtxVals {
         ctx,
         inputs: field(&mut b, offset_of!(RunCtx, inputs)),
         outputs: field(&mut b, offset_of!(RunCtx, outputs)),
@@ -209,6 +231,10 @@ pub(crate) fn build(
         killed: field(&mut b, offset_of!(RunCtx, killed)),
         scratch: field(&mut b, offset_of!(RunCtx, scratch)),
         tables: field(&mut b, offset_of!(RunCtx, tables)),
+        res: field(&mut b, offset_of!(RunCtx, resources)),
+        state: field(&mut b, offset_of!(RunCtx, state)),
+        q_begin: field(&mut b, offset_of!(RunCtx, q_begin)),
+        state_stride: field(&mut b, offset_of!(RunCtx, state_stride)),
     };
     let quads = field(&mut b, offset_of!(RunCtx, quads));
     let invocations = field(&mut b, offset_of!(RunCtx, invocations));
@@ -220,7 +246,7 @@ pub(crate) fn build(
     let header = b.create_block();
     b.append_block_param(header, I64);
     let zero = b.ins().iconst(I64, 0);
-    b.ins().jump(header, &[BlockArg::Value(zero)]);
+    b.ins().jump(header, &[BlockArg::Value(cv.q_begin)]);
     b.switch_to_block(header);
     let q = b.block_params(header)[0];
     let more = b.ins().icmp(IntCC::UnsignedLessThan, q, quads);
@@ -229,6 +255,21 @@ pub(crate) fn build(
         .brif(more, body, &[], exit, &[BlockArg::Value(zero)]);
     b.switch_to_block(body);
     b.seal_block(body);
+    let next = b.create_block();
+    let start = b.create_block();
+    // Resumable runs: each quad has its own scratch area, and a dispatch block (filled at
+    // the end, when every suspension point is known) picks where the quad goes on.
+    let dispatch = b.create_block();
+    if resumable {
+        let rel = b.ins().isub(q, cv.q_begin);
+        let off = b.ins().imul_imm_u(rel, i64::from(env.plan.scratch_bytes));
+        cv.scratch = b.ins().iadd(cv.scratch, off);
+        b.ins().jump(dispatch, &[]);
+    } else {
+        b.ins().jump(start, &[]);
+    }
+    b.switch_to_block(start);
+    let aseq = b.declare_var(I32X4);
     let exec = b.declare_var(I32X4);
     let gone = b.declare_var(I32X4);
     let steps = b.declare_var(I32X4);
@@ -252,24 +293,48 @@ pub(crate) fn build(
         call_depth: 0,
         nesting: 0,
         lowered: 0,
+        mem: memory::MemLower {
+            aseq,
+            resumable,
+            start,
+            dispatch,
+            next,
+            resumes: Vec::new(),
+            most_saved: 0,
+        },
     };
     l.quad_start(invocations);
+    let zero4 = l.ci(0);
+    l.b.def_var(aseq, zero4);
     let end = env.program.instructions.len();
     l.seq(0, end)?;
     l.flush();
     l.check_steps();
     l.quad_end();
-    let next = l.b.ins().iadd_imm_s(q, 1);
-    l.b.ins().jump(header, &[BlockArg::Value(next)]);
+    l.finish_quad();
+    l.b.ins().jump(next, &[]);
+    l.fill_dispatch();
+    l.b.switch_to_block(next);
+    l.b.seal_block(next);
+    let q1 = l.b.ins().iadd_imm_s(q, 1);
+    l.b.ins().jump(header, &[BlockArg::Value(q1)]);
     l.b.seal_block(header);
     l.b.switch_to_block(exit);
     l.b.seal_block(exit);
     let status = l.b.block_params(exit)[0];
     l.b.ins().return_(&[status]);
     l.b.seal_all_blocks();
-    let lowered = l.lowered;
+    let lowered = Lowered {
+        size: l.lowered,
+        resumable,
+        state_bytes: if resumable {
+            memory::state_bytes(l.mem.most_saved)
+        } else {
+            0
+        },
+    };
     l.b.finalize(frontend);
-    Ok(Lowered { size: lowered })
+    Ok(lowered)
 }
 
 impl<'a, 'f> Lowerer<'a, 'f> {

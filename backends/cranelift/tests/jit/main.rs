@@ -6,5 +6,7 @@
 mod control_flow;
 mod errors;
 mod kill_deriv;
+mod memory;
+mod memory_random;
 mod operands;
 mod support;

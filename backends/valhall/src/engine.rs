@@ -16,9 +16,9 @@ use shaderdiff_ir::{File, Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 
-use crate::compile::abi::{RECORD_BASE, RECORD_REG, UNIFORM_MEM_BASE};
+use crate::compile::abi::{RECORD_BASE, RECORD_REG, SIDEBAND_REG, UNIFORM_MEM_BASE};
 use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
-use crate::sim::{Launch, Memory, Shader, SimError, NUM_REGS};
+use crate::sim::{Launch, Memory, Schedule, Shader, SimError, NUM_REGS};
 
 /// The engine's `--backend` name.
 pub const ENGINE: &str = "valhall";
@@ -27,19 +27,210 @@ pub const ENGINE: &str = "valhall";
 pub const OPCODES: &[Opcode] = {
     use Opcode::*;
     &[
-        MOV, ABS, ADD, SUB, MUL, DIV, MAD, FMA, LRP, MIN, MAX, SLT, SGE, SGT, SLE, SEQ, SNE, FSLT,
-        FSGE, FSEQ, FSNE, CMP, SSG, RCP, RSQ, SQRT, FLR, CEIL, TRUNC, ROUND, FRC, LDEXP, DP2, DP3,
-        DP4, DPH, DST, XPD, EX2, LG2, POW, SIN, COS, EXP, LOG, LIT, I2F, U2F, F2I, F2U, ARL, ARR,
-        UARL, PK2H, UP2H, PK2US, PK4B, PK4UB, UADD, UMUL, UMAD, IMUL_HI, UMUL_HI, IDIV, MOD, UDIV,
-        UMOD, INEG, IABS, ISSG, IMAX, IMIN, UMAX, UMIN, ISGE, ISLT, USEQ, USNE, USGE, USLT, NOT,
-        AND, OR, XOR, SHL, USHR, ISHR, UCMP, UBFE, IBFE, BFI, BREV, POPC, LSB, UMSB, IMSB, IF, UIF,
-        ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL, RET,
-        BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE, DDY_FINE,
-        EMIT, ENDPRIM, DABS, DNEG, DADD, DMUL, DDIV, DMAD, DFMA, DMIN, DMAX, DRCP, DSQRT, DRSQ,
-        DFRAC, DTRUNC, DCEIL, DFLR, DROUND, DSSG, DLDEXP, DSEQ, DSNE, DSLT, DSGE, D2F, D2I, D2U,
-        F2D, I2D, U2D, I64ABS, I64NEG, I64SSG, U64ADD, U64MUL, I64MIN, I64MAX, U64MIN, U64MAX,
-        I64DIV, I64MOD, U64DIV, U64MOD, U64SHL, U64SHR, I64SHR, U64SEQ, U64SNE, U64SLT, U64SGE,
-        I64SLT, I64SGE, D2I64, D2U64, I642D, U642D, I642F, U642F, F2I64, F2U64, I2I64, U2I64,
+        MOV,
+        ABS,
+        ADD,
+        SUB,
+        MUL,
+        DIV,
+        MAD,
+        FMA,
+        LRP,
+        MIN,
+        MAX,
+        SLT,
+        SGE,
+        SGT,
+        SLE,
+        SEQ,
+        SNE,
+        FSLT,
+        FSGE,
+        FSEQ,
+        FSNE,
+        CMP,
+        SSG,
+        RCP,
+        RSQ,
+        SQRT,
+        FLR,
+        CEIL,
+        TRUNC,
+        ROUND,
+        FRC,
+        LDEXP,
+        DP2,
+        DP3,
+        DP4,
+        DPH,
+        DST,
+        XPD,
+        EX2,
+        LG2,
+        POW,
+        SIN,
+        COS,
+        EXP,
+        LOG,
+        LIT,
+        I2F,
+        U2F,
+        F2I,
+        F2U,
+        ARL,
+        ARR,
+        UARL,
+        PK2H,
+        UP2H,
+        PK2US,
+        PK4B,
+        PK4UB,
+        UADD,
+        UMUL,
+        UMAD,
+        IMUL_HI,
+        UMUL_HI,
+        IDIV,
+        MOD,
+        UDIV,
+        UMOD,
+        INEG,
+        IABS,
+        ISSG,
+        IMAX,
+        IMIN,
+        UMAX,
+        UMIN,
+        ISGE,
+        ISLT,
+        USEQ,
+        USNE,
+        USGE,
+        USLT,
+        NOT,
+        AND,
+        OR,
+        XOR,
+        SHL,
+        USHR,
+        ISHR,
+        UCMP,
+        UBFE,
+        IBFE,
+        BFI,
+        BREV,
+        POPC,
+        LSB,
+        UMSB,
+        IMSB,
+        IF,
+        UIF,
+        ELSE,
+        ENDIF,
+        BGNLOOP,
+        ENDLOOP,
+        BRK,
+        CONT,
+        SWITCH,
+        CASE,
+        DEFAULT,
+        ENDSWITCH,
+        CAL,
+        RET,
+        BGNSUB,
+        ENDSUB,
+        END,
+        NOP,
+        KILL,
+        KILL_IF,
+        KIL,
+        KILP,
+        DEMOTE,
+        DDX,
+        DDY,
+        DDX_FINE,
+        DDY_FINE,
+        EMIT,
+        ENDPRIM,
+        DABS,
+        DNEG,
+        DADD,
+        DMUL,
+        DDIV,
+        DMAD,
+        DFMA,
+        DMIN,
+        DMAX,
+        DRCP,
+        DSQRT,
+        DRSQ,
+        DFRAC,
+        DTRUNC,
+        DCEIL,
+        DFLR,
+        DROUND,
+        DSSG,
+        DLDEXP,
+        DSEQ,
+        DSNE,
+        DSLT,
+        DSGE,
+        D2F,
+        D2I,
+        D2U,
+        F2D,
+        I2D,
+        U2D,
+        I64ABS,
+        I64NEG,
+        I64SSG,
+        U64ADD,
+        U64MUL,
+        I64MIN,
+        I64MAX,
+        U64MIN,
+        U64MAX,
+        I64DIV,
+        I64MOD,
+        U64DIV,
+        U64MOD,
+        U64SHL,
+        U64SHR,
+        I64SHR,
+        U64SEQ,
+        U64SNE,
+        U64SLT,
+        U64SGE,
+        I64SLT,
+        I64SGE,
+        D2I64,
+        D2U64,
+        I642D,
+        U642D,
+        I642F,
+        U642F,
+        F2I64,
+        F2U64,
+        I2I64,
+        U2I64,
+        LOAD,
+        STORE,
+        RESQ,
+        ATOMUADD,
+        ATOMXCHG,
+        ATOMCAS,
+        ATOMAND,
+        ATOMOR,
+        ATOMXOR,
+        ATOMUMIN,
+        ATOMUMAX,
+        ATOMIMIN,
+        ATOMIMAX,
+        ATOMFADD,
+        ATOMINC_WRAP,
+        ATOMDEC_WRAP,
+        BARRIER,
+        MEMBAR,
     ]
 };
 
@@ -56,6 +247,10 @@ pub struct ValhallCompiled {
     /// The words decoded and pre-resolved by the simulator.
     pub shader: Shader,
     shape: Shape,
+    /// Invocations per workgroup (BARRIER, SHARED memory).
+    workgroup: usize,
+    /// Per instruction: its accesses are logged (atomics).
+    trace: Vec<bool>,
 }
 
 impl Compiled for ValhallCompiled {
@@ -105,7 +300,7 @@ impl ValhallEngine {
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,
-                memory: false,
+                memory: true,
             },
         }
     }
@@ -129,9 +324,11 @@ impl ValhallEngine {
             message: format!("the simulator rejects the compiled code: {e}"),
         })?;
         Ok(ValhallCompiled {
+            trace: crate::memory_driver::trace_mask(&machine),
             machine,
             shader,
             shape,
+            workgroup: crate::memory_driver::workgroup_size(program),
         })
     }
 }
@@ -197,6 +394,14 @@ impl Engine for ValhallEngine {
             }
         }
         let mut memory = Memory::new();
+        crate::memory_driver::map_resources(
+            &m.layout,
+            inputs,
+            (n, c.workgroup),
+            &mut memory,
+            &mut uniforms,
+            &mut rec,
+        )?;
         memory.map(RECORD_BASE, rec);
         if m.layout.uniform_mem_bytes > 0 {
             let mut words = m.uniform_mem.clone();
@@ -231,16 +436,25 @@ impl Engine for ValhallEngine {
             step_limit: self.config.step_limit,
             step_weights: Some(&m.weights),
         };
-        let outcome = c.shader.run(&launch, &mut memory).map_err(|e| match e {
-            SimError::StepLimit { limit, thread } => EngineError::StepLimit {
-                limit,
-                invocation: thread,
-            },
-            other => EngineError::Trap {
-                engine: ENGINE.into(),
-                message: other.to_string(),
-            },
-        })?;
+        let schedule = Schedule {
+            seed: Some(self.config.schedule_seed),
+            workgroup: c.workgroup,
+            trace: Some(&c.trace),
+            sideband: SIDEBAND_REG,
+        };
+        let outcome = c
+            .shader
+            .run_scheduled(&launch, &schedule, &mut memory)
+            .map_err(|e| match e {
+                SimError::StepLimit { limit, thread } => EngineError::StepLimit {
+                    limit,
+                    invocation: thread,
+                },
+                other => EngineError::Trap {
+                    engine: ENGINE.into(),
+                    message: other.to_string(),
+                },
+            })?;
         let rec = memory.region(RECORD_BASE).unwrap_or(&[]);
         let status = |t: usize| word(rec, t * stride + m.layout.status as usize);
         if let Some(t) = (0..n).find(|&t| status(t) & STATUS_CALL_DEPTH != 0) {
@@ -282,6 +496,10 @@ impl Engine for ValhallEngine {
             global: inputs.global.clone(),
             ..Outputs::default()
         };
+        if !m.layout.resources.is_empty() {
+            crate::memory_driver::read_back(&m.layout, &memory, &mut out);
+            out.atomics = Some(crate::memory_driver::atomic_log(m, &outcome.events));
+        }
         if let Some(e) = &m.layout.emit {
             let keys: Vec<RegKey> = m.layout.outputs.iter().map(|(k, _)| *k).collect();
             let mut records = Vec::with_capacity(n);

@@ -7,7 +7,10 @@
 //!   simulator does not implement is rejected there ([`SimError::Unsupported`]), never
 //!   silently mis-executed.
 //! * [`Shader::run`] executes it for [`Launch::threads`] threads in warps of
-//!   [`WARP_SIZE`] (§1), one warp after the other, against a [`Memory`].
+//!   [`WARP_SIZE`] (§1), one warp after the other, against a [`Memory`];
+//!   [`Shader::run_scheduled`] interleaves the warps at memory messages as a
+//!   [`Schedule`] says (seeded), synchronises them at `BARRIER` and logs chosen accesses
+//!   ([`MemEvent`]).
 //!
 //! # Execution model
 //!
@@ -50,10 +53,10 @@
 //! * subgroup: `CLPER.i32` (`subgroup16`, lane_op `none`/`xor`);
 //! * memory: `LOAD.i8`…`LOAD.i128` (every `load_lane`), `STORE.i8`…`STORE.i128`,
 //!   `ATOM`, `ATOM_RETURN`, `ATOM1_RETURN` (`.i32`, `.i64`);
-//! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), flows (`.end` ends threads;
-//!   waits, `.reconverge`, `.discard` have no effect).
+//! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), `BARRIER` (module `sched`),
+//!   flows (`.end` ends threads; waits, `.reconverge`, `.discard` have no effect).
 //!
-//! Everything else (`BRANCHZI`, `BARRIER`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
+//! Everything else (`BRANCHZI`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
 //! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, `WMASK`,
 //! other `CLPER` forms, descriptor/varying/texture/tile/blend messages) is
 //! [`SimError::Unsupported`] when the program is loaded.

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::{Program, PropertyName, Stage};
+use shaderdiff_ir::Program;
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
 use shaderdiff_oracles::{Inputs, Outputs};
 
@@ -18,21 +18,10 @@ use crate::compile::memory::Site;
 use crate::compile::Machine;
 use crate::sim::{MemEvent, Memory};
 
-/// Invocations per workgroup (the oracle's rule, `interp` docs "Workgroups"): COMP programs
-/// multiply `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT`, `_DEPTH` (absent or 0 counts as 1); other
-/// stages have workgroups of one invocation.
+/// Invocations per workgroup: the oracle's rule
+/// (`shaderdiff_oracles::interp::memory::workgroup_size`, `interp` docs "Workgroups").
 pub fn workgroup_size(program: &Program) -> usize {
-    if program.stage != Stage::Compute {
-        return 1;
-    }
-    [
-        PropertyName::CsFixedBlockWidth,
-        PropertyName::CsFixedBlockHeight,
-        PropertyName::CsFixedBlockDepth,
-    ]
-    .iter()
-    .map(|&p| program.property(p).unwrap_or(1).max(1) as usize)
-    .fold(1usize, |a, b| a.saturating_mul(b))
+    shaderdiff_oracles::interp::memory::workgroup_size(program) as usize
 }
 
 /// Maps every resource of `layout` for a run of `threads` invocations in workgroups of

@@ -71,7 +71,8 @@ pub(crate) fn mem_op(op: Opcode) -> Option<MemOp> {
 
 /// A declared memory resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ResourceDecl {
+pub struct ResourceDecl {
+    /// `BUFFER[n]` or `MEMORY[n]`.
     pub key: RegKey,
     /// `MEMORY[n], SHARED`: one copy per workgroup.
     pub shared: bool,
@@ -87,7 +88,7 @@ pub(crate) struct MemRef {
 
 /// Every `BUFFER` / `MEMORY` register the program declares. `MEMORY` must be GLOBAL or
 /// SHARED (PRIVATE and INPUT: unsupported); SHARED needs a COMP program.
-pub(crate) fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
+pub fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
     let mut out = Vec::new();
     for (di, d) in program.declarations.iter().enumerate() {
         let shared = match (&d.file, &d.resource) {
@@ -252,7 +253,7 @@ fn feature(pos: Option<Pos>, reason: String) -> ExecError {
 /// Invocations per workgroup: COMP programs multiply `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT` and
 /// `_DEPTH` (an absent or zero property counts as 1); other stages have no workgroups
 /// (every invocation is alone: 1).
-pub(crate) fn workgroup_size(program: &Program) -> u32 {
+pub fn workgroup_size(program: &Program) -> u32 {
     if program.stage != Stage::Compute {
         return 1;
     }

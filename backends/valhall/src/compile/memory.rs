@@ -30,7 +30,7 @@
 //!   simulator completes every message before the next instruction (SEMANTICS.md §1
 //!   \[Assumption\]), which is at least as strong as any MEMBAR.
 
-use shaderdiff_ir::{File, Instruction, MemoryType, Opcode, Program, Register, Resource, Stage};
+use shaderdiff_ir::{File, Instruction, Opcode, Program, Register, Stage};
 use shaderdiff_oracles::atomic::AtomicOp;
 use shaderdiff_oracles::interp::lanes::FetchType;
 use shaderdiff_oracles::RegKey;
@@ -79,38 +79,27 @@ pub fn hardware_op(op: AtomicOp) -> Option<(&'static str, bool)> {
     })
 }
 
-/// The memory resources `program` declares, in declaration order: `(key, shared)`.
+/// The memory resources `program` declares, in declaration order: `(key, shared)` (the
+/// oracle's list, `shaderdiff_oracles::interp::memory::resources`).
 ///
 /// # Errors
 /// [`CompileError::Unsupported`] for `MEMORY` with the PRIVATE or INPUT qualifier and for
 /// SHARED memory outside compute programs (the oracle's limits).
 pub fn resources(program: &Program) -> Result<Vec<(RegKey, bool)>, CompileError> {
-    let mut out = Vec::new();
-    for (di, d) in program.declarations.iter().enumerate() {
-        let pos = program.source_map.declarations.get(di).copied();
-        let shared = match (&d.file, &d.resource) {
-            (File::Buffer, _) => false,
-            (File::Memory, Some(Resource::Memory(MemoryType::Shared))) => true,
-            (File::Memory, Some(Resource::Memory(MemoryType::Global)) | None) => false,
-            (File::Memory, Some(Resource::Memory(t))) => {
-                return Err(CompileError::unsupported(
-                    pos,
-                    &format!("MEMORY with the {} qualifier", t.name()),
-                ))
-            }
-            _ => continue,
-        };
-        if shared && program.stage != Stage::Compute {
-            return Err(CompileError::unsupported(
-                pos,
-                "SHARED memory outside compute programs",
-            ));
+    use shaderdiff_oracles::ExecError;
+    match shaderdiff_oracles::interp::memory::resources(program) {
+        Ok(decls) => Ok(decls.into_iter().map(|d| (d.key, d.shared)).collect()),
+        Err(ExecError::InvalidProgram { pos, message }) => {
+            Err(CompileError::Invalid { pos, message })
         }
-        for i in d.first..=d.last {
-            out.push((RegKey::new(d.file, i), shared));
+        Err(ExecError::UnsupportedFeature { pos, reason }) => {
+            Err(CompileError::Unsupported { pos, reason })
         }
+        Err(e) => Err(CompileError::Unsupported {
+            pos: None,
+            reason: e.to_string(),
+        }),
     }
-    Ok(out)
 }
 
 /// Whether `op` is one of the instructions this module lowers.

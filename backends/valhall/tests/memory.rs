@@ -467,3 +467,57 @@ END
         assert!(judge(src, &inp, &out).is_empty());
     }
 }
+
+#[test]
+fn memory_messages_under_register_pressure() {
+    // 60 vec4 temporaries (240 values, more than the 56 allocatable registers) stay live
+    // across a swizzled LOAD, an ATOMCAS and a STORE, so values are spilled and reloaded
+    // around the messages' staging registers. TEMP[k] = (k + 1)·(1, 2, 3, 4).
+    let n = 60;
+    let mut src = String::from(
+        "COMP\nDCL BUFFER[0]\nDCL BUFFER[1]\nDCL TEMP[0..63]\n\
+         IMM[0] UINT32 {1, 2, 3, 4}\nIMM[1] UINT32 {16, 7, 9, 960}\n\
+         MOV TEMP[0], IMM[0]\n",
+    );
+    for k in 1..n {
+        src += &format!("UADD TEMP[{k}], TEMP[{}], IMM[0]\n", k - 1);
+    }
+    // LOAD .yx of BUFFER[0] at byte 16 with the resource swizzle .zx: y <- dword 4 + 0,
+    // x <- dword 4 + 2. ATOMCAS at byte 4: compare 7, store 9.
+    src += "LOAD TEMP[60].xy, BUFFER[0].zxzx, IMM[1].xxxx\n\
+            ATOMCAS TEMP[61].x, BUFFER[0], IMM[0].wwww, IMM[1].yyyy, IMM[1].zzzz\n\
+            STORE BUFFER[1].xy, IMM[1].wwww, TEMP[60]\n\
+            STORE BUFFER[1].z, IMM[1].wwww, TEMP[61].xxxx\n";
+    for k in 0..n {
+        src += &format!("STORE BUFFER[1].xyzw, IMM[{}].xxxx, TEMP[{k}]\n", 2 + k);
+    }
+    // IMM[2 + k] = 16k: the byte offset of TEMP[k]'s copy.
+    let mut imms = String::new();
+    for k in 0..n {
+        imms += &format!("IMM[{}] UINT32 {{{}, 0, 0, 0}}\n", 2 + k, 16 * k);
+    }
+    let src = src.replacen(
+        "MOV TEMP[0], IMM[0]\n",
+        &format!("{imms}MOV TEMP[0], IMM[0]\n"),
+        1,
+    );
+    let mut b0: Vec<u32> = (0..8).map(|j| 0x40 + j).collect();
+    b0[1] = 7;
+    let inp = bare_inputs(
+        1,
+        &[(buffer(0), words(&b0)), (buffer(1), vec![0; 16 * n + 16])],
+    );
+    let out = run(&src, &inp, 0);
+    let got = dwords(&out.buffers[&buffer(1)]);
+    for k in 0..n as u32 {
+        let want: Vec<u32> = (1..=4).map(|c| (k + 1) * c).collect();
+        assert_eq!(
+            got[4 * k as usize..4 * k as usize + 4],
+            want[..],
+            "TEMP[{k}]"
+        );
+    }
+    // x = dword 4 + 2 = 0x46, y = dword 4 + 0 = 0x44; the CAS found 7 and stored 9.
+    assert_eq!(got[4 * n..4 * n + 3], [0x46, 0x44, 7]);
+    assert_eq!(dwords(&out.buffers[&buffer(0)])[1], 9);
+}

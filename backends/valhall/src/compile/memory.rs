@@ -14,6 +14,9 @@
 //!   made (loads give 0, where the oracle's value is undefined; stores are dropped
 //!   entirely, which the oracle allows; atomics are not performed), so the simulator never
 //!   touches memory outside a resource.
+//! * **LOAD** is one `LOAD.i32`…`LOAD.i128` of the dwords the swizzled channels read, into
+//!   the staging run `r56`…; **STORE** one `STORE.i32`…`STORE.i128` per run of consecutive
+//!   write-mask channels.
 //! * **Atomics** are one `ATOM_RETURN.i32` (`aadd`, `asmin`, `asmax`, `aumin`, `aumax`,
 //!   `aand`, `aor`, `axor`, `axchg`, `axchg.compare` for ATOMCAS with the read staging run
 //!   = (new value, compare value), SEMANTICS.md §8 \[Mesa usage\]). Valhall has no float
@@ -252,14 +255,34 @@ impl Lower<'_> {
         let Some(max_dw) = channels(wm).map(|c| u32::from(sw[c as usize])).max() else {
             return Ok(());
         };
+        let min_dw = channels(wm)
+            .map(|c| u32::from(sw[c as usize]))
+            .min()
+            .unwrap_or(0);
         let off = self.fetch_as(insn, 1, 0, FetchType::Int)?;
         let vals: Vec<(u8, VReg)> = channels(wm).map(|c| (c, self.zeroed())).collect();
         let ok = self.in_bounds(res, off, 4 * (max_dw + 1));
         let skip = self.code.label();
         self.code.branch(ok, true, skip);
         self.resource_address(res, off);
-        for &(c, r) in &vals {
-            self.load_at(Val::P(ADDR_REG), 4 * u32::from(sw[c as usize]), r);
+        // One LOAD of the dwords min_dw..=max_dw into r56.. (ENCODING.md §6: a run of more
+        // than one register starts at an even one), then each channel from its register.
+        let count = (max_dw - min_dw + 1) as u8;
+        self.message(
+            &format!("LOAD.i{}", 32 * u32::from(count)),
+            &[("unsigned", ""), ("slot", "slot0")],
+            count,
+            4 * min_dw,
+        );
+        // Reads of r56 first: a move into a spilled register goes through r56.
+        let mut moves: Vec<(u8, VReg)> = vals
+            .iter()
+            .map(|&(c, r)| ((u32::from(sw[c as usize]) - min_dw) as u8, r))
+            .collect();
+        moves.sort_by_key(|&(k, _)| k);
+        for (k, r) in moves {
+            let from = VSrc::new(Val::P(STAGING_REG + k));
+            self.code.ins("MOV.i32", VDst::V(r), &[from], &[]);
         }
         self.code.place(skip);
         let results = vals
@@ -293,11 +316,38 @@ impl Lower<'_> {
         let skip = self.code.label();
         self.code.branch(ok, true, skip);
         self.resource_address(res, off);
-        for (c, v) in vals {
-            self.store_at(Val::P(ADDR_REG), 4 * u32::from(c), v);
+        // One STORE per run of consecutive write-mask channels, from r56.. (set from the
+        // highest register down, so that a reload into r56 never clobbers a set one).
+        let mut k = 0;
+        while k < vals.len() {
+            let mut end = k + 1;
+            while end < vals.len() && vals[end].0 == vals[end - 1].0 + 1 {
+                end += 1;
+            }
+            for (j, &(_, v)) in vals[k..end].iter().enumerate().rev() {
+                self.code
+                    .ins("MOV.i32", VDst::P(STAGING_REG + j as u8), &[v], &[]);
+            }
+            let count = (end - k) as u8;
+            let name = format!("STORE.i{}", 32 * u32::from(count));
+            self.message(&name, &[("slot", "slot0")], count, 4 * u32::from(vals[k].0));
+            k = end;
         }
         self.code.place(skip);
         Ok(())
+    }
+
+    /// `LOAD`/`STORE` `name` with staging run r56 … r(56 + count − 1), the address pair and
+    /// byte offset `off`.
+    fn message(&mut self, name: &str, mods: &[(&'static str, &'static str)], count: u8, off: u32) {
+        self.code
+            .ins(name, VDst::None, &[VSrc::new(Val::P(ADDR_REG))], mods);
+        let last = self.code.last_mut().expect("just emitted");
+        last.runs = vec![StagingRun {
+            base: STAGING_REG,
+            count,
+        }];
+        last.imms[0] = i64::from(off);
     }
 
     /// An atomic (module docs): the marker, then — when the write mask has x and the

@@ -130,36 +130,61 @@ impl Shader {
             runs.push(WarpRun::new(live, first));
         }
         let group = barrier_groups(nwarps, schedule.workgroup);
+        // First and last + 1 warp of each warp's barrier group (groups are contiguous).
+        let mut range = vec![(0usize, 0usize); nwarps];
+        let mut a = 0;
+        for w in 0..nwarps {
+            if w + 1 == nwarps || group[w + 1] != group[w] {
+                for r in &mut range[a..=w] {
+                    *r = (a, w + 1);
+                }
+                a = w + 1;
+            }
+        }
         let mut waiting = vec![false; nwarps];
         let mut done = vec![false; nwarps];
         let yields = nwarps > 1;
-        let mut runnable: Vec<usize> = Vec::with_capacity(nwarps);
+        let mut set = RunSet::all(nwarps);
+        // Sequential: the warp that yielded runs on.
+        let mut current: Option<usize> = None;
         loop {
-            runnable.clear();
-            runnable.extend((0..nwarps).filter(|&w| !done[w] && !waiting[w]));
-            let Some(&first) = runnable.first() else {
-                if waiting.iter().any(|&w| w) {
-                    // Cannot happen (groups are released as they fill), but never hang.
-                    waiting.fill(false);
+            let w = match (current, pick_rng.as_mut()) {
+                (_, Some(r)) if !set.list.is_empty() => {
+                    set.list[(r.next_u32() as usize) % set.list.len()]
+                }
+                (Some(w), None) => w,
+                _ => match set.list.iter().min() {
+                    Some(&w) => w,
+                    None if waiting.contains(&true) => {
+                        // Cannot happen (groups are released as they fill), but never hang.
+                        for (v, wt) in waiting.iter_mut().enumerate() {
+                            if *wt {
+                                *wt = false;
+                                set.insert(v);
+                            }
+                        }
+                        continue;
+                    }
+                    None => break,
+                },
+            };
+            current = None;
+            match runs[w].run(&mut env, &mut warps[w], yields)? {
+                Stop::Yield => {
+                    current = Some(w);
                     continue;
                 }
-                break;
-            };
-            let w = match pick_rng.as_mut() {
-                Some(r) => runnable[(r.next_u32() as usize) % runnable.len()],
-                None => first,
-            };
-            let stop = runs[w].run(&mut env, &mut warps[w], yields)?;
-            match stop {
-                Stop::Yield => continue,
                 Stop::Barrier => waiting[w] = true,
                 Stop::Done => done[w] = true,
             }
-            let g = group[w];
-            let members = || (0..nwarps).filter(|&v| group[v] == g);
-            if members().all(|v| waiting[v] || done[v]) {
-                for v in members() {
-                    waiting[v] = false;
+            set.remove(w);
+            let (a, b) = range[w];
+            if (a..b).all(|v| waiting[v] || done[v]) {
+                for (v, wt) in waiting.iter_mut().enumerate().take(b).skip(a) {
+                    if *wt {
+                        *wt = false;
+                        set.insert(v);
+                    }
                 }
             }
         }
@@ -184,9 +209,65 @@ impl Shader {
     }
 }
 
+/// The runnable warps: insertion, removal and a random pick in constant time.
+struct RunSet {
+    list: Vec<usize>,
+    /// Index of each warp in `list`, `usize::MAX` when absent.
+    pos: Vec<usize>,
+}
+
+impl RunSet {
+    /// Every warp of `n`.
+    fn all(n: usize) -> RunSet {
+        RunSet {
+            list: (0..n).collect(),
+            pos: (0..n).collect(),
+        }
+    }
+
+    fn insert(&mut self, w: usize) {
+        if self.pos[w] == usize::MAX {
+            self.pos[w] = self.list.len();
+            self.list.push(w);
+        }
+    }
+
+    fn remove(&mut self, w: usize) {
+        let p = self.pos[w];
+        if p == usize::MAX {
+            return;
+        }
+        self.list.swap_remove(p);
+        if let Some(&moved) = self.list.get(p) {
+            self.pos[moved] = p;
+        }
+        self.pos[w] = usize::MAX;
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::barrier_groups;
+    use super::{barrier_groups, RunSet};
+
+    #[test]
+    fn run_set_keeps_its_index() {
+        let mut s = RunSet::all(4);
+        s.remove(1);
+        s.remove(1);
+        s.remove(3);
+        let mut l = s.list.clone();
+        l.sort_unstable();
+        assert_eq!(l, [0, 2]);
+        s.insert(3);
+        s.insert(3);
+        s.remove(0);
+        let mut l = s.list.clone();
+        l.sort_unstable();
+        assert_eq!(l, [2, 3]);
+        for (i, &w) in s.list.iter().enumerate() {
+            assert_eq!(s.pos[w], i);
+        }
+    }
 
     #[test]
     fn groups_follow_workgroup_boundaries() {

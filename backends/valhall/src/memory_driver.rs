@@ -104,8 +104,12 @@ pub fn trace_mask(m: &Machine) -> Vec<bool> {
 fn location(layout: &RecordLayout, a: u64) -> Option<Location> {
     let rel = a.checked_sub(RESOURCE_BASE)?;
     let loc = layout.resources.get((rel / RESOURCE_STRIDE) as usize)?;
+    let instance = (rel % RESOURCE_STRIDE / INSTANCE_STRIDE) as u32;
     Some(Location {
-        space: Space::Resource(loc.key),
+        space: match instance {
+            0 => Space::Resource(loc.key),
+            w => Space::Workgroup(loc.key, w),
+        },
         offset: rel % RESOURCE_STRIDE % INSTANCE_STRIDE,
         width: AtomicWidth::W32,
     })

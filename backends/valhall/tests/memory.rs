@@ -7,7 +7,7 @@
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
 use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::atomic::AtomicOp;
+use shaderdiff_oracles::atomic::{AtomicOp, Space};
 use shaderdiff_oracles::compare::memory::compare_memory;
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, RegKey};
@@ -520,4 +520,50 @@ fn memory_messages_under_register_pressure() {
     // x = dword 4 + 2 = 0x46, y = dword 4 + 0 = 0x44; the CAS found 7 and stored 9.
     assert_eq!(got[4 * n..4 * n + 3], [0x46, 0x44, 7]);
     assert_eq!(dwords(&out.buffers[&buffer(0)])[1], 9);
+}
+
+#[test]
+fn shared_atomics_count_per_workgroup() {
+    // Two workgroups of 4: each invocation ATOMUADDs 1 to word 0 of its workgroup's
+    // MEMORY[0], waits at the barrier and copies the word to 4i of BUFFER[0]: 4 everywhere
+    // (each copy counts its own workgroup's four adds). Workgroup 1's atomics are logged on
+    // its own copy (Space::Workgroup), so they are not mixed with workgroup 0's.
+    let src = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+DCL SV[0], THREAD_ID
+DCL MEMORY[0], SHARED
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {0, 1, 4, 0}
+ATOMUADD TEMP[0].x, MEMORY[0], IMM[0].xxxx, IMM[0].yyyy
+BARRIER
+LOAD TEMP[1].x, MEMORY[0], IMM[0].xxxx
+UMUL TEMP[0].y, SV[0].xxxx, IMM[0].zzzz
+STORE BUFFER[0].x, TEMP[0].yyyy, TEMP[1].xxxx
+END
+";
+    let inp = inputs(
+        8,
+        &[
+            (RegKey::new(File::Memory, 0), vec![0; 4]),
+            (buffer(0), vec![0; 32]),
+        ],
+    );
+    for seed in [0u64, 1, 2] {
+        let out = run(src, &inp, seed);
+        assert_eq!(dwords(&out.buffers[&buffer(0)]), [4; 8], "seed {seed}");
+        assert_eq!(dwords(&out.buffers[&RegKey::new(File::Memory, 0)]), [4]);
+        let log = out.atomics.as_ref().unwrap();
+        assert_eq!(log.len(), 8);
+        for r in log {
+            let want = if r.invocation < 4 {
+                Space::Resource(RegKey::new(File::Memory, 0))
+            } else {
+                Space::Workgroup(RegKey::new(File::Memory, 0), 1)
+            };
+            assert_eq!(r.location.space, want);
+        }
+        let bad = judge(src, &inp, &out);
+        assert!(bad.is_empty(), "seed {seed}: {bad:?}");
+    }
 }

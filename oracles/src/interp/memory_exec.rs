@@ -271,9 +271,13 @@ impl Machine<'_> {
             for c in channels(wm) {
                 self.s.out[c][l] = ret;
             }
+            let res_key = mem.decls[mref.res as usize].key;
             mem.log.push(AtomicRecord {
                 location: Location {
-                    space: Space::Resource(mem.decls[mref.res as usize].key),
+                    space: match key.1 {
+                        0 => Space::Resource(res_key),
+                        w => Space::Workgroup(res_key, w),
+                    },
                     offset: off,
                     width: AtomicWidth::W32,
                 },

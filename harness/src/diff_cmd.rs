@@ -74,8 +74,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
     /// Seed of the thread schedule of engines that choose one (valhall: warp interleaving
-    /// and the order of a warp's atomics). Engines in worker processes (`fuzz`, `conform`
-    /// without `--in-process`) use 0.
+    /// and the order of a warp's atomics). Every seed gives a legal execution.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub schedule_seed: u64,
 }

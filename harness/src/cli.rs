@@ -102,6 +102,10 @@ pub struct RunArgs {
     /// Switch on a catalogued miscompilation in the engine that owns it (`shaderdiff faults`).
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
+    /// Seed of the thread schedule of engines that choose one (valhall: warp interleaving
+    /// and the order of a warp's atomics). Every seed gives a legal execution.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub schedule_seed: u64,
 }
 
 /// Engine names (INTERFACE.md "Binary and engines").
@@ -389,7 +393,9 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     .map_err(|e| Failure::BadInput(e.to_string()))?;
     crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.name();
-    let config = crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
+    let mut config =
+        crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
+    config.schedule_seed = args.schedule_seed;
     let engine = backends::engine(backend, &config).ok_or_else(|| {
         Failure::Unsupported(match backends::unavailable_reason(backend) {
             Some(why) => format!("{name}: engine `{backend}` is not available here: {why}"),

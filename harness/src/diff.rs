@@ -157,13 +157,26 @@ pub fn engines_from_names(
     step_limit: u64,
     fault: Option<&str>,
 ) -> (Vec<Box<dyn Engine>>, Vec<String>) {
+    engines_from_names_seeded(names, step_limit, fault, 0)
+}
+
+/// [`engines_from_names`] with the thread-schedule seed `seed`
+/// ([`backends::EngineConfig::schedule_seed`]).
+pub fn engines_from_names_seeded(
+    names: &[String],
+    step_limit: u64,
+    fault: Option<&str>,
+    seed: u64,
+) -> (Vec<Box<dyn Engine>>, Vec<String>) {
     let mut engines: Vec<Box<dyn Engine>> = Vec::new();
     let mut missing = Vec::new();
     for name in names {
         if name == ORACLE || engines.iter().any(|e| e.name() == name) {
             continue;
         }
-        match backends::engine(name, &crate::faults::config_for(name, step_limit, fault)) {
+        let mut config = crate::faults::config_for(name, step_limit, fault);
+        config.schedule_seed = seed;
+        match backends::engine(name, &config) {
             Some(e) => engines.push(e),
             None => missing.push(name.clone()),
         }

@@ -29,7 +29,7 @@ use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 
 use crate::cli::{load_program_named, Failure, Format, NvNames};
-use crate::diff::{engines_from_names, Differ, ORACLE};
+use crate::diff::{engines_from_names_seeded, Differ, ORACLE};
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
 use crate::report::{DiffReport, SignatureRecord};
@@ -73,6 +73,10 @@ pub struct EngineArgs {
     /// Switch on a catalogued miscompilation in the engine that owns it (`shaderdiff faults`).
     #[arg(long, value_name = "NAME")]
     pub inject_fault: Option<String>,
+    /// Seed of the thread schedule of engines that choose one (valhall: warp interleaving
+    /// and the order of a warp's atomics). Every seed gives a legal execution.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub schedule_seed: u64,
 }
 
 impl EngineArgs {
@@ -100,10 +104,11 @@ impl EngineArgs {
             }
         }
         let owner = crate::faults::check(self.inject_fault.as_deref())?;
-        let (engines, missing) = engines_from_names(
+        let (engines, missing) = engines_from_names_seeded(
             &self.backends,
             self.step_limit,
             self.inject_fault.as_deref(),
+            self.schedule_seed,
         );
         for m in missing.iter().filter(|_| notes) {
             match shaderdiff_backends::unavailable_reason(m) {

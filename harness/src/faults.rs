@@ -58,6 +58,7 @@ pub fn config_for(engine: &str, step_limit: u64, fault: Option<&str>) -> EngineC
         fault: fault
             .filter(|f| owner(f) == Some(engine))
             .map(str::to_string),
+        ..EngineConfig::default()
     }
 }
 

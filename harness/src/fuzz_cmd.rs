@@ -123,7 +123,7 @@ pub struct FuzzArgs {
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "programs", "shard", "out", "lang", "arb_only", "backends", "nan", "step_limit",
-        "inject_fault", "invocations", "max_instructions", "allow_undefined", "wide", "no_reduce",
+        "inject_fault", "schedule_seed", "invocations", "max_instructions", "allow_undefined", "wide", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
@@ -177,6 +177,12 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     }
     if let Some(f) = &args.engines.inject_fault {
         v.extend(["--inject-fault".into(), f.clone()]);
+    }
+    if args.engines.schedule_seed != 0 {
+        v.extend([
+            "--schedule-seed".into(),
+            args.engines.schedule_seed.to_string(),
+        ]);
     }
     for (on, flag) in [
         (args.arb_only, "--arb-only"),

@@ -39,18 +39,20 @@ pub fn undefined_entries(outputs: &Outputs) -> Vec<(String, String)> {
 
 /// The `atomics` list, one object per performed atomic in the run's serial order:
 /// `{"resource": "BUFFER[0]", "offset": 4, "invocation": 0, "seq": 0, "op": "ATOMUADD",
-/// "src": "0x…", "cmp": "0x…", "old": "0x…"}`; `None` when the run has no log.
+/// "src": "0x…", "cmp": "0x…", "old": "0x…"}`, with `"workgroup": w` after `resource` for
+/// the copy of a SHARED resource of workgroup w ≥ 1; `None` when the run has no log.
 pub fn atomics_items(outputs: &Outputs) -> Option<Vec<String>> {
     let log = outputs.atomics.as_ref()?;
     Some(
         log.iter()
             .map(|r| {
-                let res = match r.location.space {
-                    Space::Resource(k) => k.to_string(),
-                    Space::Global => "global".into(),
+                let (res, wg) = match r.location.space {
+                    Space::Resource(k) => (k.to_string(), String::new()),
+                    Space::Workgroup(k, w) => (k.to_string(), format!("\"workgroup\": {w}, ")),
+                    Space::Global => ("global".into(), String::new()),
                 };
                 format!(
-                    "{{\"resource\": \"{res}\", \"offset\": {}, \"invocation\": {}, \"seq\": {}, \
+                    "{{\"resource\": \"{res}\", {wg}\"offset\": {}, \"invocation\": {}, \"seq\": {}, \
                      \"op\": \"{}\", \"src\": \"{}\", \"cmp\": \"{}\", \"old\": \"{}\"}}",
                     r.location.offset,
                     r.invocation,

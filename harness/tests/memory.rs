@@ -59,13 +59,14 @@ fn corpus_buffer_program_runs_on_the_oracle() {
     }
     assert!(v.get("buffers_undefined").is_none());
     assert_eq!(v["atomics"].as_array().unwrap().len(), 0);
-    // The jit runs memory and agrees; an engine without memory reports it as unsupported,
-    // never as a mismatch.
+    // The jit and valhall both run memory and agree.
     let o = run(&["diff", prog, "--inputs", file, "--backends", "jit,valhall"]);
     let t = text(&o);
     assert!(t.contains(": agree (interp vs jit"), "{t}");
     assert!(!t.contains("jit unsupported"), "{t}");
-    assert!(!t.contains("mismatch"), "{t}");
+    assert!(!t.contains("valhall unsupported"), "{t}");
+    assert!(!t.contains("mismatch") && !t.contains("MISMATCH"), "{t}");
+    assert_eq!(code(&o), 0, "{t}");
 }
 
 #[test]

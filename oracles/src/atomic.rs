@@ -222,8 +222,13 @@ impl AtomicOp {
 /// Where an atomic's location lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Space {
-    /// A TGSI `BUFFER[n]` or `MEMORY[n]` resource.
+    /// A TGSI `BUFFER[n]` or `MEMORY[n]` resource (for `MEMORY[n], SHARED`: workgroup 0's
+    /// copy, the one `Outputs::buffers` reports).
     Resource(RegKey),
+    /// The copy of `MEMORY[n], SHARED` of workgroup `.1` (1 or more). Its final contents
+    /// are not reported, so comparators cannot judge its atomics; keeping it apart stops
+    /// them from being mixed with workgroup 0's.
+    Workgroup(RegKey, u32),
     /// NV global memory (absolute addresses).
     Global,
 }
@@ -243,6 +248,7 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.space {
             Space::Resource(k) => write!(f, "{k}+{:#x}", self.offset)?,
+            Space::Workgroup(k, w) => write!(f, "{k} of workgroup {w}+{:#x}", self.offset)?,
             Space::Global => write!(f, "global {:#x}", self.offset)?,
         }
         if self.width == AtomicWidth::W64 {

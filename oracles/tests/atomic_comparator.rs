@@ -397,3 +397,34 @@ fn a_log_in_execution_order_is_its_own_witness() {
     swapped.swap(0, 64);
     assert!(check(&swapped, &fin).is_ok());
 }
+
+#[test]
+fn fadd_nan_payloads_are_not_compared() {
+    // ATOMFADD 0 + NaN(0xffffffff), then + 1.0. The host's addition propagates the operand's
+    // NaN (0xffffffff); an engine whose addition gives the default NaN 0x7fc00000 (Valhall,
+    // SEMANTICS.md §3.4) found and left 0x7fc00000: still one serial order, since tgsi.rst
+    // does not fix NaN payloads.
+    let l = loc(0);
+    let rec = |invocation, src, old| AtomicRecord {
+        location: l,
+        invocation,
+        seq: 0,
+        op: AtomicOp::FAdd,
+        src,
+        cmp: 0,
+        old,
+    };
+    let recs = [rec(0, 0xffff_ffff, 0), rec(1, 0x3f80_0000, 0x7fc0_0000)];
+    let fin = BTreeMap::from([(l, 0x7fc0_0000u64)]);
+    let order = check(&recs, &fin).expect("NaN payloads differ only");
+    assert_eq!(order[&l], [0, 1]);
+    // Not for other operations: an XCHG leaving 0x7fc00000 cannot explain a record that
+    // found 0xffffffff.
+    let xchg = |invocation, src, old| AtomicRecord {
+        op: AtomicOp::Xchg,
+        ..rec(invocation, src, old)
+    };
+    let recs = [xchg(0, 0x7fc0_0000, 0), xchg(1, 1, 0xffff_ffff)];
+    let fin = BTreeMap::from([(l, 1u64)]);
+    assert!(check(&recs, &fin).is_err());
+}

@@ -382,6 +382,48 @@ END
 }
 
 #[test]
+fn after_a_barrier_replayed_atomics_leave_the_engines_final_value() {
+    // Four invocations of one workgroup: ATOMXCHG word 0 with i + 10, BARRIER, LOAD word 0.
+    // The engine's serial order 2, 0, 3, 1 (old values 0, 12, 10, 13) ends at 11, so every
+    // load reads 11, whatever order the interpreter runs the replayed atomics in.
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {0, 10, 0, 0}
+UADD TEMP[0].x, SV[0].xxxx, IMM[0].yyyy
+ATOMXCHG TEMP[1].x, BUFFER[0], IMM[0].xxxx, TEMP[0].xxxx
+BARRIER
+LOAD TEMP[1].y, BUFFER[0].xxxx, IMM[0].xxxx
+STORE BUFFER[0].y, IMM[0].xxxx, TEMP[1]
+END
+";
+    let p = parse(text);
+    let mut i = inputs(4, &[(sv(0), (0..4u32).map(|i| [i, 0, 0, 0]).collect())]);
+    i.buffers.insert(buf(0), words(&[0, 0]));
+    let replay = [
+        ((2u32, 0u32), 0u64),
+        ((0, 0), 12),
+        ((3, 0), 10),
+        ((1, 0), 13),
+    ]
+    .into_iter()
+    .collect();
+    let o = run_with(
+        &p,
+        &i,
+        &InterpConfig::default(),
+        None,
+        AtomicOrder::Replay(&replay),
+    )
+    .unwrap();
+    // Word 1 holds some invocation's load: 11 for all of them.
+    assert_eq!(word_at(&o.buffers[&buf(0)], 4), 11);
+    assert_eq!(word_at(&o.buffers[&buf(0)], 0), 11);
+}
+
+#[test]
 fn racing_stores_and_loads_are_undefined() {
     // Workgroups of 1 (no CS_FIXED_BLOCK_*): invocations 0 and 1 are never ordered.
     let text = "COMP

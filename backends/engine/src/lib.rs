@@ -24,6 +24,12 @@ pub struct EngineConfig {
     /// name [`Engine::faults`] lists. `None` (the default): no fault is ever active. An
     /// engine ignores names that are not in its own catalogue.
     pub fault: Option<String>,
+    /// Seed of the thread scheduling order, for engines that choose one (`--schedule-seed
+    /// S`; default 0): which warp runs next and in which order the threads of a warp
+    /// perform an atomic. Any seed gives a legal execution; different seeds give different
+    /// interleavings, so contention bugs show under some of them. Engines that run
+    /// invocations in a fixed order ignore it.
+    pub schedule_seed: u64,
 }
 
 impl Default for EngineConfig {
@@ -31,6 +37,7 @@ impl Default for EngineConfig {
         EngineConfig {
             step_limit: 1_000_000,
             fault: None,
+            schedule_seed: 0,
         }
     }
 }

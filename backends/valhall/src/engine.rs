@@ -16,9 +16,9 @@ use shaderdiff_ir::{File, Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 
-use crate::compile::abi::{RECORD_BASE, RECORD_REG, UNIFORM_MEM_BASE};
+use crate::compile::abi::{RECORD_BASE, RECORD_REG, SIDEBAND_REG, UNIFORM_MEM_BASE};
 use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
-use crate::sim::{Launch, Memory, Shader, SimError, NUM_REGS};
+use crate::sim::{Launch, Memory, Schedule, Shader, SimError, NUM_REGS};
 
 /// The engine's `--backend` name.
 pub const ENGINE: &str = "valhall";
@@ -43,6 +43,32 @@ pub const OPCODES: &[Opcode] = {
     ]
 };
 
+/// The memory opcodes the valhall compiler lowers (`compile::memory`: tgsi.rst "Resource
+/// Access Opcodes", "Inter-thread synchronization opcodes", "Atomic opcodes").
+pub const MEMORY_OPCODES: &[Opcode] = {
+    use Opcode::*;
+    &[
+        LOAD,
+        STORE,
+        RESQ,
+        ATOMUADD,
+        ATOMXCHG,
+        ATOMCAS,
+        ATOMAND,
+        ATOMOR,
+        ATOMXOR,
+        ATOMUMIN,
+        ATOMUMAX,
+        ATOMIMIN,
+        ATOMIMAX,
+        ATOMFADD,
+        ATOMINC_WRAP,
+        ATOMDEC_WRAP,
+        BARRIER,
+        MEMBAR,
+    ]
+};
+
 /// The `valhall` engine.
 pub struct ValhallEngine {
     config: EngineConfig,
@@ -56,6 +82,10 @@ pub struct ValhallCompiled {
     /// The words decoded and pre-resolved by the simulator.
     pub shader: Shader,
     shape: Shape,
+    /// Invocations per workgroup (BARRIER, SHARED memory).
+    workgroup: usize,
+    /// Per instruction: its accesses are logged (atomics).
+    trace: Vec<bool>,
 }
 
 impl Compiled for ValhallCompiled {
@@ -101,11 +131,11 @@ impl ValhallEngine {
                 opcodes: ALL_OPCODES
                     .iter()
                     .copied()
-                    .filter(|op| OPCODES.contains(op))
+                    .filter(|op| OPCODES.contains(op) || MEMORY_OPCODES.contains(op))
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,
-                memory: false,
+                memory: true,
             },
         }
     }
@@ -133,9 +163,11 @@ impl ValhallEngine {
             message: format!("the simulator rejects the compiled code: {e}"),
         })?;
         Ok(ValhallCompiled {
+            trace: crate::memory_driver::trace_mask(&machine),
             machine,
             shader,
             shape,
+            workgroup: crate::memory_driver::workgroup_size(program),
         })
     }
 }
@@ -201,6 +233,14 @@ impl Engine for ValhallEngine {
             }
         }
         let mut memory = Memory::new();
+        crate::memory_driver::map_resources(
+            &m.layout,
+            inputs,
+            (n, c.workgroup),
+            &mut memory,
+            &mut uniforms,
+            &mut rec,
+        )?;
         memory.map(RECORD_BASE, rec);
         if m.layout.uniform_mem_bytes > 0 {
             let mut words = m.uniform_mem.clone();
@@ -235,16 +275,25 @@ impl Engine for ValhallEngine {
             step_limit: self.config.step_limit,
             step_weights: Some(&m.weights),
         };
-        let outcome = c.shader.run(&launch, &mut memory).map_err(|e| match e {
-            SimError::StepLimit { limit, thread } => EngineError::StepLimit {
-                limit,
-                invocation: thread,
-            },
-            other => EngineError::Trap {
-                engine: ENGINE.into(),
-                message: other.to_string(),
-            },
-        })?;
+        let schedule = Schedule {
+            seed: Some(self.config.schedule_seed),
+            workgroup: c.workgroup,
+            trace: Some(&c.trace),
+            sideband: SIDEBAND_REG,
+        };
+        let outcome = c
+            .shader
+            .run_scheduled(&launch, &schedule, &mut memory)
+            .map_err(|e| match e {
+                SimError::StepLimit { limit, thread } => EngineError::StepLimit {
+                    limit,
+                    invocation: thread,
+                },
+                other => EngineError::Trap {
+                    engine: ENGINE.into(),
+                    message: other.to_string(),
+                },
+            })?;
         let rec = memory.region(RECORD_BASE).unwrap_or(&[]);
         let status = |t: usize| word(rec, t * stride + m.layout.status as usize);
         if let Some(t) = (0..n).find(|&t| status(t) & STATUS_CALL_DEPTH != 0) {
@@ -286,6 +335,10 @@ impl Engine for ValhallEngine {
             global: inputs.global.clone(),
             ..Outputs::default()
         };
+        if !m.layout.resources.is_empty() {
+            crate::memory_driver::read_back(&m.layout, &memory, &mut out);
+            out.atomics = Some(crate::memory_driver::atomic_log(m, &outcome.events));
+        }
         if let Some(e) = &m.layout.emit {
             let keys: Vec<RegKey> = m.layout.outputs.iter().map(|(k, _)| *k).collect();
             let mut records = Vec::with_capacity(n);

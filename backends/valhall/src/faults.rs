@@ -11,20 +11,32 @@ use shaderdiff_engine::FaultDef;
 pub enum Fault {
     /// `u64add-no-carry`.
     U64AddNoCarry,
+    /// `atomic-lost-update`.
+    AtomicLostUpdate,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
-const FAULTS: &[(Fault, FaultDef)] = &[(
-    Fault::U64AddNoCarry,
-    FaultDef {
-        name: "u64add-no-carry",
-        description:
-            "U64ADD drops the carry from the low word into the high word (a 64-bit carry bug)",
-    },
-)];
+const FAULTS: &[(Fault, FaultDef)] = &[
+    (
+        Fault::U64AddNoCarry,
+        FaultDef {
+            name: "u64add-no-carry",
+            description:
+                "U64ADD drops the carry from the low word into the high word (a 64-bit carry bug)",
+        },
+    ),
+    (
+        Fault::AtomicLostUpdate,
+        FaultDef {
+            name: "atomic-lost-update",
+            description: "ATOMUADD compiles to a plain LOAD, IADD, STORE (not atomic): \
+                          concurrent adds to one location lose updates",
+        },
+    ),
+];
 
 /// The catalogue entries (`Engine::faults`).
-pub const CATALOGUE: &[FaultDef] = &[FAULTS[0].1];
+pub const CATALOGUE: &[FaultDef] = &[FAULTS[0].1, FAULTS[1].1];
 
 impl Fault {
     /// The fault called `name`, if the valhall engine owns it.

@@ -47,6 +47,7 @@ pub mod faults;
 mod hex;
 mod instr;
 pub mod isa;
+pub mod memory_driver;
 pub mod sim;
 pub mod xml;
 

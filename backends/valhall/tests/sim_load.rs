@@ -54,7 +54,6 @@ fn unsupported_is_rejected_at_load() {
         "MUX.v4i8.fp_zero r0, r1, r2, r3",
         "ICMP_MULTI.u32.gt.u1 r0, r1, r2, 0x0",
         "FPCLASS.f32 r0, r1",
-        "BARRIER.slot7.wait ",
     ] {
         let w = match shaderdiff_valhall::assemble_word(line) {
             Ok(w) => w,

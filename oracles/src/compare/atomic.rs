@@ -134,7 +134,10 @@ fn serial_order(
     loc: &Location,
 ) -> Result<Vec<usize>, AtomicViolation> {
     let m = loc.width.mask();
-    let edge = |i: usize| (records[i].old & m, records[i].new_value());
+    let fadd = idx.iter().any(|&i| records[i].op == AtomicOp::FAdd);
+    let vertex = |v: u64| if fadd { nan_vertex(loc.width, v) } else { v };
+    let edge = |i: usize| (vertex(records[i].old & m), vertex(records[i].new_value()));
+    let (init, fin) = (vertex(init), vertex(fin));
     let fail = |reason: String| AtomicViolation::Unserializable {
         location: *loc,
         reason,
@@ -205,6 +208,19 @@ fn log_order(
         value = to;
     }
     (value == fin).then(|| idx.to_vec())
+}
+
+/// The graph vertex of value `v` at a location ATOMFADD updates: every NaN is one vertex
+/// (the quiet NaN with zero payload). tgsi.rst leaves the NaN an addition produces open
+/// (IEEE 754 does not fix payloads, and hosts differ: x86 propagates the first NaN operand
+/// and gives 0xFFC00000 for an invalid operation; Valhall gives 0x7FC00000), so NaN results
+/// count as equal, as `NanPolicy::Any` treats NaN register values.
+fn nan_vertex(width: AtomicWidth, v: u64) -> u64 {
+    match width {
+        AtomicWidth::W32 if f32::from_bits(v as u32).is_nan() => 0x7fc0_0000,
+        AtomicWidth::W64 if f64::from_bits(v).is_nan() => 0x7ff8_0000_0000_0000,
+        _ => v,
+    }
 }
 
 /// Whether some invocation has two or more records in `idx`.

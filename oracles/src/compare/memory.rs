@@ -173,7 +173,7 @@ pub fn compare_memory(
     };
     let violation = |l: &Location, reason: String| {
         let name = match l.space {
-            Space::Resource(k) => k.to_string(),
+            Space::Resource(k) | Space::Workgroup(k, _) => k.to_string(),
             Space::Global => "global".into(),
         };
         let mut m = mismatch(engine, &name, 0, format!("{:#x}", l.offset), "atomic");

@@ -71,7 +71,8 @@ pub(crate) fn mem_op(op: Opcode) -> Option<MemOp> {
 
 /// A declared memory resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ResourceDecl {
+pub struct ResourceDecl {
+    /// `BUFFER[n]` or `MEMORY[n]`.
     pub key: RegKey,
     /// `MEMORY[n], SHARED`: one copy per workgroup.
     pub shared: bool,
@@ -87,7 +88,7 @@ pub(crate) struct MemRef {
 
 /// Every `BUFFER` / `MEMORY` register the program declares. `MEMORY` must be GLOBAL or
 /// SHARED (PRIVATE and INPUT: unsupported); SHARED needs a COMP program.
-pub(crate) fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
+pub fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
     let mut out = Vec::new();
     for (di, d) in program.declarations.iter().enumerate() {
         let shared = match (&d.file, &d.resource) {
@@ -431,6 +432,9 @@ pub(crate) struct MemState {
     pub live: super::lanes::Mask,
     /// The program has a STORE or an atomic.
     pub writes: bool,
+    /// Replay mode: per dword updated by replayed atomics since it was last settled, its
+    /// value before them and the balance (edges in − out) of each value ([`MemState::settle`]).
+    pending: HashMap<DwordKey, (u32, HashMap<u32, i32>)>,
 }
 
 impl MemState {
@@ -464,6 +468,57 @@ impl MemState {
             seq: vec![0; super::lanes::LANES],
             live: 0,
             writes,
+            pending: HashMap::new(),
+        }
+    }
+
+    /// Replay mode: notes that a replayed atomic took the aligned dword `key` from `old` to
+    /// `new`, `current` being what memory held before it.
+    pub fn note_replayed(&mut self, key: DwordKey, current: u32, old: u32, new: u32) {
+        let (_, balance) = self
+            .pending
+            .entry(key)
+            .or_insert_with(|| (current, HashMap::new()));
+        *balance.entry(old).or_default() -= 1;
+        *balance.entry(new).or_default() += 1;
+    }
+
+    /// Replay mode: gives the dwords of bytes `start..end` of `(res, instance)` that
+    /// replayed atomics updated the value the engine's serial order leaves there. Replayed
+    /// atomics store their operation applied to the engine's old value, so memory holds the
+    /// result of whichever the interpreter ran last; the engine's order ends instead at the
+    /// one value more atomics left than found (the end of the Eulerian trail, see
+    /// [`crate::compare::atomic`]), or at the value before them when there is none. Plain
+    /// accesses and the final report call this, so a LOAD after a BARRIER reads what the
+    /// engine's atomics left.
+    pub fn settle(&mut self, key: (u32, u32), start: u64, end: u64) {
+        if self.pending.is_empty() || end <= start {
+            return;
+        }
+        for dw in start / 4..=(end - 1) / 4 {
+            let Some((initial, balance)) = self.pending.remove(&(key.0, key.1, dw)) else {
+                continue;
+            };
+            let mut ends: Vec<u32> = balance
+                .iter()
+                .filter(|&(_, &b)| b == 1)
+                .map(|(&v, _)| v)
+                .collect();
+            ends.sort_unstable();
+            let v = ends.first().copied().unwrap_or(initial);
+            let i = self.instance(key.0, key.1);
+            let o = dw as usize * 4;
+            if let Some(b) = i.bytes.get_mut(o..o + 4) {
+                b.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+
+    /// [`MemState::settle`] for every dword.
+    fn settle_all(&mut self) {
+        let keys: Vec<DwordKey> = self.pending.keys().copied().collect();
+        for (r, i, dw) in keys {
+            self.settle((r, i), dw * 4, dw * 4 + 4);
         }
     }
 
@@ -560,7 +615,8 @@ impl MemState {
     /// Writes the final memory into `out`: `buffers` (SHARED: workgroup 0's copy; a
     /// resource nobody touched keeps its initial contents; a resource neither given in the
     /// inputs nor touched is absent), `buffers_undefined` and `atomics`.
-    pub fn report(self, out: &mut Outputs) {
+    pub fn report(mut self, out: &mut Outputs) {
+        self.settle_all();
         let chaos = self.known.chaos || self.found.chaos;
         let MemState {
             decls,

@@ -125,6 +125,7 @@ impl Machine<'_> {
             for c in channels(wm) {
                 let off = addr + 4 * mref.swizzle[c] as u64;
                 mem.note(key, off, off + 4, inv, phase, Access::Read);
+                mem.settle(key, off, off + 4);
                 let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
                 let i = mem.instance(key.0, key.1);
                 self.s.out[c][l] = word(&i.bytes, off);
@@ -165,6 +166,7 @@ impl Machine<'_> {
                 let off = addr + 4 * c as u64;
                 let end = (off + 4).min(size);
                 mem.note(key, off, end, inv, phase, Access::Write);
+                mem.settle(key, off, end);
                 let i = mem.instance(key.0, key.1);
                 if !fits {
                     for b in off..end {
@@ -250,21 +252,32 @@ impl Machine<'_> {
                 .replay
                 .as_ref()
                 .and_then(|r| r.get(&(inv, seq)).copied());
+            if replayed.is_none() || off % 4 != 0 {
+                mem.settle(key, off, off + 4);
+            }
             let i = mem.instance(key.0, key.1);
             let o = off as usize;
-            let old = replayed.unwrap_or(word(&i.bytes, off) as u64);
+            let current = word(&i.bytes, off);
+            let old = replayed.unwrap_or(current as u64);
             let new = op.apply(AtomicWidth::W32, old, src, cmp) as u32;
             i.bytes[o..o + 4].copy_from_slice(&new.to_le_bytes());
             if racy || i.und[o..o + 4].contains(&true) {
                 und[0] |= 1 << l;
             }
+            if replayed.is_some() && off % 4 == 0 {
+                mem.note_replayed((key.0, key.1, off / 4), current, old as u32, new);
+            }
             let ret = op.returned(AtomicWidth::W32, old) as u32;
             for c in channels(wm) {
                 self.s.out[c][l] = ret;
             }
+            let res_key = mem.decls[mref.res as usize].key;
             mem.log.push(AtomicRecord {
                 location: Location {
-                    space: Space::Resource(mem.decls[mref.res as usize].key),
+                    space: match key.1 {
+                        0 => Space::Resource(res_key),
+                        w => Space::Workgroup(res_key, w),
+                    },
                     offset: off,
                     width: AtomicWidth::W32,
                 },

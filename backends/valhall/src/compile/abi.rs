@@ -14,6 +14,13 @@
 //!   at most 32 KiB).
 //! * CONST registers and the constants no immediate-table entry holds are FAU uniforms:
 //!   CONST words first ([`RecordLayout::const_words`]), then the compiler's constants.
+//! * Memory resources (TGSI `BUFFER[n]`, `MEMORY[n]`) each have a window of global
+//!   memory ([`resource_address`]); `MEMORY[n], SHARED` has one instance per workgroup in
+//!   its window. Per resource, four uniform words ([`ResourceLoc::uniform`]) hold the
+//!   64-bit address of instance 0 and the size in bytes; the record's workgroup word
+//!   ([`RecordLayout::workgroup`]) holds the invocation's workgroup index, added to the
+//!   high address word of shared instances. Atomics and their sequence markers go through
+//!   the staging registers [`STAGING_REG`]… (see `compile::memory`).
 //! * `r60:r61` ([`ADDR_REG`]) is the compiler's address scratch pair (indirect accesses,
 //!   64-bit products) and `r56`–`r59` are reload registers for spilled values; the register
 //!   allocator hands out `r0`–`r55`.
@@ -39,6 +46,41 @@ pub const RELOAD_REG: u8 = 56;
 pub const ALLOCATABLE: u8 = 56;
 /// Largest record (bytes) the 16-bit signed LOAD/STORE offset reaches.
 pub const MAX_RECORD: u32 = 0x8000;
+/// Staging registers of atomics: `r56` (operand / new value), `r57` (compare value),
+/// `r58` (the TGSI operand, for the access log), `r59` (returned value). They double as
+/// reload registers, which is safe because the moves into them are ordered (r58, r57,
+/// then r56) so that a reload — always into r56 first — never clobbers one already set.
+pub const STAGING_REG: u8 = 56;
+/// The register the simulator's access log captures ([`crate::sim::MemEvent::sideband`]):
+/// the TGSI operand of CAS-loop atomics and of the `atomic-lost-update` fault's load.
+pub const SIDEBAND_REG: u8 = 58;
+/// Address of resource 0's window; resource `r` (declaration order) starts
+/// `r · RESOURCE_STRIDE` above it.
+pub const RESOURCE_BASE: u64 = 0x10_0000_0000_0000;
+/// Distance between resource windows (bytes).
+pub const RESOURCE_STRIDE: u64 = 1 << 48;
+/// Distance between the instances of a SHARED resource (bytes): one 32-bit address space
+/// each, so a byte offset never leaves its instance.
+pub const INSTANCE_STRIDE: u64 = 1 << 32;
+/// Most instances (workgroups) a SHARED resource can have.
+pub const MAX_INSTANCES: u64 = RESOURCE_STRIDE / INSTANCE_STRIDE;
+
+/// The address of byte 0 of `instance` of resource `r` (declaration order).
+pub fn resource_address(r: usize, instance: u64) -> u64 {
+    RESOURCE_BASE + r as u64 * RESOURCE_STRIDE + instance * INSTANCE_STRIDE
+}
+
+/// A declared memory resource (TEXT-FORMAT.md §6.4 `DCL BUFFER[n]`, `DCL MEMORY[n]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceLoc {
+    /// `BUFFER[n]` or `MEMORY[n]`.
+    pub key: RegKey,
+    /// `MEMORY[n], SHARED`: one instance per workgroup.
+    pub shared: bool,
+    /// First of its four uniform words: address of instance 0 (low, high word), size in
+    /// bytes, 0. Always even, so the address is an aligned 64-bit FAU pair.
+    pub uniform: u32,
+}
 
 /// Where one register space lives.
 #[derive(Clone, Debug)]
@@ -74,6 +116,13 @@ pub struct RecordLayout {
     pub const_words: u32,
     /// Size of the uniform memory in bytes (0: none).
     pub uniform_mem_bytes: u32,
+    /// Declared memory resources, in declaration order (uniform words after the CONST
+    /// words).
+    pub resources: Vec<ResourceLoc>,
+    /// Byte offset of the sequence-marker word (read by the marker LOAD of every atomic).
+    pub marker: u32,
+    /// Byte offset of the workgroup-index word the driver writes.
+    pub workgroup: u32,
 }
 
 /// The emitted-vertex area of a geometry program's record.
@@ -153,6 +202,7 @@ impl RecordLayout {
             outputs.push((*k, o));
         }
         let status = off;
+        // status, marker, workgroup index, unused.
         off += 16;
         let emit = max_vertices.map(|m| {
             let vertex_bytes = 16 + 16 * outputs.len() as u32;
@@ -175,7 +225,29 @@ impl RecordLayout {
             stride: off,
             const_words,
             uniform_mem_bytes: uniform_mem,
+            resources: Vec::new(),
+            marker: status + 4,
+            workgroup: status + 8,
         }
+    }
+
+    /// Places the uniform words of `resources` (`(key, shared)`, declaration order) after
+    /// the CONST words.
+    pub fn set_resources(&mut self, resources: &[(RegKey, bool)]) {
+        self.resources = resources
+            .iter()
+            .enumerate()
+            .map(|(i, &(key, shared))| ResourceLoc {
+                key,
+                shared,
+                uniform: self.const_words + 4 * i as u32,
+            })
+            .collect();
+    }
+
+    /// First uniform word after the CONST and resource words (the compiler's constants).
+    pub fn constants_base(&self) -> u32 {
+        self.const_words + 4 * self.resources.len() as u32
     }
 
     /// Sets the number of spill slots (4 bytes each) and rounds the stride to 16 bytes.

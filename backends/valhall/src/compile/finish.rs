@@ -23,6 +23,8 @@ pub struct Finished {
     pub weights: Vec<u32>,
     /// The decoded form of each word (for listings).
     pub instrs: Vec<Instr>,
+    /// Instructions with a role in the access log: (instruction index, role).
+    pub sites: Vec<(u32, super::memory::Site)>,
 }
 
 fn nop(flow: &'static str) -> VIns {
@@ -37,6 +39,8 @@ fn nop(flow: &'static str) -> VIns {
         flow,
         target: None,
         weight: 0,
+        runs: Vec::new(),
+        site: None,
     }
 }
 
@@ -119,7 +123,11 @@ pub fn finish(items: Vec<Item>, labels: u32, spill_base: u32) -> Result<Finished
     let mut words = Vec::with_capacity(out.len());
     let mut weights = Vec::with_capacity(out.len());
     let mut instrs = Vec::with_capacity(out.len());
+    let mut sites = Vec::new();
     for (i, x) in out.iter().enumerate() {
+        if let Some(site) = x.site {
+            sites.push((i as u32, site));
+        }
         let mut ins = to_instr(x)?;
         if let Some(t) = x.target {
             ins.imms[0] = label_at[t.0 as usize] as i64 - (i as i64 + 1);
@@ -138,6 +146,7 @@ pub fn finish(items: Vec<Item>, labels: u32, spill_base: u32) -> Result<Finished
         words,
         weights,
         instrs,
+        sites,
     })
 }
 
@@ -171,6 +180,11 @@ fn to_instr(x: &VIns) -> Result<Instr, CompileError> {
             ));
         };
         *run = StagingRun { base, count: 1 };
+    }
+    for (k, run) in x.runs.iter().enumerate() {
+        if let Some(r) = ins.staging.get_mut(k) {
+            *r = *run;
+        }
     }
     for (k, s) in x.srcs.iter().enumerate() {
         let sd = &def.srcs[k];

@@ -84,7 +84,7 @@ impl<'a> Lower<'a> {
     /// Starts a program.
     pub fn new(program: &'a Program, shape: &'a Shape, layout: &'a RecordLayout) -> Lower<'a> {
         let mut code = VCode {
-            const_base: layout.const_words,
+            const_base: layout.constants_base(),
             ..VCode::default()
         };
         let epilogue = code.label();
@@ -298,6 +298,7 @@ impl<'a> Lower<'a> {
                 }
             }
             NOP => {}
+            op if super::memory::is_memory(op) => self.memory_op(i)?,
             _ => self.op(i)?,
         }
         Ok(())

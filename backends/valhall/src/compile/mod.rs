@@ -18,6 +18,7 @@ mod alu;
 mod finish;
 mod geom;
 mod lower;
+pub mod memory;
 mod operand;
 mod peephole;
 mod regalloc;
@@ -93,6 +94,9 @@ pub struct Machine {
     pub uniform_mem: Vec<u32>,
     /// Assembly text, one instruction per line (`disassemble` of each word).
     pub listing: String,
+    /// Instructions whose memory accesses the engine logs, with their role (instruction
+    /// index, [`memory::Site`]), in index order.
+    pub sites: Vec<(u32, memory::Site)>,
 }
 
 impl Machine {
@@ -138,6 +142,7 @@ pub fn compile_with(
     }
     let max_vertices = (program.stage == Stage::Geometry).then(|| program.gs_max_output_vertices());
     let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
+    layout.set_resources(&memory::resources(program)?);
     let mut lower = lower::Lower::new(program, shape, &layout);
     lower.fault = fault;
     let code = lower.run()?;
@@ -165,6 +170,7 @@ pub fn compile_with(
         ));
     }
     let fin = finish::finish(alloc.items, labels, layout.spill_base)?;
+    let sites = fin.sites;
     let uniform_mem = uniform_memory(program, shape, &layout);
     let mut listing = String::new();
     for ins in &fin.instrs {
@@ -178,6 +184,7 @@ pub fn compile_with(
         layout,
         uniform_mem,
         listing,
+        sites,
     })
 }
 

@@ -399,13 +399,24 @@ impl Lower<'_> {
         k: usize,
         c: u8,
     ) -> Result<VSrc, CompileError> {
+        self.fetch_as(insn, k, c, fetch_type(insn.opcode, k))
+    }
+
+    /// [`Lower::fetch`] with the modifiers applied as type `ty` says.
+    pub(super) fn fetch_as(
+        &mut self,
+        insn: &Instruction,
+        k: usize,
+        c: u8,
+        ty: FetchType,
+    ) -> Result<VSrc, CompileError> {
         let Some(src) = insn.src.get(k) else {
             return Ok(self.code.konst(0));
         };
         let src: Src = *src;
         let chan = src.swizzle[c as usize];
         let v = self.read(&src.reg, chan)?;
-        Ok(match fetch_type(insn.opcode, k) {
+        Ok(match ty {
             FetchType::Int => {
                 let mut v = v;
                 if src.abs {

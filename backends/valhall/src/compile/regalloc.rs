@@ -436,6 +436,8 @@ fn spill_access(name: &str, p: u8, slot: u32) -> VIns {
         flow: "none",
         target: None,
         weight: 0,
+        runs: Vec::new(),
+        site: None,
     }
     .spill_marked()
 }

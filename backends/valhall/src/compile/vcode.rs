@@ -114,6 +114,12 @@ pub struct VIns {
     pub target: Option<Label>,
     /// Weight for the step budget: how many TGSI instructions start here.
     pub weight: u32,
+    /// Staging runs over physical registers in `<sr>` order, for messages with several
+    /// runs or runs longer than one register (atomics); empty: `staging` describes the
+    /// only run.
+    pub runs: Vec<crate::StagingRun>,
+    /// The instruction's role in the access log (atomics), if it has one.
+    pub site: Option<super::memory::Site>,
 }
 
 impl VIns {
@@ -276,6 +282,8 @@ impl VCode {
             flow: "none",
             target: None,
             weight,
+            runs: Vec::new(),
+            site: None,
         }));
         dst
     }

@@ -524,7 +524,8 @@ impl Warp<'_> {
             | Op::Load { .. }
             | Op::Store { .. }
             | Op::Atom { .. }
-            | Op::Clper { .. } => {}
+            | Op::Clper { .. }
+            | Op::Barrier => {}
         }
     }
 }

@@ -589,8 +589,9 @@ pub enum Atomic {
 /// ISA.xml names). **\[Assumption\]**: arithmetic wraps at the access width (`ainc`/`adec`
 /// have no bound operand); `.compare` takes (new value, comparison value) from the read
 /// staging run in that order \[Mesa usage\]; the threads of a warp perform their atomics
-/// one after the other in ascending lane order, each atomically (see
-/// [`memory_lane_order`]). Values are zero-extended `bits`-bit integers.
+/// one after the other, each atomically, in ascending lane order ([`memory_lane_order`])
+/// under the sequential schedule and in a seeded shuffled order otherwise (`sched`).
+/// Values are zero-extended `bits`-bit integers.
 pub fn atomic(op: Atomic, old: u64, v: u64, cmp: u64, bits: u32) -> u64 {
     let mask = if bits >= 64 {
         u64::MAX

@@ -3,11 +3,11 @@
 //! [`super::assume::atomic`].
 
 use super::assume::{self, Atomic};
-use super::exec::Warp;
+use super::exec::{Env, Warp};
 use super::memory::Memory;
 use super::op::{Op, Val};
 use super::resolve::Res;
-use super::SimError;
+use super::{MemEvent, SimError};
 
 /// Resolves an `ATOM*` instruction.
 pub(crate) fn resolve_atomic(r: &Res<'_>) -> Result<Op, SimError> {
@@ -92,16 +92,16 @@ pub(crate) fn resolve_atomic(r: &Res<'_>) -> Result<Op, SimError> {
 }
 
 impl Warp<'_> {
-    /// Runs an atomic for the active lanes, in lane order.
+    /// Runs an atomic for the active lanes, one after the other in
+    /// [`Env::atomic_lane_order`], logging each when the instruction is traced.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn atomic(
         &mut self,
-        mem: &mut Memory,
+        env: &mut Env<'_>,
         (op, bits): (Atomic, u32),
         addr: [Val; 2],
         offset: i64,
-        src: u8,
-        ret: Option<u8>,
+        (src, ret): (u8, Option<u8>),
         active: u16,
         (index, first_thread): (usize, usize),
     ) -> Result<(), SimError> {
@@ -109,8 +109,10 @@ impl Warp<'_> {
         let hi = self.get(addr[1]);
         let bytes = bits / 8;
         let words = (bits / 32) as u8;
-        for l in assume::memory_lane_order() {
+        let traced = env.traced(index);
+        for l in env.atomic_lane_order() {
             let l = l as usize;
+            let mem: &mut Memory = &mut *env.memory;
             if active >> l & 1 == 0 {
                 continue;
             }
@@ -135,6 +137,18 @@ impl Warp<'_> {
             let new = assume::atomic(op, old, v, cmp, bits);
             if !mem.write(a, &new.to_le_bytes()[..bytes as usize]) {
                 return Err(fault);
+            }
+            if traced {
+                env.events.push(MemEvent {
+                    thread: first_thread + l,
+                    index,
+                    address: a,
+                    op: Some(op),
+                    value: v,
+                    compare: cmp,
+                    old,
+                    sideband: self.regs[usize::from(env.sideband & 63)][l],
+                });
             }
             if let Some(base) = ret {
                 for i in 0..words {

@@ -5,7 +5,7 @@
 use super::assume;
 use super::memory::Memory;
 use super::op::{Dst, FSrc, ISrc, Ins, LoadPlace, Op, Val, Widen};
-use super::SimError;
+use super::{MemEvent, SimError};
 
 /// The lane numbers, for `lane_id`.
 const LANES: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -34,12 +34,37 @@ pub(crate) struct Env<'a> {
     pub weights: Option<&'a [u32]>,
     pub limit: u64,
     pub memory: &'a mut Memory,
+    /// The seeded order source for the lanes of an atomic (`None`: ascending lanes).
+    pub rng: Option<&'a mut rand_chacha::ChaCha8Rng>,
+    /// Instructions whose memory accesses are logged (`Schedule::trace`).
+    pub trace: Option<&'a [bool]>,
+    /// The register captured in each logged access (`Schedule::sideband`).
+    pub sideband: u8,
+    /// The log.
+    pub events: Vec<MemEvent>,
 }
 
-/// What a finished warp reports.
-pub(crate) struct WarpOutcome {
-    pub discarded: u16,
-    pub instructions: u64,
+impl Env<'_> {
+    /// Whether instruction `index` is traced.
+    pub(crate) fn traced(&self, index: usize) -> bool {
+        self.trace
+            .is_some_and(|t| t.get(index).copied().unwrap_or(false))
+    }
+
+    /// The order in which the lanes of a warp perform an atomic: ascending
+    /// ([`assume::memory_lane_order`]) without a seed, else a seeded shuffle (any order
+    /// is legal: tgsi.rst "Atomic opcodes" orders concurrent atomics only as a whole).
+    pub(crate) fn atomic_lane_order(&mut self) -> [u8; 16] {
+        let mut order: [u8; 16] = std::array::from_fn(|l| l as u8);
+        if let Some(rng) = self.rng.as_deref_mut() {
+            use rand_chacha::rand_core::Rng;
+            for i in (1..16).rev() {
+                let j = (rng.next_u32() as usize) % (i + 1);
+                order.swap(i, j);
+            }
+        }
+        order
+    }
 }
 
 impl Warp<'_> {
@@ -187,6 +212,12 @@ impl Warp<'_> {
                 base,
                 count,
             } => {
+                let traced = env.traced(index).then(|| {
+                    (
+                        self.addresses(*addr, *offset),
+                        self.get(Val::Reg(env.sideband)),
+                    )
+                });
                 self.load(
                     env.memory,
                     *addr,
@@ -197,6 +228,23 @@ impl Warp<'_> {
                     active,
                     (index, first_thread),
                 )?;
+                if let Some((addrs, side)) = traced {
+                    for l in assume::memory_lane_order() {
+                        let l = l as usize;
+                        if active >> l & 1 != 0 {
+                            env.events.push(MemEvent {
+                                thread: first_thread + l,
+                                index,
+                                address: addrs[l],
+                                op: None,
+                                value: 0,
+                                compare: 0,
+                                old: u64::from(self.regs[usize::from(*base & 63)][l]),
+                                sideband: side[l],
+                            });
+                        }
+                    }
+                }
                 Ok(Effect::Next)
             }
             Op::Store {
@@ -225,12 +273,11 @@ impl Warp<'_> {
                 ret,
             } => {
                 self.atomic(
-                    env.memory,
+                    env,
                     (*op, *bits),
                     *addr,
                     *offset,
-                    *src,
-                    *ret,
+                    (*src, *ret),
                     active,
                     (index, first_thread),
                 )?;
@@ -355,133 +402,189 @@ impl Warp<'_> {
     }
 }
 
-/// Runs warp `w` to completion: `live` = its existing threads, `first_thread` = the
-/// launch index of lane 0.
-pub(crate) fn run_warp(
-    env: &mut Env<'_>,
-    w: &mut Warp<'_>,
-    mut live: u16,
-    first_thread: usize,
-) -> Result<WarpOutcome, SimError> {
-    let n = env.ins.len();
-    let mut pcs = [0u32; 16];
+/// Why [`WarpRun::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The warp executed a memory message and offers the scheduler a switch.
+    Yield,
+    /// The warp executed `BARRIER` and waits for its workgroup.
+    Barrier,
+    /// Every thread of the warp finished.
+    Done,
+}
+
+/// The execution state of one warp between scheduling points: per-thread PCs (the
+/// divergence model of SEMANTICS.md §1.2), step budgets, discards.
+pub(crate) struct WarpRun {
+    /// Threads still running.
+    pub live: u16,
+    /// Launch index of lane 0.
+    pub first_thread: usize,
+    /// Threads discarded by `DISCARD.f32`.
+    pub discarded: u16,
+    /// Thread-instructions executed (unweighted).
+    pub count: u64,
+    pcs: [u32; 16],
     // While `conv`, every live thread is at `cur` (pcs[] is stale).
-    let mut conv = true;
-    let mut cur: u32 = 0;
-    let mut steps = [0u64; 16];
-    let mut bound: u64 = 0;
-    let mut discarded = 0u16;
-    let mut count = 0u64;
-    // With weights, a thread that runs more than (limit + 1)·(len + 1) instructions has
-    // run around a cycle of weight-0 instructions (between two weighted instructions it
-    // can otherwise execute at most `len`): also a step-limit error.
-    let zero_weight_cap = env
-        .weights
-        .map(|_| env.limit.saturating_add(1).saturating_mul(n as u64 + 1));
-    let mut executed = [0u64; 16];
-    let mut ubound = 0u64;
-    while live != 0 {
-        let (pc, active) = if conv {
-            (cur, live)
-        } else {
-            assume::next_group(&pcs, live)
-        };
-        let idx = pc as usize;
-        if idx >= n {
-            // Running past the last instruction finishes the threads (§7).
-            live &= !active;
-            continue;
+    conv: bool,
+    cur: u32,
+    steps: [u64; 16],
+    bound: u64,
+    executed: [u64; 16],
+    ubound: u64,
+}
+
+impl WarpRun {
+    /// A warp whose existing threads are `live`, lane 0 being thread `first_thread`.
+    pub(crate) fn new(live: u16, first_thread: usize) -> WarpRun {
+        WarpRun {
+            live,
+            first_thread,
+            discarded: 0,
+            count: 0,
+            pcs: [0; 16],
+            conv: true,
+            cur: 0,
+            steps: [0; 16],
+            bound: 0,
+            executed: [0; 16],
+            ubound: 0,
         }
-        // Step budget.
-        let wgt = u64::from(
-            env.weights
-                .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
-        );
-        for (l, s) in steps.iter_mut().enumerate() {
-            *s += wgt * u64::from((active >> l) & 1);
-        }
-        bound = bound.saturating_add(wgt);
-        if bound > env.limit {
-            for (l, &s) in steps.iter().enumerate() {
-                if active >> l & 1 != 0 && s > env.limit {
-                    return Err(SimError::StepLimit {
-                        limit: env.limit,
-                        thread: first_thread + l,
-                    });
-                }
+    }
+
+    /// Runs warp `w` until it finishes, executes `BARRIER`, or (with `yields`) executes a
+    /// memory message (LOAD, STORE, ATOM*): the points where another warp may run.
+    pub(crate) fn run(
+        &mut self,
+        env: &mut Env<'_>,
+        w: &mut Warp<'_>,
+        yields: bool,
+    ) -> Result<Stop, SimError> {
+        let n = env.ins.len();
+        let first_thread = self.first_thread;
+        // With weights, a thread that runs more than (limit + 1)·(len + 1) instructions has
+        // run around a cycle of weight-0 instructions (between two weighted instructions it
+        // can otherwise execute at most `len`): also a step-limit error.
+        let zero_weight_cap = env
+            .weights
+            .map(|_| env.limit.saturating_add(1).saturating_mul(n as u64 + 1));
+        while self.live != 0 {
+            let (pc, active) = if self.conv {
+                (self.cur, self.live)
+            } else {
+                assume::next_group(&self.pcs, self.live)
+            };
+            let idx = pc as usize;
+            if idx >= n {
+                // Running past the last instruction finishes the threads (§7).
+                self.live &= !active;
+                continue;
             }
-            bound = (0..16)
-                .filter(|l| live >> l & 1 != 0)
-                .map(|l| steps[l])
-                .max()
-                .unwrap_or(0);
-        }
-        if let Some(cap) = zero_weight_cap {
-            // Unweighted count, to end loops made only of weight-0 instructions.
-            for (l, s) in executed.iter_mut().enumerate() {
-                *s += u64::from((active >> l) & 1);
+            // Step budget.
+            let wgt = u64::from(
+                env.weights
+                    .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
+            );
+            for (l, s) in self.steps.iter_mut().enumerate() {
+                *s += wgt * u64::from((active >> l) & 1);
             }
-            ubound += 1;
-            if ubound > cap {
-                for (l, &s) in executed.iter().enumerate() {
-                    if active >> l & 1 != 0 && s > cap {
+            self.bound = self.bound.saturating_add(wgt);
+            if self.bound > env.limit {
+                for (l, &s) in self.steps.iter().enumerate() {
+                    if active >> l & 1 != 0 && s > env.limit {
                         return Err(SimError::StepLimit {
                             limit: env.limit,
                             thread: first_thread + l,
                         });
                     }
                 }
-                ubound = (0..16)
+                let live = self.live;
+                self.bound = (0..16)
                     .filter(|l| live >> l & 1 != 0)
-                    .map(|l| executed[l])
+                    .map(|l| self.steps[l])
                     .max()
                     .unwrap_or(0);
             }
-        }
-        count += u64::from(active.count_ones());
-        let ins = &env.ins[idx];
-        let effect = w.exec(&ins.op, active, env, idx, first_thread)?;
-        let (taken, target) = match effect {
-            Effect::Next => (0u16, 0i64),
-            Effect::Branch { taken, target } => (taken, target),
-            Effect::Discard(m) => {
-                discarded |= m;
-                live &= !m;
-                (0, 0)
+            if let Some(cap) = zero_weight_cap {
+                // Unweighted count, to end loops made only of weight-0 instructions.
+                for (l, s) in self.executed.iter_mut().enumerate() {
+                    *s += u64::from((active >> l) & 1);
+                }
+                self.ubound += 1;
+                if self.ubound > cap {
+                    for (l, &s) in self.executed.iter().enumerate() {
+                        if active >> l & 1 != 0 && s > cap {
+                            return Err(SimError::StepLimit {
+                                limit: env.limit,
+                                thread: first_thread + l,
+                            });
+                        }
+                    }
+                    let live = self.live;
+                    self.ubound = (0..16)
+                        .filter(|l| live >> l & 1 != 0)
+                        .map(|l| self.executed[l])
+                        .max()
+                        .unwrap_or(0);
+                }
             }
-        };
-        if ins.end {
-            live &= !active;
+            self.count += u64::from(active.count_ones());
+            let ins = &env.ins[idx];
+            let effect = w.exec(&ins.op, active, env, idx, first_thread)?;
+            let (taken, target) = match effect {
+                Effect::Next => (0u16, 0i64),
+                Effect::Branch { taken, target } => (taken, target),
+                Effect::Discard(m) => {
+                    self.discarded |= m;
+                    self.live &= !m;
+                    (0, 0)
+                }
+            };
+            if ins.end {
+                self.live &= !active;
+            }
+            self.advance(active, taken, target, pc);
+            match env.ins[idx].op {
+                Op::Barrier if self.live != 0 => return Ok(Stop::Barrier),
+                Op::Load { .. } | Op::Store { .. } | Op::Atom { .. }
+                    if yields && self.live != 0 =>
+                {
+                    return Ok(Stop::Yield)
+                }
+                _ => {}
+            }
         }
-        let moving = active & live;
+        Ok(Stop::Done)
+    }
+
+    /// Moves the threads of `active` that are still live past the instruction at `pc`:
+    /// those in `taken` to `target` (in 0..=len whenever `taken` is non-zero), the others
+    /// to `pc + 1`.
+    fn advance(&mut self, active: u16, taken: u16, target: i64, pc: u32) {
+        let moving = active & self.live;
         let next = pc + 1;
-        // `target` is in 0..=n whenever `taken` is non-zero.
         let tgt = target as u32;
-        if conv {
+        if self.conv {
             let taken = taken & moving;
             if taken == 0 {
-                cur = next;
+                self.cur = next;
             } else if taken == moving {
-                cur = tgt;
+                self.cur = tgt;
             } else {
-                set_pcs(&mut pcs, moving, taken, tgt, next);
-                conv = false;
+                set_pcs(&mut self.pcs, moving, taken, tgt, next);
+                self.conv = false;
             }
         } else {
-            set_pcs(&mut pcs, moving, taken, tgt, next);
-            if live != 0 {
-                let (p, m) = assume::next_group(&pcs, live);
-                if m == live {
-                    conv = true;
-                    cur = p;
+            set_pcs(&mut self.pcs, moving, taken, tgt, next);
+            if self.live != 0 {
+                let (p, m) = assume::next_group(&self.pcs, self.live);
+                if m == self.live {
+                    self.conv = true;
+                    self.cur = p;
                 }
             }
         }
     }
-    Ok(WarpOutcome {
-        discarded,
-        instructions: count,
-    })
 }
 
 /// Moves the threads in `moving` to `target` (those in `taken`) or `next`.

@@ -7,7 +7,10 @@
 //!   simulator does not implement is rejected there ([`SimError::Unsupported`]), never
 //!   silently mis-executed.
 //! * [`Shader::run`] executes it for [`Launch::threads`] threads in warps of
-//!   [`WARP_SIZE`] (§1), one warp after the other, against a [`Memory`].
+//!   [`WARP_SIZE`] (§1), one warp after the other, against a [`Memory`];
+//!   [`Shader::run_scheduled`] interleaves the warps at memory messages as a
+//!   [`Schedule`] says (seeded), synchronises them at `BARRIER` and logs chosen accesses
+//!   ([`MemEvent`]).
 //!
 //! # Execution model
 //!
@@ -50,10 +53,10 @@
 //! * subgroup: `CLPER.i32` (`subgroup16`, lane_op `none`/`xor`);
 //! * memory: `LOAD.i8`…`LOAD.i128` (every `load_lane`), `STORE.i8`…`STORE.i128`,
 //!   `ATOM`, `ATOM_RETURN`, `ATOM1_RETURN` (`.i32`, `.i64`);
-//! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), flows (`.end` ends threads;
-//!   waits, `.reconverge`, `.discard` have no effect).
+//! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), `BARRIER` (module `sched`),
+//!   flows (`.end` ends threads; waits, `.reconverge`, `.discard` have no effect).
 //!
-//! Everything else (`BRANCHZI`, `BARRIER`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
+//! Everything else (`BRANCHZI`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
 //! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, `WMASK`,
 //! other `CLPER` forms, descriptor/varying/texture/tile/blend messages) is
 //! [`SimError::Unsupported`] when the program is loaded.
@@ -74,11 +77,13 @@ mod memory;
 mod op;
 mod ops;
 mod resolve;
+mod sched;
 mod valu;
 mod vops;
 
 pub use float::Round;
 pub use memory::Memory;
+pub use sched::Schedule;
 
 use crate::DecodeError;
 use op::Ins;
@@ -190,6 +195,31 @@ pub struct Outcome {
     pub discarded: Vec<bool>,
     /// Total number of instructions executed, summed over threads (unweighted).
     pub thread_instructions: u64,
+    /// The logged memory accesses ([`Schedule::trace`]), in the order they happened.
+    pub events: Vec<MemEvent>,
+}
+
+/// One logged memory access of one thread ([`Schedule::trace`]): a LOAD's first word or
+/// an atomic, as it was performed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemEvent {
+    /// The thread (launch index).
+    pub thread: usize,
+    /// The instruction index.
+    pub index: usize,
+    /// The byte address accessed (after adding the offset).
+    pub address: u64,
+    /// The atomic operation; `None` for a LOAD.
+    pub op: Option<assume::Atomic>,
+    /// The atomic's operand (read staging run); 0 for a LOAD.
+    pub value: u64,
+    /// The `.compare` value (second half of the read staging run); 0 otherwise.
+    pub compare: u64,
+    /// The value memory held before the atomic, or the LOAD's first loaded word.
+    pub old: u64,
+    /// The thread's [`Schedule::sideband`] register just before the instruction executed
+    /// (an atomic's return run, when it is that register, is written after the capture).
+    pub sideband: u32,
 }
 
 impl Shader {
@@ -250,7 +280,7 @@ impl Shader {
     /// run stops at the first error; memory keeps the writes made before it), or
     /// [`SimError::BadLaunch`] when `step_weights` does not have [`Shader::len`] entries.
     pub fn run(&self, launch: &Launch<'_>, memory: &mut Memory) -> Result<Outcome, SimError> {
-        self.run_impl(launch, memory, None)
+        self.run_impl(launch, &Schedule::default(), memory, None)
     }
 
     /// As [`Shader::run`], also returning every thread's final registers (index = thread),
@@ -264,70 +294,7 @@ impl Shader {
         memory: &mut Memory,
     ) -> Result<(Outcome, Vec<[u32; NUM_REGS]>), SimError> {
         let mut regs = Vec::with_capacity(launch.threads);
-        let out = self.run_impl(launch, memory, Some(&mut regs))?;
+        let out = self.run_impl(launch, &Schedule::default(), memory, Some(&mut regs))?;
         Ok((out, regs))
-    }
-
-    fn run_impl(
-        &self,
-        launch: &Launch<'_>,
-        memory: &mut Memory,
-        mut sink: Option<&mut Vec<[u32; NUM_REGS]>>,
-    ) -> Result<Outcome, SimError> {
-        if let Some(w) = launch.step_weights {
-            if w.len() != self.ins.len() {
-                return Err(SimError::BadLaunch(format!(
-                    "{} step weights for {} instructions",
-                    w.len(),
-                    self.ins.len()
-                )));
-            }
-        }
-        let mut uniforms = [0u32; 256];
-        let n = launch.uniforms.len().min(256);
-        uniforms[..n].copy_from_slice(&launch.uniforms[..n]);
-        let mut env = exec::Env {
-            ins: &self.ins,
-            weights: launch.step_weights,
-            limit: launch.step_limit,
-            memory,
-        };
-        let mut warp = Box::new(exec::Warp {
-            regs: [[0; WARP_SIZE]; NUM_REGS],
-            uniforms: &uniforms,
-            warp_id: 0,
-        });
-        let mut discarded = vec![false; launch.threads];
-        let mut total = 0u64;
-        let mut regs = [0u32; NUM_REGS];
-        for (wi, first) in (0..launch.threads).step_by(WARP_SIZE).enumerate() {
-            let lanes = (launch.threads - first).min(WARP_SIZE);
-            warp.regs = [[0; WARP_SIZE]; NUM_REGS];
-            warp.warp_id = wi as u32;
-            for lane in 0..lanes {
-                regs.fill(0);
-                (launch.init)(first + lane, &mut regs);
-                for (r, v) in regs.iter().enumerate() {
-                    warp.regs[r][lane] = *v;
-                }
-            }
-            let live = if lanes == WARP_SIZE {
-                0xFFFF
-            } else {
-                (1u16 << lanes) - 1
-            };
-            let out = exec::run_warp(&mut env, &mut warp, live, first)?;
-            total += out.instructions;
-            for lane in 0..lanes {
-                discarded[first + lane] = out.discarded >> lane & 1 != 0;
-                if let Some(sink) = sink.as_deref_mut() {
-                    sink.push(std::array::from_fn(|r| warp.regs[r][lane]));
-                }
-            }
-        }
-        Ok(Outcome {
-            discarded,
-            thread_instructions: total,
-        })
     }
 }

@@ -545,6 +545,9 @@ pub(crate) enum Op {
         a: FSrc,
         b: FSrc,
     },
+    /// `BARRIER` (SEMANTICS.md §7): the warp waits until every warp of its workgroup got
+    /// here (see `sched`).
+    Barrier,
 }
 
 /// An instruction ready to run: the operation and whether its flow is `.end`.

@@ -14,6 +14,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
     let signed = super::assume::widen_is_signed(name);
     Ok(match name {
         "NOP" => Op::Nop,
+        "BARRIER" => Op::Barrier,
         "FADD.f32" | "FMIN.f32" | "FMAX.f32" | "FADD_LSCALE.f32" => {
             let (a, b, clamp, d) = (r.fsrc(0)?, r.fsrc(1)?, r.clamp()?, r.dst()?);
             match name {

@@ -79,6 +79,7 @@ impl Server {
     /// (with the end of its log).
     pub fn spawn(timeout: Duration) -> Result<Server, String> {
         let bin = server_binary()?;
+        remove_stale_dirs();
         let dir = std::env::temp_dir().join(format!(
             "shaderdiff-virgl-{}-{}",
             std::process::id(),
@@ -188,6 +189,31 @@ impl Server {
     /// The log file (for messages).
     pub fn log_path(&self) -> &Path {
         &self.log
+    }
+}
+
+/// Removes the directories of servers whose shaderdiff process is gone (killed before
+/// its exit handler could run): `shaderdiff-virgl-PID-N` with no process PID.
+fn remove_stale_dirs() {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("shaderdiff-virgl-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only checks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } == -1
+            && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = fs::remove_dir_all(e.path());
+        }
     }
 }
 

@@ -95,12 +95,13 @@ impl CommandBuffer {
         self.push(cmd::SET_CONSTANT_BUFFER, 0, &payload);
     }
 
-    /// `SET_SHADER_BUFFERS`: binds `buffers` (resource handle, size in bytes) to
-    /// `BUFFER[0..]` of `stage`, each from offset 0.
-    pub fn set_shader_buffers(&mut self, stage: u32, buffers: &[(u32, u32)]) {
+    /// `SET_SHADER_BUFFERS`: binds `buffers` (resource handle, byte offset, size in bytes)
+    /// to `BUFFER[0..]` of `stage`. Offsets must be multiples of the host's
+    /// `shader_buffer_offset_alignment` (at most 256 on GL hosts).
+    pub fn set_shader_buffers(&mut self, stage: u32, buffers: &[(u32, u32, u32)]) {
         let mut payload = vec![stage, 0];
-        for &(handle, size) in buffers {
-            payload.extend([0, size, handle]);
+        for &(handle, offset, size) in buffers {
+            payload.extend([offset, size, handle]);
         }
         self.push(cmd::SET_SHADER_BUFFERS, 0, &payload);
     }

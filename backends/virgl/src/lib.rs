@@ -47,6 +47,11 @@ pub const NAME: &str = "virgl";
 const CAP_COMPUTE_SHADER: u32 = 1 << 7;
 /// Word index of `capability_bits` in `struct virgl_caps_v2`.
 const CAPS_CAPABILITY_BITS: usize = 98;
+/// Work groups one launch runs at most (`GL_MAX_COMPUTE_WORK_GROUP_COUNT` is at least
+/// 65535 in every dimension, GL 4.3 table 23.53).
+const MAX_GROUPS: u32 = 65535;
+/// Bytes one input or output buffer may take (vtest transfers carry a 32-bit size).
+const MAX_BUFFER: u64 = 1 << 30;
 /// Word index of `glsl_level` in `struct virgl_caps_v2`.
 const CAPS_GLSL_LEVEL: usize = 66;
 
@@ -391,11 +396,20 @@ impl VirglEngine {
             cb.set_constants(SHADER_COMPUTE, &constant_words(inputs, w.consts));
         }
         cb.bind_shader(shader, SHADER_COMPUTE);
-        cb.set_shader_buffers(
-            SHADER_COMPUTE,
-            &[(hin, in_data.len() as u32), (hout, out_size)],
-        );
-        cb.launch_grid([BLOCK, 1, 1], [groups, 1, 1]);
+        // GL hosts launch at most MAX_GROUPS groups along x: larger runs are several
+        // launches, each with the buffers bound from its first invocation (the offsets
+        // are multiples of 64 * 16 * MAX_GROUPS bytes, so aligned for any host).
+        let mut first = 0u32;
+        while first < groups {
+            let n = (groups - first).min(MAX_GROUPS);
+            let (ins, outs) = (w.in_stride() * BLOCK, w.out_stride() * BLOCK);
+            cb.set_shader_buffers(
+                SHADER_COMPUTE,
+                &[(hin, first * ins, n * ins), (hout, first * outs, n * outs)],
+            );
+            cb.launch_grid([BLOCK, 1, 1], [n, 1, 1]);
+            first += n;
+        }
         cb.memory_barrier();
         let mark = s.log_len();
         let conn = s.conn().map_err(trap)?;
@@ -463,7 +477,15 @@ impl VirglEngine {
     /// Runs `p` on `inputs` (one grid), reconnecting once if the connection breaks;
     /// returns the output buffer and the server log mark taken before the launch.
     fn execute(&self, p: &Prepared, inputs: &Inputs) -> Result<(Vec<u8>, u64), EngineError> {
-        let groups = inputs.invocations.div_ceil(BLOCK as usize).max(1) as u32;
+        let groups = inputs.invocations.div_ceil(BLOCK as usize).max(1) as u64;
+        let stride = p.wrapped.in_stride().max(p.wrapped.out_stride()) as u64;
+        if groups * BLOCK as u64 * stride > MAX_BUFFER {
+            return Err(unsupported(format!(
+                "{} invocations: the engine's buffers hold at most {MAX_BUFFER} bytes ({stride} per invocation)",
+                inputs.invocations
+            )));
+        }
+        let groups = groups as u32;
         let mut s = session();
         match self.launch(&mut s, p, inputs, groups)? {
             Ok(r) => Ok(r),

@@ -262,3 +262,30 @@ fn a_server_that_dies_is_started_again() {
     let second = shaderdiff_virgl::kill_server_for_test();
     assert!(second.is_some() && second != first, "a new server runs");
 }
+
+#[test]
+fn runs_larger_than_one_launch_are_split() {
+    let Some(e) = engine(1_000_000) else { return };
+    // GL launches at most 65535 groups of 64 along x: 4,194,240 invocations. One more
+    // group than that needs a second launch with the buffers bound further on.
+    let n = 65536 * 64;
+    let ids: Vec<Vec4> = (0..n as u32).map(|i| [i, 2 * i, 0, 0]).collect();
+    let ins = inputs(
+        n,
+        &[(File::Input, 0, ids), (File::Input, 1, vec![[1, 1, 1, 1]])],
+    );
+    let o = run(
+        &e,
+        "VERT\nDCL IN[0..1]\nDCL OUT[0]\nUADD OUT[0], IN[0], IN[1]\nEND\n",
+        &ins,
+    )
+    .unwrap();
+    for i in [0, 1, 65535 * 64 - 1, 65535 * 64, n - 1] {
+        let i32 = i as u32;
+        assert_eq!(
+            out(&o, 0)[i],
+            [i32 + 1, 2 * i32 + 1, 1, 1],
+            "invocation {i}"
+        );
+    }
+}

@@ -19,7 +19,7 @@
 //! `PR_SET_PDEATHSIG`) when the thread that spawned it ends.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -179,11 +179,13 @@ impl Server {
     pub fn log_tail(&self, from: u64) -> String {
         let mut buf = Vec::new();
         if let Ok(mut f) = File::open(&self.log) {
-            let _ = f.read_to_end(&mut buf);
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            let start = from.min(len).max(len.saturating_sub(4096));
+            if f.seek(SeekFrom::Start(start)).is_ok() {
+                let _ = f.read_to_end(&mut buf);
+            }
         }
-        let start = (from as usize).min(buf.len());
-        let tail = &buf[start.max(buf.len().saturating_sub(4096))..];
-        String::from_utf8_lossy(tail).into_owned()
+        String::from_utf8_lossy(&buf).into_owned()
     }
 
     /// The log file (for messages).

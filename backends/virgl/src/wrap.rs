@@ -34,8 +34,9 @@
 //! # Refused (unsupported, with the reason)
 //!
 //! Stages other than vertex and fragment; textures, samplers, images, buffers and
-//! memory; 64-bit values (virglrenderer translates no int64 opcode and returned DADD
-//! results converted rather than bit-cast, measured on 0.10.4); subroutines (its
+//! memory; 64-bit values (virglrenderer 0.10.4 translates no int64 opcode, and with the
+//! refusal lifted 240 of the spec suite's double programs failed, most because the GLSL it
+//! writes for double opcodes on temporaries does not compile); subroutines (its
 //! translator drops CAL/BGNSUB/ENDSUB: "failed to convert opcode"); derivatives and
 //! interpolation (undefined in a compute shader); 2-D registers; legacy TEMPX/IMMX
 //! files; NV-only condition codes and signed saturation.
@@ -142,7 +143,7 @@ fn opcode_refusal(op: Opcode) -> Option<String> {
     use Opcode::*;
     if is_64bit(op) {
         return Some(format!(
-            "{op}: 64-bit values (virglrenderer 0.10.4 translates no int64 opcode and returns DADD results converted, not bit-cast)"
+            "{op}: 64-bit values (virglrenderer 0.10.4 translates no int64 opcode, and its GLSL for double opcodes on temporaries does not compile: `uintBitsToFloat(uvec3)`)"
         ));
     }
     if matches!(op, CAL | BGNSUB | ENDSUB) {

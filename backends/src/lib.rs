@@ -10,19 +10,21 @@ pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
 pub use shaderdiff_mesa::MesaEngine;
 pub use shaderdiff_valhall::engine::ValhallEngine;
+pub use shaderdiff_virgl::VirglEngine;
 
 /// Names of the engines this build knows, oracle first.
 pub const ENGINE_NAMES: &[&str] = &["interp", "jit", "valhall"];
 
-/// Engines that need something outside the build at run time (`mesa`: OSMesa). They are
-/// opt-in (`--backends interp,mesa`); [`engine`] gives `None` where they cannot run, and
-/// [`unavailable_reason`] says why.
-pub const RUNTIME_ENGINE_NAMES: &[&str] = &["mesa"];
+/// Engines that need something outside the build at run time (`mesa`: OSMesa; `virgl`:
+/// virglrenderer's `virgl_test_server`). They are opt-in (`--backends interp,mesa`);
+/// [`engine`] gives `None` where they cannot run, and [`unavailable_reason`] says why.
+pub const RUNTIME_ENGINE_NAMES: &[&str] = &["mesa", "virgl"];
 
 /// Why engine `name` cannot run here (`None` when it can, or for an unknown name).
 pub fn unavailable_reason(name: &str) -> Option<String> {
     match name {
         "mesa" => shaderdiff_mesa::available().err(),
+        "virgl" => shaderdiff_virgl::available().err(),
         _ => None,
     }
 }
@@ -36,6 +38,9 @@ pub fn engine(name: &str, config: &EngineConfig) -> Option<Box<dyn Engine>> {
         "valhall" => Box::new(shaderdiff_valhall::engine::ValhallEngine::new(config)),
         "mesa" if shaderdiff_mesa::available().is_ok() => {
             Box::new(shaderdiff_mesa::MesaEngine::new(config))
+        }
+        "virgl" if shaderdiff_virgl::available().is_ok() => {
+            Box::new(shaderdiff_virgl::VirglEngine::new(config))
         }
         _ => return None,
     };

@@ -119,6 +119,9 @@ pub enum Engine {
     Valhall,
     /// Mesa's llvmpipe through OSMesa (ARB programs; needs libOSMesa at run time).
     Mesa,
+    /// virglrenderer (TGSI to GLSL) on llvmpipe through virgl_test_server (TGSI vertex and
+    /// fragment programs; needs the virgl-server package at run time).
+    Virgl,
 }
 
 impl Engine {
@@ -129,6 +132,7 @@ impl Engine {
             Engine::Jit => "jit",
             Engine::Valhall => "valhall",
             Engine::Mesa => "mesa",
+            Engine::Virgl => "virgl",
         }
     }
 }

@@ -36,8 +36,10 @@ use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::locate;
 
 /// Engine names INTERFACE.md defines (`valhall` may be missing from a build), and the
-/// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed).
-pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa"];
+/// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed)
+/// and `virgl` (virglrenderer through virgl_test_server, missing where it is not
+/// installed).
+pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa", "virgl"];
 
 /// Invocations of generated input sets when `--invocations` is not given.
 pub const RANDOM_INVOCATIONS: usize = 16;
@@ -54,8 +56,11 @@ pub enum NanArg {
 /// Options shared by `diff`, `fuzz` and `reduce`: which engines, how to compare.
 #[derive(Clone, Debug, Args)]
 pub struct EngineArgs {
-    /// Engines, comma-separated. The oracle (interp) always runs; every other engine is
-    /// compared with it. Engines this build lacks are skipped with a note.
+    /// Engines, comma-separated: interp, jit, valhall, and the opt-in mesa (ARB programs on
+    /// llvmpipe through OSMesa) and virgl (TGSI vertex and fragment programs through
+    /// virglrenderer's virgl_test_server on llvmpipe). The oracle (interp) always runs;
+    /// every other engine is compared with it. Engines this build lacks, or that cannot
+    /// run here, are skipped with a note.
     #[arg(
         long,
         value_delimiter = ',',

@@ -65,6 +65,9 @@ fn engines_map_to_classes() {
     assert_eq!(name("interp").as_deref(), Some("cpu"));
     assert_eq!(name("jit").as_deref(), Some("cpu"));
     assert_eq!(name("valhall").as_deref(), Some("gpu"));
+    // virgl runs on the same driver as mesa (llvmpipe), through GLSL instead of ARB.
+    assert_eq!(name("mesa").as_deref(), Some("mesa-llvmpipe"));
+    assert_eq!(name("virgl").as_deref(), Some("mesa-llvmpipe"));
     assert_eq!(name("other"), None);
     let cpu = c.policy(c.class("cpu").expect("cpu"));
     let gpu = c.policy(c.class("gpu").expect("gpu"));

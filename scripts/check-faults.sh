@@ -91,6 +91,7 @@ first_found() {
 campaign_flags() {
   case "$1" in
     u64add-no-carry) echo "--64bit" ;;
+    atomic-*) echo "--memory" ;;
     nv-*) echo "--lang nv" ;;
     *) echo "" ;;
   esac
@@ -100,7 +101,6 @@ campaign_flags() {
 # (their detection is tested elsewhere), never as passing.
 campaign_skip() {
   case "$1" in
-    atomic-lost-update) echo "the fuzz generator draws no atomics yet; harness/tests/valhall_memory.rs checks the diff pipeline finds it" ;;
     *) echo "" ;;
   esac
 }

@@ -92,7 +92,9 @@ fn vec4(c: &mut Choices) -> Vec4 {
 /// INTERFACE.md "Fragment quads") and to at least 1. Geometry programs' per-vertex inputs
 /// (`IN[][i]`) get a value for every vertex of the input primitive (`IN[v][i]`,
 /// `GS_INPUT_PRIMITIVE`); other registers with a vertex dimension (tessellation) are left
-/// unset (zero), as are buffers and memory.
+/// unset (zero). Every declared `BUFFER[n]` and `MEMORY[n]` gets [`RESOURCE_BYTES`] bytes,
+/// one [`channel_word`] per dword, little-endian (INTERFACE.md `buffers`; SHARED memory:
+/// the contents every workgroup's copy starts with).
 pub fn inputs_for(program: &Program, c: &mut Choices, invocations: usize) -> Inputs {
     let mut n = invocations.max(1);
     if program.stage == Stage::Fragment {
@@ -141,8 +143,20 @@ pub fn inputs_for(program: &Program, c: &mut Choices, invocations: usize) -> Inp
                     inputs.constants.insert(key, vec4(c));
                 }
             }
+            File::Buffer | File::Memory => {
+                for i in d.first..=d.last {
+                    let bytes = (0..RESOURCE_BYTES / 4)
+                        .flat_map(|_| channel_word(c).to_le_bytes())
+                        .collect();
+                    inputs.buffers.insert(RegKey::new(d.file, i), bytes);
+                }
+            }
             _ => {}
         }
     }
     inputs
 }
+
+/// Size of every generated buffer and memory resource, in bytes (32 dwords: the memory
+/// generator's address patterns reach dword 30, `crate::tgsi::memory`).
+pub const RESOURCE_BYTES: usize = 128;

@@ -62,6 +62,7 @@ impl Default for RandomConfig {
                 swarm: true,
                 defined_only: true,
                 wide: false,
+                memory: false,
             },
             invocations: 16,
         }

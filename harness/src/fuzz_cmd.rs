@@ -101,6 +101,11 @@ pub struct FuzzArgs {
     /// Also generate the 64-bit opcodes (doubles and 64-bit integers) in TGSI programs.
     #[arg(long = "64bit")]
     pub wide: bool,
+    /// Also generate memory programs (TGSI COMP programs whose atomics, loads, stores and
+    /// barriers on BUFFER and SHARED memory collide: one address, four hot addresses,
+    /// strides), about 2 in 5.
+    #[arg(long)]
+    pub memory: bool,
     /// Do not reduce new findings.
     #[arg(long)]
     pub no_reduce: bool,
@@ -123,7 +128,7 @@ pub struct FuzzArgs {
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "programs", "shard", "out", "lang", "arb_only", "backends", "nan", "step_limit",
-        "inject_fault", "schedule_seed", "invocations", "max_instructions", "allow_undefined", "wide", "no_reduce",
+        "inject_fault", "schedule_seed", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
@@ -188,6 +193,7 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
         (args.arb_only, "--arb-only"),
         (args.allow_undefined, "--allow-undefined"),
         (args.wide, "--64bit"),
+        (args.memory, "--memory"),
         (args.no_reduce, "--no-reduce"),
         (args.log_programs, "--log-programs"),
     ] {
@@ -258,6 +264,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
     config.invocations = args.invocations as usize;
     config.gen.max_instructions = args.max_instructions as usize;
     config.gen.wide = args.wide;
+    config.gen.memory = args.memory;
     let jobs = args.jobs.map(|j| j as usize).unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -155,3 +155,56 @@ fn corpus_query_result_shader_sums_ready_results() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["buffers"]["BUFFER[2]"], "ffffffffffffffff");
 }
+
+const L299: &str =
+    "corpus/tgsi/Grima04_mesa-turnip-kgsl_si_shaderlib_tgsi_c_L299_instantiated.tgsi";
+
+/// Little-endian hex of 64-bit words.
+fn hex64(words: &[u64]) -> String {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// radeonsi's query-result shader (si_shaderlib_tgsi.c, corpus L299) on every engine, with
+/// the 64-bit arithmetic it was written for: `U64ADD ..., -TEMP[2]` (end - begin of each
+/// result, 64-bit subtraction: shaderdiff_ir::wide_modifiers), U64MUL by 1000000, U64DIV by
+/// 100000, U64SNE. Inputs worked out by hand from the shader's text: CONST[0][0] =
+/// (end offset 8, result stride 16, 2 results, config), CONST[0][1] = (start offset 0,
+/// pair stride 0, 1 pair); BUFFER[0] holds two results whose begin words have bit 31 set
+/// ("available"): (0x80000005, 0x80000105) and (0x80000010, 0x80000020), i.e. 0x100 +
+/// 0x10 = 272 ticks. Config 96 (32: scale, 64: store 64 bits): 272 * 1000000 / 100000 =
+/// 2720 in BUFFER[2].xy. Config 104 (also 8: boolean): 2720 != 0, so 1.
+#[test]
+fn radeonsi_query_shader_64bit_arithmetic_agrees_on_every_engine() {
+    let dir = scratch("memory-l299");
+    let prog = shared().join(L299);
+    let prog = prog.to_str().unwrap();
+    let results = hex64(&[0x8000_0005, 0x8000_0105, 0x8000_0010, 0x8000_0020]);
+    for (config, want) in [(96u32, 2720u64), (104, 1)] {
+        let inputs = format!(
+            "{{\"invocations\": 1, \"constants\": {{\
+             \"CONST[0][0]\": [\"0x8\", \"0x10\", \"0x2\", \"{config:#x}\"], \
+             \"CONST[0][1]\": [\"0x0\", \"0x0\", \"0x1\", \"0x0\"]}}, \
+             \"buffers\": {{\"BUFFER[0]\": \"{results}\", \"BUFFER[1]\": \"{}\", \
+             \"BUFFER[2]\": \"{}\"}}}}",
+            hex64(&[0, 0]),
+            hex64(&[0, 0])
+        );
+        let file = dir.join(format!("inputs-{config}.json"));
+        std::fs::write(&file, inputs).unwrap();
+        let file = file.to_str().unwrap();
+        let o = run(&["run", prog, "--inputs", file, "--format", "json"]);
+        assert_eq!(code(&o), 0, "{}", text(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let got = v["buffers"]["BUFFER[2]"].as_str().unwrap();
+        assert_eq!(&got[..16], hex64(&[want]), "config {config}");
+        let o = run(&["diff", prog, "--inputs", file, "--backends", "jit,valhall"]);
+        let t = text(&o);
+        assert_eq!(code(&o), 0, "config {config}: {t}");
+        assert!(t.contains("agree"), "config {config}: {t}");
+        assert!(!t.contains("unsupported"), "config {config}: {t}");
+    }
+}

@@ -23,6 +23,7 @@
 
 mod builder;
 pub mod guard;
+pub mod memory;
 
 use shaderdiff_ir::*;
 
@@ -69,6 +70,20 @@ impl Features {
         swizzles: true,
         kill: true,
         derivatives: true,
+    };
+
+    /// No feature (straight-line programs).
+    pub const NONE: Features = Features {
+        indirect: false,
+        ifs: false,
+        loops: false,
+        switch: false,
+        subroutines: false,
+        modifiers: false,
+        saturate: false,
+        swizzles: false,
+        kill: false,
+        derivatives: false,
     };
 
     /// `(name, enabled)` for every feature, in a fixed order (for stamps and reports).
@@ -144,6 +159,10 @@ pub struct GenConfig {
     /// are not guarded even with `defined_only`: those channels are reported undefined and
     /// skipped by the comparators.
     pub wide: bool,
+    /// Also build memory programs (about 2 programs in 5): COMP programs whose atomics,
+    /// loads, stores and barriers on BUFFER and SHARED memory collide ([`memory`]). Off by
+    /// default, so the default program streams stay as they are.
+    pub memory: bool,
 }
 
 impl Default for GenConfig {
@@ -159,6 +178,7 @@ impl Default for GenConfig {
             swarm: false,
             defined_only: false,
             wide: false,
+            memory: false,
         }
     }
 }
@@ -311,6 +331,15 @@ pub fn build_program(choices: &mut Choices, cfg: &GenConfig) -> Program {
 /// draws zeros, which select the simplest options, so any stream (even an empty one)
 /// yields a valid program.
 pub fn build(choices: &mut Choices, cfg: &GenConfig) -> Built {
+    if cfg.memory && !cfg.syntax_coverage && choices.chance(40) {
+        let (program, opcodes) = memory::build_memory(choices, cfg.max_instructions.clamp(1, 8));
+        let swarm = Swarm {
+            stage: Stage::Compute,
+            features: Features::NONE,
+            opcodes,
+        };
+        return Built { program, swarm };
+    }
     let swarm = draw_swarm(choices, cfg);
     let program = builder::build_body(choices, cfg, &swarm);
     Built { program, swarm }

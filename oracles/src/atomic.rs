@@ -80,6 +80,24 @@ impl AtomicWidth {
     }
 }
 
+/// Every TGSI atomic opcode (tgsi.rst "Atomic opcodes"), in the order of that section's
+/// operations here ([`AtomicOp::from_opcode`] maps each one).
+pub const ATOMIC_OPCODES: [Opcode; 13] = [
+    Opcode::ATOMUADD,
+    Opcode::ATOMXCHG,
+    Opcode::ATOMCAS,
+    Opcode::ATOMAND,
+    Opcode::ATOMOR,
+    Opcode::ATOMXOR,
+    Opcode::ATOMUMIN,
+    Opcode::ATOMUMAX,
+    Opcode::ATOMIMIN,
+    Opcode::ATOMIMAX,
+    Opcode::ATOMINC_WRAP,
+    Opcode::ATOMDEC_WRAP,
+    Opcode::ATOMFADD,
+];
+
 impl AtomicOp {
     /// The operation of a TGSI atomic opcode; `None` for any other opcode.
     pub fn from_opcode(op: Opcode) -> Option<AtomicOp> {
@@ -288,6 +306,19 @@ impl AtomicRecord {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn atomic_opcodes_are_exactly_the_mapped_ones() {
+        let mapped: Vec<Opcode> = shaderdiff_ir::ALL_OPCODES
+            .iter()
+            .copied()
+            .filter(|&op| AtomicOp::from_opcode(op).is_some())
+            .collect();
+        assert_eq!(mapped.len(), ATOMIC_OPCODES.len());
+        for op in ATOMIC_OPCODES {
+            assert!(mapped.contains(&op), "{op}");
+        }
+    }
+
     use super::*;
     use AtomicWidth::{W32, W64};
 

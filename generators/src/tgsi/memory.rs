@@ -24,22 +24,8 @@ use shaderdiff_ir::{tgsi, Opcode, Program};
 use crate::choices::Choices;
 use crate::inputs::special_word;
 
-/// Every atomic opcode of tgsi.rst "Atomic opcodes" the generator draws.
-pub const ATOMICS: &[Opcode] = &[
-    Opcode::ATOMUADD,
-    Opcode::ATOMXCHG,
-    Opcode::ATOMCAS,
-    Opcode::ATOMAND,
-    Opcode::ATOMOR,
-    Opcode::ATOMXOR,
-    Opcode::ATOMUMIN,
-    Opcode::ATOMUMAX,
-    Opcode::ATOMIMIN,
-    Opcode::ATOMIMAX,
-    Opcode::ATOMINC_WRAP,
-    Opcode::ATOMDEC_WRAP,
-    Opcode::ATOMFADD,
-];
+/// Every atomic opcode of tgsi.rst "Atomic opcodes": the generator draws them all.
+pub const ATOMICS: &[Opcode] = &shaderdiff_oracles::atomic::ATOMIC_OPCODES;
 
 /// A memory program built from `c`, with about `max_ops` memory operations (at least 1),
 /// and the opcodes it uses (in first-use order).

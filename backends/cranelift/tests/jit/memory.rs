@@ -278,21 +278,7 @@ fn atomic_cases(op: Opcode) -> [Case; 4] {
     }
 }
 
-const ATOMICS: [Opcode; 13] = [
-    Opcode::ATOMUADD,
-    Opcode::ATOMXCHG,
-    Opcode::ATOMCAS,
-    Opcode::ATOMAND,
-    Opcode::ATOMOR,
-    Opcode::ATOMXOR,
-    Opcode::ATOMUMIN,
-    Opcode::ATOMUMAX,
-    Opcode::ATOMIMIN,
-    Opcode::ATOMIMAX,
-    Opcode::ATOMFADD,
-    Opcode::ATOMINC_WRAP,
-    Opcode::ATOMDEC_WRAP,
-];
+const ATOMICS: [Opcode; 13] = shaderdiff_oracles::atomic::ATOMIC_OPCODES;
 
 #[test]
 fn every_atomic_returns_and_stores_the_formula_of_tgsi_rst() {

@@ -209,3 +209,35 @@ END
         );
     }
 }
+
+/// ARB temporaries start undefined (ARB_vertex_program issue 16; "temporary registers:
+/// undefined" in both ARB specs' register tables): reading one before writing it gives
+/// undefined result channels; a written one is defined. NV programs start at zero.
+#[test]
+fn arb_temporaries_start_undefined() {
+    let run = |text: &str| {
+        let p = shaderdiff_ir::nv::parse(text, "t").expect("parses");
+        let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+        let inputs = shaderdiff_backends::Inputs {
+            invocations: 4,
+            ..Default::default()
+        };
+        let o = shaderdiff_oracles::interp::run(&l.program, &inputs, &Default::default())
+            .expect("runs");
+        let (f, i) = l
+            .names
+            .lookup(l.stage, "result.color")
+            .expect("result.color");
+        let key = shaderdiff_oracles::RegKey::new(f, i);
+        (
+            o.registers[&key][0],
+            o.undefined.get(&key).map_or(0, |u| u[0]),
+        )
+    };
+    let (_, und) = run("!!ARBfp1.0\nTEMP t1;\nMOV result.color, -t1;\nEND\n");
+    assert_eq!(und, 0xF);
+    let (v, und) = run("!!ARBfp1.0\nTEMP t1;\nMOV t1, 0.5;\nMOV result.color, -t1;\nEND\n");
+    assert_eq!((v, und), ([f(-0.5); 4], 0));
+    let (v, und) = run("!!NVfp5.0\nTEMP t1;\nMOV.F result.color, -t1;\nEND\n");
+    assert_eq!((v, und), ([f(-0.0); 4], 0));
+}

@@ -286,6 +286,27 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         cx.next_temp += 8;
     }
     cx.max_temp = cx.next_temp;
+    if p.header.is_arb() {
+        // ARB temporaries start undefined: ARB_vertex_program issue 16 ("it was decided to
+        // leave these values uninitialized") and the register tables of ARB_vertex_program
+        // and ARB_fragment_program ("temporary registers: undefined"). Each starts as an
+        // integer division by zero, which the IR leaves undefined, so a read before any
+        // write is undefined (skipped by the comparators) rather than shaderdiff's zero.
+        // NV_gpu_program4 programs keep the IR's zero start.
+        let zero = cx.imm([0; 4]);
+        for t in 0..cx.max_temp {
+            let reg = Register::new(File::Temp, t as i32);
+            let z = ir::Src::new(zero);
+            cx.emit(
+                Opcode::IDIV,
+                vec![ir::Dst {
+                    reg,
+                    writemask: 0xF,
+                }],
+                vec![z, z],
+            );
+        }
+    }
     // Pass 2: instructions, by label region (NOTES.md §8): execution starts at `main` if
     // there is such a label, else at the first instruction; a label ends the region.
     let mut regions: Vec<(Option<String>, Vec<usize>)> = vec![(None, Vec::new())];

@@ -212,7 +212,8 @@ END
 
 /// ARB temporaries start undefined (ARB_vertex_program issue 16; "temporary registers:
 /// undefined" in both ARB specs' register tables): reading one before writing it gives
-/// undefined result channels; a written one is defined. NV programs start at zero.
+/// undefined result channels in the oracle, while every engine still starts it at zero
+/// (INTERFACE.md); a written one is defined. NV programs start at zero.
 #[test]
 fn arb_temporaries_start_undefined() {
     let run = |text: &str| {
@@ -234,8 +235,12 @@ fn arb_temporaries_start_undefined() {
             o.undefined.get(&key).map_or(0, |u| u[0]),
         )
     };
-    let (_, und) = run("!!ARBfp1.0\nTEMP t1;\nMOV result.color, -t1;\nEND\n");
+    let unread = "!!ARBfp1.0\nTEMP t1;\nMOV result.color, -t1;\nEND\n";
+    let (_, und) = run(unread);
     assert_eq!(und, 0xF);
+    // Every engine (interp, jit, valhall): -0, the negated zero start, as for a zero TEMP.
+    let vp = "!!ARBvp1.0\nTEMP t1;\nMOV result.texcoord[0], -t1;\nEND\n";
+    check(&run_all(vp, &[]), "result.texcoord[0]", 0xF, [f(-0.0); 4]);
     let (v, und) = run("!!ARBfp1.0\nTEMP t1;\nMOV t1, 0.5;\nMOV result.color, -t1;\nEND\n");
     assert_eq!((v, und), ([f(-0.5); 4], 0));
     let (v, und) = run("!!NVfp5.0\nTEMP t1;\nMOV.F result.color, -t1;\nEND\n");

@@ -290,21 +290,20 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         // ARB temporaries start undefined: ARB_vertex_program issue 16 ("it was decided to
         // leave these values uninitialized") and the register tables of ARB_vertex_program
         // and ARB_fragment_program ("temporary registers: undefined"). Each starts as an
-        // integer division by zero, which the IR leaves undefined, so a read before any
-        // write is undefined (skipped by the comparators) rather than shaderdiff's zero.
-        // NV_gpu_program4 programs keep the IR's zero start.
+        // integer division by zero (undefined in the IR) ANDed with 0: the oracle flags a
+        // read before any write as undefined (skipped by the comparators), while every
+        // engine still computes INTERFACE.md's zero start. NV_gpu_program4 programs keep
+        // the plain zero start.
         let zero = cx.imm([0; 4]);
+        let z = ir::Src::new(zero);
         for t in 0..cx.max_temp {
             let reg = Register::new(File::Temp, t as i32);
-            let z = ir::Src::new(zero);
-            cx.emit(
-                Opcode::IDIV,
-                vec![ir::Dst {
-                    reg,
-                    writemask: 0xF,
-                }],
-                vec![z, z],
-            );
+            let d = ir::Dst {
+                reg,
+                writemask: 0xF,
+            };
+            cx.emit(Opcode::IDIV, vec![d], vec![z, z]);
+            cx.emit(Opcode::AND, vec![d], vec![ir::Src::new(reg), z]);
         }
     }
     // Pass 2: instructions, by label region (NOTES.md §8): execution starts at `main` if

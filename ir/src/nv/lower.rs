@@ -201,24 +201,7 @@ pub(super) struct Ctx<'a> {
     pub fault: Option<LowerFault>,
 }
 
-/// A deliberate, realistic bug in the NV front-end, switched on only by an engine's
-/// catalogued fault (`--inject-fault`) so that campaigns can show the differential loop
-/// finds NV-specific miscompilations. Never used by default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LowerFault {
-    /// `.CC` flags of a `.SAT` / `.SSAT` instruction computed from the value before
-    /// clamping (NV_gpu_program4 §2.X.4.3: the condition code is set from the result
-    /// written, i.e. after clamping).
-    CcFromUnsaturated,
-}
-
-/// Lowering options: [`lower_with`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LowerOptions {
-    /// A deliberate lowering bug ([`LowerFault`]); `None` (the default) for the real
-    /// lowering.
-    pub fault: Option<LowerFault>,
-}
+pub use super::lower_start::{LowerFault, LowerOptions};
 
 /// Lowers `p` to the shared IR (module docs list what is supported).
 ///
@@ -287,24 +270,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
     }
     cx.max_temp = cx.next_temp;
     if p.header.is_arb() {
-        // ARB temporaries start undefined: ARB_vertex_program issue 16 ("it was decided to
-        // leave these values uninitialized") and the register tables of ARB_vertex_program
-        // and ARB_fragment_program ("temporary registers: undefined"). Each starts as an
-        // integer division by zero (undefined in the IR) ANDed with 0: the oracle flags a
-        // read before any write as undefined (skipped by the comparators), while every
-        // engine still computes INTERFACE.md's zero start. NV_gpu_program4 programs keep
-        // the plain zero start.
-        let zero = cx.imm([0; 4]);
-        let z = ir::Src::new(zero);
-        for t in 0..cx.max_temp {
-            let reg = Register::new(File::Temp, t as i32);
-            let d = ir::Dst {
-                reg,
-                writemask: 0xF,
-            };
-            cx.emit(Opcode::IDIV, vec![d], vec![z, z]);
-            cx.emit(Opcode::AND, vec![d], vec![ir::Src::new(reg), z]);
-        }
+        cx.arb_undefined_temps();
     }
     // Pass 2: instructions, by label region (NOTES.md §8): execution starts at `main` if
     // there is such a label, else at the first instruction; a label ends the region.

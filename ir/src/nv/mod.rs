@@ -30,6 +30,7 @@ pub mod lower;
 mod lower_cc;
 mod lower_cvt;
 mod lower_ops;
+mod lower_start;
 mod modifiers;
 mod opcodes;
 mod origin;

@@ -106,10 +106,10 @@ impl MemPlan {
     }
 }
 
-/// Whether `op` is a memory instruction (LOAD, STORE, RESQ, an atomic, BARRIER, MEMBAR).
+/// Whether `op` is a memory instruction (LOAD, STORE, RESQ, an atomic, BARRIER, MEMBAR; the
+/// oracle's definition).
 pub(crate) fn is_memory(op: shaderdiff_ir::Opcode) -> bool {
-    use shaderdiff_ir::Opcode::*;
-    matches!(op, LOAD | STORE | RESQ | BARRIER | MEMBAR) || AtomicOp::from_opcode(op).is_some()
+    shaderdiff_oracles::interp::memory::is_memory_opcode(op)
 }
 
 /// What generated code reads about resource `n` (entry `n` of `RunCtx::resources`): the

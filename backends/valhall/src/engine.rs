@@ -19,6 +19,7 @@ use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 use crate::compile::abi::{RECORD_BASE, RECORD_REG, SIDEBAND_REG, UNIFORM_MEM_BASE};
 use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
 use crate::sim::{Launch, Memory, Schedule, Shader, SimError, NUM_REGS};
+use shaderdiff_oracles::interp::memory::is_memory_opcode;
 
 /// The engine's `--backend` name.
 pub const ENGINE: &str = "valhall";
@@ -40,32 +41,6 @@ pub const OPCODES: &[Opcode] = {
         F2D, I2D, U2D, I64ABS, I64NEG, I64SSG, U64ADD, U64MUL, I64MIN, I64MAX, U64MIN, U64MAX,
         I64DIV, I64MOD, U64DIV, U64MOD, U64SHL, U64SHR, I64SHR, U64SEQ, U64SNE, U64SLT, U64SGE,
         I64SLT, I64SGE, D2I64, D2U64, I642D, U642D, I642F, U642F, F2I64, F2U64, I2I64, U2I64,
-    ]
-};
-
-/// The memory opcodes the valhall compiler lowers (`compile::memory`: tgsi.rst "Resource
-/// Access Opcodes", "Inter-thread synchronization opcodes", "Atomic opcodes").
-pub const MEMORY_OPCODES: &[Opcode] = {
-    use Opcode::*;
-    &[
-        LOAD,
-        STORE,
-        RESQ,
-        ATOMUADD,
-        ATOMXCHG,
-        ATOMCAS,
-        ATOMAND,
-        ATOMOR,
-        ATOMXOR,
-        ATOMUMIN,
-        ATOMUMAX,
-        ATOMIMIN,
-        ATOMIMAX,
-        ATOMFADD,
-        ATOMINC_WRAP,
-        ATOMDEC_WRAP,
-        BARRIER,
-        MEMBAR,
     ]
 };
 
@@ -131,7 +106,7 @@ impl ValhallEngine {
                 opcodes: ALL_OPCODES
                     .iter()
                     .copied()
-                    .filter(|op| OPCODES.contains(op) || MEMORY_OPCODES.contains(op))
+                    .filter(|&op| OPCODES.contains(&op) || is_memory_opcode(op))
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,

@@ -200,39 +200,19 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::ENDPRIM,
 ];
 
-/// The memory opcodes the suite covers with templates ([`memory`]).
-pub const MEMORY_OPCODES: &[Opcode] = {
-    use Opcode::*;
-    &[
-        LOAD,
-        STORE,
-        RESQ,
-        BARRIER,
-        MEMBAR,
-        ATOMUADD,
-        ATOMFADD,
-        ATOMXCHG,
-        ATOMCAS,
-        ATOMAND,
-        ATOMOR,
-        ATOMXOR,
-        ATOMUMIN,
-        ATOMUMAX,
-        ATOMIMIN,
-        ATOMIMAX,
-        ATOMINC_WRAP,
-        ATOMDEC_WRAP,
-    ]
-};
-
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
-/// [`CONTROL_OPCODES`] and [`MEMORY_OPCODES`], in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
+/// [`CONTROL_OPCODES`] and the memory opcodes (the oracle's
+/// `shaderdiff_oracles::interp::memory::is_memory_opcode`, templates in [`memory`]), in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
 /// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
 pub fn spec_opcodes() -> Vec<Opcode> {
     ALL_OPCODES
         .iter()
         .copied()
-        .filter(|&op| is_alu(op) || CONTROL_OPCODES.contains(&op) || MEMORY_OPCODES.contains(&op))
+        .filter(|&op| {
+            is_alu(op)
+                || CONTROL_OPCODES.contains(&op)
+                || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
+        })
         .collect()
 }
 

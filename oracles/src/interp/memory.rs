@@ -69,6 +69,14 @@ pub(crate) fn mem_op(op: Opcode) -> Option<MemOp> {
     })
 }
 
+/// Whether `op` is a memory instruction of the memory model (tgsi.rst "Resource Access
+/// Opcodes" LOAD, STORE, RESQ; "Inter-thread synchronization opcodes" BARRIER, MEMBAR; every
+/// opcode of "Atomic opcodes"): the one definition the oracle, the engines and the spec
+/// generator share.
+pub fn is_memory_opcode(op: Opcode) -> bool {
+    mem_op(op).is_some()
+}
+
 /// A declared memory resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceDecl {

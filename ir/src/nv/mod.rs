@@ -31,6 +31,7 @@ mod lower_cc;
 mod lower_cvt;
 mod lower_ops;
 mod lower_start;
+mod lower_vars;
 mod modifiers;
 mod opcodes;
 mod origin;

@@ -299,13 +299,17 @@ END
     );
 }
 
-/// Example 9's bitfield lines (BFE/BFI with NV's width/offset operand, BFR, BTC, BTFL,
-/// BTFM); its 64-bit half is not lowered. Values from the notes' table.
+/// Example 9, whole: bitfield instructions (BFE/BFI with NV's width/offset operand, BFR,
+/// BTC, BTFL, BTFM) and 64-bit integers and doubles (LONG TEMP, PK64, ADD.U64, MUL.S64,
+/// ADD.F64, UP64). Inputs and values from the notes' table: v = (0xF0, 0x80000000,
+/// 0x1234FF78, 0); dbl = the doubles 1.5 and 2.5 split little-endian.
 #[test]
-fn example_9_bitfields() {
+fn example_9_bitfields_and_64_bit() {
     let text = "!!NVvp5.0
 PARAM v = program.local[0];
+PARAM dbl = program.local[1];
 TEMP t;
+LONG TEMP d, e, k;
 BFE.U t.x, {4, 4}, v.x;
 BFE.S t.y, {4, 4}, v.x;
 BFI.U t.z, {8, 8}, 0xAB, v.z;
@@ -315,9 +319,24 @@ BTC.U result.attrib[1].x, v.z;
 BTFL.U result.attrib[1].y, v.y;
 BTFM.S result.attrib[1].z, v.y;
 BTFM.U result.attrib[1].w, v.w;
+PK64.U d, {0xFFFFFFFF, 1, 5, 0};
+ADD.U64 e.x, d.x, d.y;
+UP64.U result.attrib[2], e.x;
+PK64.S k, {-3, -1, 0, 0};
+MUL.S64 e.y, d.y, k.x;
+UP64.S result.attrib[3], e.y;
+PK64.F k, dbl;
+ADD.F64 e.z, k.x, k.y;
+UP64.F result.attrib[4], e.z;
 END
 ";
-    let all = run_all(text, &[[0xF0, 0x8000_0000, 0x1234_FF78, 0]]);
+    let all = run_all(
+        text,
+        &[
+            [0xF0, 0x8000_0000, 0x1234_FF78, 0],
+            [0, 0x3FF8_0000, 0, 0x4004_0000],
+        ],
+    );
     check(
         &all,
         "result.attrib[0]",
@@ -325,4 +344,20 @@ END
         [15, u32::MAX, 0x1234_AB78, 0x0F00_0000],
     );
     check(&all, "result.attrib[1]", 0xF, [17, 31, 30, u32::MAX]);
+    // 0x1_FFFFFFFF + 5 = 0x2_00000004, unpacked and replicated.
+    check(&all, "result.attrib[2]", 0xF, [4, 2, 4, 2]);
+    // 5 * -3 = -15 = 0xFFFFFFFF_FFFFFFF1.
+    check(
+        &all,
+        "result.attrib[3]",
+        0xF,
+        [0xFFFF_FFF1, u32::MAX, 0xFFFF_FFF1, u32::MAX],
+    );
+    // 1.5 + 2.5 = 4.0 = 0x40100000_00000000.
+    check(
+        &all,
+        "result.attrib[4]",
+        0xF,
+        [0, 0x4010_0000, 0, 0x4010_0000],
+    );
 }

@@ -150,6 +150,10 @@ pub(super) enum Elem {
     Reg(File, u32),
     /// `{a, b, c, d}` (1 to 4 components; typed at the use).
     Lit(Vec<SignedLit>),
+    /// One vector of a `LONG TEMP` (four 64-bit components): components x and y are the
+    /// pairs `TEMP[i].xy` and `TEMP[i].zw`, components z and w those of `TEMP[i + 1]`
+    /// (the TGSI layout of 64-bit values, tgsi.rst "Double ISA"; see `lower_wide.rs`).
+    Long(u32),
 }
 
 /// What a declared name stands for.
@@ -157,6 +161,8 @@ pub(super) enum Elem {
 pub(super) enum Var {
     /// TEMP array starting at a TEMP index.
     Temp { base: u32 },
+    /// `LONG TEMP` array starting at a TEMP index, two TEMPs per element ([`Elem::Long`]).
+    LongTemp { base: u32 },
     /// ADDRESS register.
     Addr(u32),
     /// ATTRIB / PARAM / OUTPUT: one element per array entry.

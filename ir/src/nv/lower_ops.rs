@@ -45,8 +45,14 @@ impl Ctx<'_> {
 
     fn lower_insn_inner(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let name = insn.opcode.name();
+        if Self::writes_wide(insn) {
+            return self.lower_wide(insn);
+        }
         if let Some(t) = insn.mods.ty {
-            if t.bits() == Some(64) || (!t.is_operation_type() && insn.opcode != N::Cvt) {
+            let narrows = Self::narrows_wide(insn);
+            if (t.bits() == Some(64) && !narrows)
+                || (!t.is_operation_type() && insn.opcode != N::Cvt)
+            {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
         }
@@ -177,6 +183,7 @@ impl Ctx<'_> {
             Elem::Reg(f, i) if matches!(f, File::Temp | File::Output | File::Address) => {
                 Ok(dst(Register::new(f, i as i32), d.mask))
             }
+            Elem::Long(_) => Err(self.long_as_32_bit(&d.base)),
             _ => Err(self.invalid(format!(
                 "{}: the result must be a TEMP, OUTPUT or result binding",
                 insn.opcode.name()
@@ -295,6 +302,10 @@ impl Ctx<'_> {
 
     fn alu(&mut self, insn: &NvInsn, ty: BaseType, sat: Saturate) -> Result<(), LowerError> {
         use BaseType::{F, S, U};
+        if Self::narrows_wide(insn) {
+            let d = self.dest(insn)?;
+            return self.narrow_wide(insn, d, sat);
+        }
         let nsrc = insn.srcs.len();
         // Operand types: float-input conversions read floats (§2.X.8 FLR/CEIL/TRUNC/ROUND).
         let src_ty = match insn.opcode {

@@ -87,12 +87,11 @@ impl Ctx<'_> {
     pub(super) fn declare(&mut self, d: &Declaration) -> Result<(), LowerError> {
         match d {
             Declaration::Temp { mods, vars } => {
-                if mods.size == Some(ast::VarSize::Long) {
-                    return Err(self.unsupported("LONG TEMP (64-bit variables)".into()));
-                }
+                // NV_gpu_program5 §2.X.3.1: a LONG component holds at least 64 bits.
+                let long = mods.size == Some(ast::VarSize::Long);
                 for v in vars {
                     let base = self.next_temp;
-                    let size = v.size.unwrap_or(1).max(1);
+                    let size = v.size.unwrap_or(1).max(1) * if long { 2 } else { 1 };
                     if size > MAX_TEMPS || self.next_temp + size > MAX_TEMPS {
                         return Err(self.unsupported(format!(
                             "TEMP `{}`: more than {MAX_TEMPS} temporaries",
@@ -100,7 +99,12 @@ impl Ctx<'_> {
                         )));
                     }
                     self.next_temp += size;
-                    self.vars.insert(v.name.clone(), Var::Temp { base });
+                    let var = if long {
+                        Var::LongTemp { base }
+                    } else {
+                        Var::Temp { base }
+                    };
+                    self.vars.insert(v.name.clone(), var);
                 }
             }
             Declaration::Address { names } => {
@@ -174,6 +178,10 @@ impl Ctx<'_> {
                 }
                 match (var, index.first()) {
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
+                    (Var::LongTemp { base }, None) => Ok(Elem::Long(base)),
+                    (Var::LongTemp { base }, Some(Index::Abs(k))) => {
+                        Ok(Elem::Long(base.saturating_add(k.saturating_mul(2))))
+                    }
                     (Var::Temp { base }, None) => Ok(Elem::Reg(File::Temp, base)),
                     (Var::Temp { base }, Some(Index::Abs(k))) => {
                         Ok(Elem::Reg(File::Temp, base.saturating_add(*k)))
@@ -217,7 +225,7 @@ impl Ctx<'_> {
                     .iter()
                     .filter_map(|x| match x {
                         Elem::Reg(f, i) => Some((*f, *i)),
-                        Elem::Lit(_) => None,
+                        Elem::Lit(_) | Elem::Long(_) => None,
                     })
                     .collect();
                 let all_lit = e.iter().all(|x| matches!(x, Elem::Lit(_)));
@@ -355,8 +363,21 @@ impl Ctx<'_> {
                         let w = self.lit_words(&v, ty)?;
                         Ok(self.imm(w))
                     }
+                    Elem::Long(_) => Err(self.long_as_32_bit(r)),
                 }
             }
         }
+    }
+
+    /// The refusal of a 32-bit access to a `LONG TEMP` (NOTES.md §11: mixing 32- and 64-bit
+    /// accesses to the same components reinterprets them, which the spec leaves undefined).
+    pub fn long_as_32_bit(&self, r: &VarRef) -> LowerError {
+        let name = match r {
+            VarRef::Var { name, .. } => name.clone(),
+            VarRef::Binding(b) => binding_text(b),
+        };
+        self.unsupported(format!(
+            "32-bit access to the LONG variable `{name}` (reinterpreting 64-bit components is undefined, NOTES.md §11; use a 64-bit data type, PK64 or UP64)"
+        ))
     }
 }

@@ -32,6 +32,7 @@ mod lower_cvt;
 mod lower_ops;
 mod lower_start;
 mod lower_vars;
+mod lower_wide;
 mod modifiers;
 mod opcodes;
 mod origin;

@@ -10,3 +10,4 @@ mod ops;
 mod refusals;
 mod support;
 mod table_x13;
+mod table_x13_wide;

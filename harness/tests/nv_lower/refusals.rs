@@ -4,7 +4,8 @@ use shaderdiff_ir::nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
-/// negated ADD / SUB, CVT with F16, 64-bit, memory and textures.
+/// negated ADD / SUB, CVT with F16, condition codes of 64-bit results, 32-bit accesses to
+/// LONG variables, memory and textures.
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
     let cases: &[(&str, &str, (u32, u32))] = &[
@@ -24,7 +25,21 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (3, 1),
         ),
         ("!!NVvp5.0\nTEMP p;\n MEMBAR;\nEND\n", "MEMBAR", (3, 2)),
-        ("!!NVvp5.0\nLONG TEMP d;\nEND\n", "LONG", (2, 1)),
+        (
+            "!!NVvp5.0\nLONG TEMP d;\nADD.F64.CC d, d, d;\nEND\n",
+            "condition codes",
+            (3, 1),
+        ),
+        (
+            "!!NVvp5.0\nLONG TEMP d;\n MOV.U d.x, 1;\nEND\n",
+            "32-bit access to the LONG variable `d`",
+            (3, 2),
+        ),
+        (
+            "!!NVvp5.0\nPARAM p = program.local[0];\nLONG TEMP d;\nADD.U64 d, p, p;\nEND\n",
+            "is a 32-bit variable",
+            (4, 1),
+        ),
         (
             "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
             "TEX",

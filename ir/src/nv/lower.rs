@@ -13,7 +13,10 @@
 //! operand needs"). Precision suffixes (`R`, `H`, `X`) are computed at full f32 precision,
 //! which NV_fragment_program_option §3.11.4 allows ("no less than").
 //!
-//! Everything else — BRA, memory, textures, 64-bit types, F16 conversions, the carry and
+//! 64-bit types (LONG TEMPs, F64 / S64 / U64, PK64, UP64, CVT to and from 64 bits) are
+//! lowered in `lower_wide.rs`.
+//!
+//! Everything else — BRA, memory, textures, F16 conversions, the carry and
 //! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand, other
 //! stages — is refused with [`LowerError::Unsupported`] naming the instruction and its
 //! position, never lowered approximately.

@@ -386,7 +386,6 @@ impl Ctx<'_> {
                 (N::Trunc, F) => one(self, O::DTRUNC, vec![a(0)]),
                 (N::Round, F) => one(self, O::DROUND, vec![a(0)]),
                 (N::Ssg, F) => one(self, O::DSSG, vec![a(0)]),
-                (N::Ssg, S) => one(self, O::I64SSG, vec![a(0)]),
                 (N::And | N::Or | N::Xor, S | U) => {
                     let op = match insn.opcode {
                         N::And => O::AND,

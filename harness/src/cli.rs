@@ -395,6 +395,9 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
         None => inputs::defaults(&program, count),
     }
     .map_err(|e| Failure::BadInput(e.to_string()))?;
+    let mut sets = [inputs];
+    crate::nv_runtime::prepare_sets(&program, nv_names.as_ref(), &mut sets, &name)?;
+    let [inputs] = sets;
     crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.name();
     let mut config =
@@ -406,9 +409,12 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
             None => format!("{name}: engine `{backend}` is not available in this build"),
         })
     })?;
-    let outputs = engine
+    let mut outputs = engine
         .execute(&program, &inputs)
         .map_err(|e| engine_failure(&name, e))?;
+    if let Some(n) = &nv_names {
+        crate::nv_runtime::regions(&n.names, &inputs, &mut outputs);
+    }
     let namer = |k: &RegKey| match &nv_names {
         Some(n) => n.name_of(k),
         None => k.to_string(),

@@ -114,15 +114,17 @@ pub(crate) fn load_entry(
         Ok((program, names)) => {
             let sibling = sibling_inputs(&path);
             if sibling.is_file() {
-                let inputs = load_inputs_named(&sibling, &program, None, names.as_ref())?;
-                Ok((program, vec![inputs], Some(sibling)))
+                let mut sets = vec![load_inputs_named(&sibling, &program, None, names.as_ref())?];
+                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+                Ok((program, sets, Some(sibling)))
             } else {
-                let sets = random_inputs(
+                let mut sets = random_inputs(
                     &program,
                     args.seed,
                     args.random_inputs,
                     crate::diff_cmd::RANDOM_INVOCATIONS,
                 );
+                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
                 Ok((program, sets, None))
             }
         }

@@ -23,6 +23,7 @@ pub mod inputs_json;
 pub mod isolate;
 pub mod lang;
 pub mod merge_cmd;
+pub mod nv_runtime;
 pub mod output;
 pub mod output_memory;
 pub mod probe;

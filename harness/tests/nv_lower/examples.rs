@@ -361,3 +361,42 @@ END
         [0, 0x4010_0000, 0, 0x4010_0000],
     );
 }
+
+/// Example 10: an NVcp5 compute program with 64-bit global addresses (PK64, CVT.U64.U32,
+/// ADD.U64), LOAD, STORE, ATOM.ADD and MEMBAR; one work group of 4 invocations. The buffer
+/// B and the counter C sit above 4 GiB so the addresses need both words. Values from the
+/// notes' table: B+16..B+28 = 2, 4, 6, 8; C = 100 + 2 + 4 + 6 + 8 = 120; B+0..B+12 keep
+/// 1, 2, 3, 4.
+#[test]
+fn example_10_compute_global_memory() {
+    let text = "!!NVcp5.0
+GROUP_SIZE 4;
+PARAM addrs = program.local[0];
+LONG TEMP p, q;
+TEMP i, v, old;
+PK64.U p, addrs;
+MUL.U i.x, invocation.localid.x, 4;
+CVT.U64.U32 q.x, i.x;
+ADD.U64 q.x, p.x, q.x;
+LOAD.U32 v.x, q.x;
+ADD.U v.x, v.x, v.x;
+ADD.U64 q.y, q.x, 16;
+STORE.U32 v.x, q.y;
+ATOM.ADD.U32 old.x, v.x, p.y;
+MEMBAR;
+END
+";
+    let b: u64 = 0x1_0000_1000;
+    let c: u64 = 0x1_0000_2000;
+    let words = |w: &[u32]| w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let global = [(b, words(&[1, 2, 3, 4, 0, 0, 0, 0])), (c, words(&[100]))];
+    let addrs = [b as u32, (b >> 32) as u32, c as u32, (c >> 32) as u32];
+    for (engine, out) in crate::support::run_compute(text, &[addrs], &global, 4) {
+        assert_eq!(
+            out.global[&b],
+            words(&[1, 2, 3, 4, 2, 4, 6, 8]),
+            "{engine}: buffer B"
+        );
+        assert_eq!(out.global[&c], words(&[120]), "{engine}: counter C");
+    }
+}

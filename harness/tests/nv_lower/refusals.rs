@@ -5,7 +5,7 @@ use shaderdiff_ir::nv;
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
 /// negated ADD / SUB, CVT with F16, condition codes of 64-bit results, 32-bit accesses to
-/// LONG variables, memory and textures.
+/// LONG variables, F16 storage, 64-bit atomics, DWRAP and textures.
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
     let cases: &[(&str, &str, (u32, u32))] = &[
@@ -24,7 +24,21 @@ fn unsupported_constructs_are_refused_with_their_position() {
             "CVT",
             (3, 1),
         ),
-        ("!!NVvp5.0\nTEMP p;\n MEMBAR;\nEND\n", "MEMBAR", (3, 2)),
+        (
+            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\n ATOM.DWRAP.U32 t.x, t, a.x;\nEND\n",
+            "DWRAP",
+            (4, 2),
+        ),
+        (
+            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nLOAD.F16 t.x, a.x;\nEND\n",
+            "F16 storage",
+            (4, 1),
+        ),
+        (
+            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.U64 t.x, t, a.x;\nEND\n",
+            "only 32-bit atomics",
+            (4, 1),
+        ),
         (
             "!!NVvp5.0\nLONG TEMP d;\nADD.F64.CC d, d, d;\nEND\n",
             "condition codes",

@@ -126,3 +126,40 @@ pub fn run_with_fault(
         })
         .collect()
 }
+
+/// Lowers the compute program `text`, sets `program.local[i]` to `locals[i]` and the
+/// global memory regions `global` (base address, bytes), runs `invocations` invocations on
+/// every engine (the oracle first) and returns each engine's outputs with the final
+/// regions in `global` (`shaderdiff::nv_runtime`).
+pub fn run_compute(
+    text: &str,
+    locals: &[[u32; 4]],
+    global: &[(u64, Vec<u8>)],
+    invocations: usize,
+) -> Vec<(String, shaderdiff_oracles::Outputs)> {
+    let p = nv::parse(text, "t.nv").expect("parses");
+    let l = nv::lower(&p).expect("lowers");
+    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    let mut inputs = Inputs {
+        invocations,
+        ..Inputs::default()
+    };
+    for (i, v) in locals.iter().enumerate() {
+        if let Some((f, idx)) = l.names.lookup(l.stage, &format!("program.local[{i}]")) {
+            inputs.constants.insert(RegKey::new(f, idx), *v);
+        }
+    }
+    inputs.global = global.iter().cloned().collect();
+    shaderdiff::nv_runtime::prepare(&l.program, &l.names, &mut inputs).expect("prepared");
+    ENGINE_NAMES
+        .iter()
+        .map(|name| {
+            let e = engine(name, &EngineConfig::default()).expect("engine");
+            let mut out = e
+                .execute(&l.program, &inputs)
+                .unwrap_or_else(|err| panic!("{name}: {err}"));
+            shaderdiff::nv_runtime::regions(&l.names, &inputs, &mut out);
+            (name.to_string(), out)
+        })
+        .collect()
+}

@@ -206,6 +206,9 @@ pub(super) struct Ctx<'a> {
     pub calls: Vec<(usize, String)>,
     /// A deliberate lowering bug ([`LowerFault`]), for fault-injection campaigns.
     pub fault: Option<LowerFault>,
+    /// The global memory window (`MEMORY` index, `global.base` CONST index), once a memory
+    /// instruction uses it (`lower_mem.rs`).
+    pub global: Option<(u32, u32)>,
 }
 
 pub use super::lower_start::{LowerFault, LowerOptions};
@@ -237,6 +240,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
     let ir_stage = match stage {
         NvStage::Vertex => Stage::Vertex,
         NvStage::Fragment => Stage::Fragment,
+        NvStage::Compute => Stage::Compute,
         other => {
             return Err(LowerError::Unsupported {
                 pos: start,
@@ -260,7 +264,9 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         pos: start,
         calls: Vec::new(),
         fault: options.fault,
+        global: None,
     };
+    cx.program_declarations()?;
     // Pass 1: declarations (they precede their uses, §2.X.3).
     for (i, st) in p.statements.iter().enumerate() {
         cx.pos = p.source_map.statements.get(i).copied().unwrap_or_default();
@@ -457,9 +463,11 @@ impl Ctx<'_> {
                 }
             }
         }
+        decls.extend(self.system_value_declarations());
         if self.max_temp > 0 {
             decls.push(ir::Declaration::new(File::Temp, 0, self.max_temp - 1));
         }
+        decls.extend(self.global_declaration());
         self.out.source_map.declarations = vec![Pos::default(); decls.len()];
         self.out.declarations = decls;
     }

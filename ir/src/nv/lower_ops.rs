@@ -45,13 +45,21 @@ impl Ctx<'_> {
 
     fn lower_insn_inner(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let name = insn.opcode.name();
+        match insn.opcode {
+            N::Membar => {
+                self.membar();
+                return Ok(());
+            }
+            N::Store => return self.store(insn),
+            _ => {}
+        }
         if Self::writes_wide(insn) {
             return self.lower_wide(insn);
         }
         if let Some(t) = insn.mods.ty {
             let narrows = Self::narrows_wide(insn);
-            if (t.bits() == Some(64) && !narrows)
-                || (!t.is_operation_type() && insn.opcode != N::Cvt)
+            if (t.bits() == Some(64) && !narrows && insn.opcode != N::Atom)
+                || (!t.is_operation_type() && !matches!(insn.opcode, N::Cvt | N::Load | N::Atom))
             {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
@@ -305,6 +313,17 @@ impl Ctx<'_> {
         if Self::narrows_wide(insn) {
             let d = self.dest(insn)?;
             return self.narrow_wide(insn, d, sat);
+        }
+        match insn.opcode {
+            N::Load => {
+                let d = self.dest(insn)?;
+                return self.load32(insn, d, sat);
+            }
+            N::Atom => {
+                let d = self.dest(insn)?;
+                return self.atom(insn, d, sat);
+            }
+            _ => {}
         }
         let nsrc = insn.srcs.len();
         // Operand types: float-input conversions read floats (§2.X.8 FLR/CEIL/TRUNC/ROUND).

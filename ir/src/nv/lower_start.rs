@@ -49,3 +49,54 @@ impl Ctx<'_> {
         }
     }
 }
+
+impl Ctx<'_> {
+    /// Program declarations as IR properties: compute `GROUP_SIZE x [y [z]]`
+    /// (NV_compute_program5 §2.X.3.5: exactly one is required; missing sizes are 1) becomes
+    /// `CS_FIXED_BLOCK_WIDTH / HEIGHT / DEPTH`. `SHARED_MEMORY` only sizes the shared
+    /// memory of LDS / STS / ATOMS, which are refused where they appear.
+    pub(super) fn program_declarations(&mut self) -> Result<(), super::lower::LowerError> {
+        use crate::names::PropertyName as P;
+        for d in &self.nv.program_decls {
+            if let super::ast::ProgramDecl::GroupSize(sizes) = d {
+                let names = [
+                    P::CsFixedBlockWidth,
+                    P::CsFixedBlockHeight,
+                    P::CsFixedBlockDepth,
+                ];
+                for (k, name) in names.into_iter().enumerate() {
+                    self.out.properties.push(ir::Property {
+                        name,
+                        value: sizes.get(k).copied().unwrap_or(1).max(1),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One `SV` declaration per compute attribute binding the program reads
+    /// (NV_compute_program5 Table X.1), with the TGSI semantic of the same quantity:
+    /// `invocation.localid` THREAD_ID, `invocation.groupid` BLOCK_ID,
+    /// `invocation.groupcount` GRID_SIZE, `invocation.groupsize` BLOCK_SIZE;
+    /// `invocation.globalid` and `invocation.localindex` have none. Their values come from
+    /// the inputs (the harness fills unset ones from the invocation's position).
+    pub(super) fn system_value_declarations(&self) -> Vec<ir::Declaration> {
+        use crate::names::SemanticName as S;
+        let mut out = Vec::new();
+        let n = self.counts.get(&File::SystemValue).copied().unwrap_or(0);
+        for i in 0..n {
+            let mut d = ir::Declaration::new(File::SystemValue, i, i);
+            let name = self.names.name_of(File::SystemValue, i).unwrap_or("");
+            d.semantic = match name {
+                "invocation.localid" => Some((S::ThreadId, 0)),
+                "invocation.groupid" => Some((S::BlockId, 0)),
+                "invocation.groupcount" => Some((S::GridSize, 0)),
+                "invocation.groupsize" => Some((S::BlockSize, 0)),
+                _ => None,
+            };
+            out.push(d);
+        }
+        out
+    }
+}

@@ -4,7 +4,7 @@
 //! "Program Variables", §2.X.4.2 "Program Operands"; ARB_vertex_program §2.14.3).
 
 use super::ast::{self, BaseType, Binding, Declaration, Index, InitItem};
-use super::ast::{SignedLit, SrcBase, VarRef};
+use super::ast::{NvStage, SignedLit, SrcBase, VarRef};
 use super::lower::{canonical_name, Ctx, Elem, LowerError, Var, MAX_TEMPS};
 use super::print::binding_text;
 use crate::names::{File, ImmType};
@@ -34,6 +34,7 @@ impl Ctx<'_> {
         match b.root() {
             "vertex" | "fragment" if b.segments[0].index.is_empty() => Ok(File::Input),
             "result" => Ok(File::Output),
+            "invocation" if self.stage == NvStage::Compute => Ok(File::SystemValue),
             "program" | "state" if b.segments.get(1).map(|s| s.name.as_str()) != Some("buffer") => {
                 Ok(File::Const)
             }

@@ -76,7 +76,7 @@ impl Ctx<'_> {
         match insn.opcode {
             N::Pk64 => true,
             N::Cvt => is64(insn.mods.ty),
-            N::I2f | N::Up64 => false,
+            N::I2f | N::Up64 | N::Atom => false,
             op => op.has_dst() && is64(insn.mods.ty),
         }
     }
@@ -305,7 +305,9 @@ impl Ctx<'_> {
                 *r = Some(self.hidden());
             }
         }
-        if insn.opcode == N::Cvt {
+        if insn.opcode == N::Load {
+            self.load64(insn, &results)?;
+        } else if insn.opcode == N::Cvt {
             self.cvt_to_wide(insn, &results)?;
         } else {
             self.alu_wide(insn, &results)?;

@@ -1,0 +1,251 @@
+//! The run-time parts of a lowered NV program that the inputs file does not spell in IR
+//! terms: NV global memory (INTERFACE.md `"global"`: regions keyed by base address) and
+//! the compute attribute bindings (`invocation.localid` ...).
+//!
+//! * **Global memory.** The lowering reads global memory through one window resource and
+//!   its base-address parameter (`shaderdiff_ir::nv` `lower_mem.rs`; the NameMap names
+//!   them `global` and `global.base`). [`prepare`] builds the window from the inputs'
+//!   regions: it starts at the lowest base address and ends at the end of the highest
+//!   region, rounded up to 4 bytes; gaps between regions are zero. [`regions`] cuts the
+//!   final window back into the input regions for output.
+//! * **Compute bindings** (NV_compute_program5 Table X.1). Unless the inputs file sets them,
+//!   invocation `i` of a dispatch of `n` invocations with `GROUP_SIZE (x, y, z)` (`s` =
+//!   x·y·z invocations per group, groups laid along x) gets: `localindex = i mod s`,
+//!   `localid = (l mod x, (l / x) mod y, l / (x·y))` for `l = localindex`, `groupid =
+//!   (i / s, 0, 0)`, `groupcount = (ceil(n / s), 1, 1)`, `groupsize = (x, y, z)` and
+//!   `globalid = groupid · groupsize + localid`, the `w` components 0 (the spec leaves them
+//!   undefined). This is the grouping the engines use for workgroups (invocation `i` is in
+//!   workgroup `i / s`).
+
+use shaderdiff_ir::nv::NameMap;
+use shaderdiff_ir::{File, Program, PropertyName};
+use shaderdiff_oracles::{Inputs, Outputs, RegKey};
+
+/// NameMap names of the global memory window and its base parameter (see
+/// `shaderdiff_ir::nv` `lower_mem.rs`).
+const WINDOW: &str = "global";
+const BASE: &str = "global.base";
+
+fn entry(names: &NameMap, name: &str, file: File) -> Option<RegKey> {
+    names
+        .entries
+        .iter()
+        .find(|(n, f, _)| n == name && *f == file)
+        .map(|&(_, f, i)| RegKey::new(f, i))
+}
+
+/// The window's base address and bytes for the regions of `inputs.global`.
+fn window(inputs: &Inputs) -> (u64, Vec<u8>) {
+    let Some(base) = inputs.global.keys().next().copied() else {
+        return (0, Vec::new());
+    };
+    let end = inputs
+        .global
+        .iter()
+        .map(|(a, b)| a.saturating_add(b.len() as u64))
+        .max()
+        .unwrap_or(base);
+    let len = (end - base).div_ceil(4) * 4;
+    let mut bytes = vec![0u8; len as usize];
+    for (a, b) in &inputs.global {
+        let at = (a - base) as usize;
+        bytes[at..at + b.len()].copy_from_slice(b);
+    }
+    (base, bytes)
+}
+
+/// The largest window [`prepare`] builds (bytes): regions farther apart are refused.
+pub const MAX_WINDOW: u64 = 1 << 28;
+
+/// Completes `inputs` for a lowered NV program (module docs): the global memory window and
+/// unset compute attribute bindings.
+///
+/// Errors: global regions spanning more than [`MAX_WINDOW`] bytes, or overlapping.
+pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
+    if let (Some(mem), Some(base_key)) = (
+        entry(names, WINDOW, File::Memory),
+        entry(names, BASE, File::Const),
+    ) {
+        let mut end = 0u64;
+        for (a, b) in &inputs.global {
+            if *a < end {
+                return Err(format!(
+                    "global region {a:#x} overlaps the region before it"
+                ));
+            }
+            end = a.saturating_add(b.len() as u64);
+        }
+        if let Some(first) = inputs.global.keys().next() {
+            if end - first > MAX_WINDOW {
+                return Err(format!(
+                    "global regions span {:#x} bytes (at most {MAX_WINDOW:#x})",
+                    end - first
+                ));
+            }
+        }
+        let (base, bytes) = window(inputs);
+        inputs.buffers.insert(mem, bytes);
+        inputs
+            .constants
+            .insert(base_key, [base as u32, (base >> 32) as u32, 0, 0]);
+    }
+    let size = [
+        PropertyName::CsFixedBlockWidth,
+        PropertyName::CsFixedBlockHeight,
+        PropertyName::CsFixedBlockDepth,
+    ]
+    .map(|p| program.property(p).unwrap_or(1).max(1));
+    let per_group = size.iter().product::<u32>().max(1) as usize;
+    let n = inputs.invocations;
+    let groups = n.div_ceil(per_group) as u32;
+    for (name, file, index) in &names.entries {
+        let key = RegKey::new(*file, *index);
+        if *file != File::SystemValue || inputs.registers.contains_key(&key) {
+            continue;
+        }
+        let values = (0..n)
+            .map(|i| {
+                let l = (i % per_group) as u32;
+                let g = (i / per_group) as u32;
+                let local = [
+                    l % size[0],
+                    (l / size[0]) % size[1],
+                    l / (size[0] * size[1]),
+                ];
+                match name.as_str() {
+                    "invocation.localid" => [local[0], local[1], local[2], 0],
+                    "invocation.groupid" => [g, 0, 0, 0],
+                    "invocation.groupcount" => [groups, 1, 1, 0],
+                    "invocation.groupsize" => [size[0], size[1], size[2], 0],
+                    "invocation.globalid" => [g * size[0] + local[0], local[1], local[2], 0],
+                    "invocation.localindex" => [l, 0, 0, 0],
+                    _ => [0; 4],
+                }
+            })
+            .collect();
+        inputs.registers.insert(key, values);
+    }
+    Ok(())
+}
+
+/// [`prepare`] on every input set of a program loaded with [`crate::cli::load_program_named`]
+/// (nothing for TGSI programs).
+///
+/// # Errors
+/// [`crate::cli::Failure::BadInput`] naming `file` for regions [`prepare`] refuses.
+pub fn prepare_sets(
+    program: &Program,
+    names: Option<&crate::cli::NvNames>,
+    sets: &mut [Inputs],
+    file: &str,
+) -> Result<(), crate::cli::Failure> {
+    let Some(n) = names else {
+        return Ok(());
+    };
+    for s in sets {
+        prepare(program, &n.names, s)
+            .map_err(|e| crate::cli::Failure::BadInput(format!("{file}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Moves the final global memory window of `outputs` back into the input regions
+/// (`outputs.global`, INTERFACE.md `run --format json`), for a program [`prepare`]d with
+/// `inputs`. The window's undefined bytes stay under its IR name.
+pub fn regions(names: &NameMap, inputs: &Inputs, outputs: &mut Outputs) {
+    let Some(mem) = entry(names, WINDOW, File::Memory) else {
+        return;
+    };
+    let Some(bytes) = outputs.buffers.remove(&mem) else {
+        return;
+    };
+    let base = inputs.global.keys().next().copied().unwrap_or(0);
+    for (a, b) in &inputs.global {
+        let at = (a - base) as usize;
+        if let Some(slice) = bytes.get(at..at + b.len()) {
+            outputs.global.insert(*a, slice.to_vec());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_with_window() -> NameMap {
+        NameMap {
+            entries: vec![
+                ("global".into(), File::Memory, 0),
+                ("global.base".into(), File::Const, 1),
+                ("invocation.localid".into(), File::SystemValue, 0),
+                ("invocation.groupid".into(), File::SystemValue, 1),
+            ],
+        }
+    }
+
+    #[test]
+    fn window_spans_the_regions_and_maps_back() {
+        let mut inputs = Inputs {
+            invocations: 2,
+            ..Inputs::default()
+        };
+        inputs.global.insert(0x10000, vec![1, 2, 3, 4]);
+        inputs.global.insert(0x10006, vec![9]);
+        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        prepare(&p, &names_with_window(), &mut inputs).expect("prepared");
+        let mem = RegKey::new(File::Memory, 0);
+        // 0x10000..0x10007, rounded up to 8 bytes; the gap is zero.
+        assert_eq!(inputs.buffers[&mem], [1, 2, 3, 4, 0, 0, 9, 0]);
+        assert_eq!(
+            inputs.constants[&RegKey::new(File::Const, 1)],
+            [0x10000, 0, 0, 0]
+        );
+        let mut out = Outputs {
+            buffers: [(mem, vec![5, 6, 7, 8, 0, 0, 10, 0])].into(),
+            ..Outputs::default()
+        };
+        regions(&names_with_window(), &inputs, &mut out);
+        assert!(out.buffers.is_empty());
+        assert_eq!(out.global[&0x10000], [5, 6, 7, 8]);
+        assert_eq!(out.global[&0x10006], [10]);
+    }
+
+    #[test]
+    fn compute_bindings_follow_the_workgroups() {
+        // GROUP_SIZE 2 2: four invocations per group; invocation 5 is local (1, 0) of
+        // group 1 (NV_compute_program5 Table X.1).
+        let mut p = Program::new(shaderdiff_ir::Stage::Compute);
+        for (name, value) in [
+            (PropertyName::CsFixedBlockWidth, 2),
+            (PropertyName::CsFixedBlockHeight, 2),
+        ] {
+            p.properties.push(shaderdiff_ir::Property { name, value });
+        }
+        let mut inputs = Inputs {
+            invocations: 8,
+            ..Inputs::default()
+        };
+        prepare(&p, &names_with_window(), &mut inputs).expect("prepared");
+        let local = &inputs.registers[&RegKey::new(File::SystemValue, 0)];
+        let group = &inputs.registers[&RegKey::new(File::SystemValue, 1)];
+        assert_eq!(local[5], [1, 0, 0, 0]);
+        assert_eq!(local[3], [1, 1, 0, 0]);
+        assert_eq!(group[5], [1, 0, 0, 0]);
+        assert_eq!(group[3], [0, 0, 0, 0]);
+        // Without regions the window is empty.
+        assert!(inputs.buffers[&RegKey::new(File::Memory, 0)].is_empty());
+    }
+
+    #[test]
+    fn far_apart_regions_are_refused() {
+        let mut inputs = Inputs {
+            invocations: 1,
+            ..Inputs::default()
+        };
+        inputs.global.insert(0, vec![0]);
+        inputs.global.insert(1 << 40, vec![0]);
+        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        let e = prepare(&p, &names_with_window(), &mut inputs).expect_err("refused");
+        assert!(e.contains("span"), "{e}");
+    }
+}

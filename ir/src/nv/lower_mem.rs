@@ -1,0 +1,420 @@
+//! Lowering of NV global memory instructions (NV_gpu_program5 §2.X.4.5 "Program Memory
+//! Access", §2.X.8.Z LOAD, STORE, ATOM, MEMBAR; NV_shader_atomic_float; NOTES.md §12) to
+//! the IR's memory model (tgsi.rst "Resource Access Opcodes", "Atomic opcodes").
+//!
+//! Global memory model. NV addresses are 64-bit GPU addresses; INTERFACE.md's inputs give
+//! global memory as regions keyed by base address (`"global"`). The lowered program reads
+//! all of global memory through one resource, `MEMORY[g], GLOBAL`, a window that starts at
+//! the hidden parameter `global.base` (a CONST register, (lo, hi) of the window's base
+//! address): the harness fills the window with the regions (from the lowest base to the
+//! end of the highest region, rounded up to 4 bytes) and the base, and maps the window back
+//! to regions on output ([`GLOBAL_WINDOW`], [`GLOBAL_BASE`] name the two registers in the
+//! [`super::NameMap`]). An address becomes the window offset `address - base` when that
+//! fits in 32 bits; otherwise, or when the address is not aligned to the access size
+//! (§2.X.4.5: "must be a multiple of the size"; misaligned accesses are undefined), the
+//! offset is [`OUT_OF_RANGE`], which the memory model treats as outside the resource:
+//! loads and atomic results are undefined, stores do nothing. Bytes between two regions
+//! read as zero (the harness has no way to say they do not exist).
+//!
+//! Storage modifiers (Table X.14): LOAD and STORE take U32 S32 F32 and their X2 / X4 forms
+//! (one dword per component), U64 S64 F64 and their X2 / X4 forms (a LONG variable, one
+//! channel pair per component), and for LOAD U8 S8 U16 S16 (zero- or sign-extended from
+//! the aligned dword); STORE of 8 or 16 bits is a read-modify-write of the dword (not
+//! atomic: two invocations storing bytes of one dword race). LOAD writes 0 to the
+//! components the storage type does not cover (NOTES.md §12). ATOM takes the 32-bit forms
+//! of Table X.Y: ADD (U32 S32, F32 with NV_shader_atomic_float), MIN, MAX, AND, OR, XOR
+//! (U32 S32), IWRAP (U32), EXCH and CSWAP (U32 S32); the result's x is the value read, y, z
+//! and w are undefined (§ ATOM).
+//!
+//! Refused: F16 storage, 8/16-bit vector forms, 64-bit atomics, DWRAP (TGSI's ATOMDEC_WRAP
+//! wraps to 0 where NV's DWRAP wraps to the operand), `.COH` / `.VOL` have no effect in a
+//! single-threaded memory model and are accepted.
+
+use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
+use super::lower::{Ctx, Elem, LowerError};
+use crate::names::{File, MemoryType};
+use crate::opcode::Opcode as O;
+use crate::program::{self as ir, Register, Resource, Saturate};
+
+/// The NameMap name of the global memory window (`MEMORY[g]`).
+pub const GLOBAL_WINDOW: &str = "global";
+/// The NameMap name of the window's base address parameter (a CONST: lo, hi, 0, 0).
+pub const GLOBAL_BASE: &str = "global.base";
+/// The window offset of an address outside the window or misaligned: far past any window
+/// (windows are smaller than 2 GiB), and still outside after adding a component offset.
+pub const OUT_OF_RANGE: u32 = 0x8000_0000;
+
+const X: u8 = 0b0001;
+
+fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
+    ir::Src {
+        reg,
+        swizzle,
+        abs: false,
+        neg: false,
+    }
+}
+
+fn dst(reg: Register, writemask: u8) -> ir::Dst {
+    ir::Dst { reg, writemask }
+}
+
+/// The shape of a storage modifier.
+#[derive(Clone, Copy)]
+struct Storage {
+    base: BaseType,
+    /// Bits per component: 8, 16, 32 or 64.
+    bits: u32,
+    /// Components: 1, 2 or 4.
+    count: u32,
+}
+
+impl Storage {
+    /// Bytes accessed (the alignment §2.X.4.5 requires).
+    fn size(self) -> u32 {
+        self.bits / 8 * self.count
+    }
+}
+
+impl Ctx<'_> {
+    /// The storage modifier of a memory instruction (§2.X.4.1: exactly one is required).
+    fn storage(&self, insn: &NvInsn) -> Result<Storage, LowerError> {
+        let name = insn.opcode.name();
+        let t: DataType = insn
+            .mods
+            .ty
+            .ok_or_else(|| self.invalid(format!("{name} needs a storage modifier")))?;
+        let Some(bits) = t.bits() else {
+            return Err(self.invalid(format!(
+                "{name}.{t}: a storage modifier (U32, F32X4, S8 ...) is required"
+            )));
+        };
+        if t.base() == BaseType::F && bits == 16 {
+            return Err(self.unsupported(format!("{name}.{t}: F16 storage")));
+        }
+        if bits < 32 && t.components() != 1 {
+            return Err(self.unsupported(format!("{name}.{t}: vectors of 8/16-bit values")));
+        }
+        Ok(Storage {
+            base: t.base(),
+            bits,
+            count: t.components(),
+        })
+    }
+
+    /// The global memory window and its base parameter, declared on first use.
+    fn global_window(&mut self) -> (Register, Register) {
+        if let Some((m, c)) = self.global {
+            return (
+                Register::new(File::Memory, m as i32),
+                Register::new(File::Const, c as i32),
+            );
+        }
+        let m = 0;
+        let c = self.counts.entry(File::Const).or_insert(0);
+        let ci = *c;
+        *c += 1;
+        self.names
+            .entries
+            .push((GLOBAL_WINDOW.to_string(), File::Memory, m));
+        self.names
+            .entries
+            .push((GLOBAL_BASE.to_string(), File::Const, ci));
+        self.global = Some((m, ci));
+        (
+            Register::new(File::Memory, m as i32),
+            Register::new(File::Const, ci as i32),
+        )
+    }
+
+    /// The window offset (in `.x` of the returned source) of the address operand `k`, an
+    /// unsigned scalar (§2.X.8.Z LOAD: "the ... unsigned integer scalar operand"): a LONG
+    /// component is a 64-bit address, a 32-bit operand is zero-extended. [`OUT_OF_RANGE`]
+    /// when the address is outside the window or not a multiple of `align`.
+    fn global_offset(
+        &mut self,
+        insn: &NvInsn,
+        k: usize,
+        align: u32,
+    ) -> Result<ir::Src, LowerError> {
+        let (_, base) = self.global_window();
+        let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
+        let addr = match insn.srcs.get(k).map(|s| &s.base) {
+            Some(super::ast::SrcBase::Ref(r)) if matches!(self.resolve(r), Ok(Elem::Long(_))) => {
+                self.wide_operand(insn, k, BaseType::U)?[0]
+            }
+            _ => {
+                // A 32-bit address, zero-extended.
+                let a = self.operand(insn, k, BaseType::U)?;
+                let t = self.hidden();
+                self.emit(O::MOV, vec![dst(t, X)], vec![src(a.reg, [a.swizzle[0]; 4])]);
+                self.emit(O::MOV, vec![dst(t, 0b0010)], vec![zero]);
+                src(t, [0, 1, 0, 1])
+            }
+        };
+        let t = self.hidden();
+        let ok = self.hidden();
+        // t.xy = address - base (64-bit); ok.x = high word is 0 and the address aligned.
+        self.emit(
+            O::I64NEG,
+            vec![dst(t, 0b0011)],
+            vec![src(base, [0, 1, 0, 1])],
+        );
+        self.emit(
+            O::U64ADD,
+            vec![dst(t, 0b0011)],
+            vec![addr, src(t, [0, 1, 0, 1])],
+        );
+        self.emit(O::USEQ, vec![dst(ok, X)], vec![src(t, [1; 4]), zero]);
+        if align > 1 {
+            let mask = src(self.imm([align - 1; 4]), [0; 4]);
+            let a = self.hidden();
+            self.emit(
+                O::AND,
+                vec![dst(a, X)],
+                vec![src(addr.reg, [addr.swizzle[0]; 4]), mask],
+            );
+            self.emit(O::USEQ, vec![dst(a, X)], vec![src(a, [0; 4]), zero]);
+            self.emit(
+                O::AND,
+                vec![dst(ok, X)],
+                vec![src(ok, [0; 4]), src(a, [0; 4])],
+            );
+        }
+        let far = src(self.imm([OUT_OF_RANGE; 4]), [0; 4]);
+        self.emit(
+            O::UCMP,
+            vec![dst(t, X)],
+            vec![src(ok, [0; 4]), src(t, [0; 4]), far],
+        );
+        Ok(src(t, [0; 4]))
+    }
+
+    /// `off + bytes` in `.x` of a hidden TEMP.
+    fn offset_plus(&mut self, off: ir::Src, bytes: u32) -> ir::Src {
+        if bytes == 0 {
+            return off;
+        }
+        let k = src(self.imm([bytes; 4]), [0; 4]);
+        let t = self.hidden();
+        self.emit(O::UADD, vec![dst(t, X)], vec![off, k]);
+        src(t, [0; 4])
+    }
+
+    /// LOAD with a 32-bit result (§2.X.8.Z LOAD): 8/16/32-bit storage, components past the
+    /// storage type's are 0. Returns through `d` like any 32-bit result.
+    pub(super) fn load32(
+        &mut self,
+        insn: &NvInsn,
+        d: ir::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let st = self.storage(insn)?;
+        if st.bits == 64 {
+            return Err(self.invalid(format!(
+                "LOAD.{}: 64-bit storage needs a LONG result",
+                insn.mods.ty.map(DataType::name).unwrap_or("")
+            )));
+        }
+        let (mem, _) = self.global_window();
+        let off = self.global_offset(insn, 0, st.size())?;
+        let t = self.hidden();
+        let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
+        self.emit(O::MOV, vec![dst(t, 0xF)], vec![zero]);
+        if st.bits == 32 {
+            let mask = (1u8 << st.count) - 1;
+            self.emit(
+                O::LOAD,
+                vec![dst(t, mask)],
+                vec![src(mem, [0, 1, 2, 3]), off],
+            );
+        } else {
+            // The aligned dword, then the field at (offset & 3) * 8 (little-endian).
+            let k3 = src(self.imm([!3; 4]), [0; 4]);
+            let w = self.hidden();
+            self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+            self.emit(
+                O::LOAD,
+                vec![dst(w, X)],
+                vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+            );
+            let three = src(self.imm([3; 4]), [0; 4]);
+            let eight = src(self.imm([8; 4]), [0; 4]);
+            self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+            self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+            let bits = src(self.imm([st.bits; 4]), [0; 4]);
+            let op = if st.base == BaseType::S {
+                O::IBFE
+            } else {
+                O::UBFE
+            };
+            self.emit(
+                op,
+                vec![dst(t, X)],
+                vec![src(w, [0; 4]), src(w, [2; 4]), bits],
+            );
+        }
+        let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(t, [0, 1, 2, 3])]);
+        i.saturate = sat;
+        self.push(i);
+        Ok(())
+    }
+
+    /// LOAD of 64-bit storage into a LONG result: per component, the channel pair at
+    /// `offset + 8 c`; components past the storage type's are 0.
+    pub(super) fn load64(
+        &mut self,
+        insn: &NvInsn,
+        results: &[Option<Register>; 4],
+    ) -> Result<(), LowerError> {
+        let st = self.storage(insn)?;
+        if st.bits != 64 {
+            return Err(self.unsupported(format!(
+                "LOAD.{} into a LONG variable",
+                insn.mods.ty.map(DataType::name).unwrap_or("")
+            )));
+        }
+        let (mem, _) = self.global_window();
+        let off = self.global_offset(insn, 0, st.size())?;
+        let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
+        for (c, r) in results.iter().enumerate() {
+            let Some(h) = *r else { continue };
+            if (c as u32) < st.count {
+                let o = self.offset_plus(off, 8 * c as u32);
+                self.emit(
+                    O::LOAD,
+                    vec![dst(h, 0b0011)],
+                    vec![src(mem, [0, 1, 2, 3]), o],
+                );
+            } else {
+                self.emit(O::MOV, vec![dst(h, 0b0011)], vec![zero]);
+            }
+        }
+        Ok(())
+    }
+
+    /// STORE (§2.X.8.Z STORE): the first 1, 2 or 4 components of the value operand.
+    pub(super) fn store(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
+        let st = self.storage(insn)?;
+        let (mem, _) = self.global_window();
+        let off = self.global_offset(insn, 1, st.size())?;
+        match st.bits {
+            64 => {
+                let v = self.wide_operand(insn, 0, st.base)?;
+                for (c, vc) in v.iter().enumerate().take(st.count as usize) {
+                    let o = self.offset_plus(off, 8 * c as u32);
+                    self.emit(O::STORE, vec![dst(mem, 0b0011)], vec![o, *vc]);
+                }
+            }
+            32 => {
+                let v = self.operand(insn, 0, st.base)?;
+                let mask = (1u8 << st.count) - 1;
+                self.emit(O::STORE, vec![dst(mem, mask)], vec![off, v]);
+            }
+            _ => {
+                // Read-modify-write of the aligned dword.
+                let v = self.operand(insn, 0, st.base)?;
+                let k3 = src(self.imm([!3; 4]), [0; 4]);
+                let three = src(self.imm([3; 4]), [0; 4]);
+                let eight = src(self.imm([8; 4]), [0; 4]);
+                let bits = src(self.imm([st.bits; 4]), [0; 4]);
+                let w = self.hidden();
+                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+                self.emit(
+                    O::LOAD,
+                    vec![dst(w, X)],
+                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+                );
+                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                self.emit(
+                    O::BFI,
+                    vec![dst(w, X)],
+                    vec![
+                        src(w, [0; 4]),
+                        src(v.reg, [v.swizzle[0]; 4]),
+                        src(w, [2; 4]),
+                        bits,
+                    ],
+                );
+                self.emit(
+                    O::STORE,
+                    vec![dst(mem, X)],
+                    vec![src(w, [1; 4]), src(w, [0; 4])],
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// ATOM (§2.X.8.Z ATOM): `x` = the value read; `y`, `z`, `w` undefined (the IR atomic's
+    /// other channels are).
+    pub(super) fn atom(
+        &mut self,
+        insn: &NvInsn,
+        d: ir::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let st = self.storage(insn)?;
+        let t = insn.mods.ty.map(DataType::name).unwrap_or("");
+        let op = insn
+            .mods
+            .atomic
+            .ok_or_else(|| self.invalid("ATOM needs an atomic modifier".into()))?;
+        if st.bits != 32 || st.count != 1 {
+            return Err(self.unsupported(format!("ATOM.{}.{t}: only 32-bit atomics", op.name())));
+        }
+        use BaseType::{F, S, U};
+        let irop = match (op, st.base) {
+            (AtomicOp::Add, F) => O::ATOMFADD,
+            (AtomicOp::Add, _) => O::ATOMUADD,
+            (AtomicOp::Min, S) => O::ATOMIMIN,
+            (AtomicOp::Min, U) => O::ATOMUMIN,
+            (AtomicOp::Max, S) => O::ATOMIMAX,
+            (AtomicOp::Max, U) => O::ATOMUMAX,
+            (AtomicOp::And, S | U) => O::ATOMAND,
+            (AtomicOp::Or, S | U) => O::ATOMOR,
+            (AtomicOp::Xor, S | U) => O::ATOMXOR,
+            (AtomicOp::Exch, S | U) => O::ATOMXCHG,
+            (AtomicOp::CSwap, S | U) => O::ATOMCAS,
+            // (old >= v) ? 0 : old + 1 is ATOMINC_WRAP's (old + 1 <= v) ? old + 1 : 0.
+            (AtomicOp::IWrap, U) => O::ATOMINC_WRAP,
+            (AtomicOp::DWrap, U) => {
+                return Err(self.unsupported(
+                    "ATOM.DWRAP: NV wraps to the operand, TGSI's ATOMDEC_WRAP to 0".into(),
+                ))
+            }
+            _ => return Err(self.invalid(format!("ATOM.{}.{t}: not in Table X.Y", op.name()))),
+        };
+        let (mem, _) = self.global_window();
+        let off = self.global_offset(insn, 1, 4)?;
+        // The operand with its modifiers applied (§2.X.4.2): x, and y for CSWAP.
+        let v = self.operand(insn, 0, st.base)?;
+        let m = self.hidden();
+        self.emit(O::MOV, vec![dst(m, 0xF)], vec![v]);
+        let h = self.hidden();
+        let mut srcs = vec![src(mem, [0, 1, 2, 3]), off, src(m, [0; 4])];
+        if irop == O::ATOMCAS {
+            srcs.push(src(m, [1; 4]));
+        }
+        self.emit(irop, vec![dst(h, d.writemask | X)], srcs);
+        let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(h, [0, 1, 2, 3])]);
+        i.saturate = sat;
+        self.push(i);
+        Ok(())
+    }
+
+    /// MEMBAR (§2.X.8.Z MEMBAR): the IR's MEMBAR on storage buffers (bit 0, tgsi.rst).
+    pub(super) fn membar(&mut self) {
+        let flags = self.imm([1; 4]);
+        self.emit(O::MEMBAR, vec![], vec![src(flags, [0; 4])]);
+    }
+
+    /// The declaration of the global window, if the program uses global memory.
+    pub(super) fn global_declaration(&self) -> Option<ir::Declaration> {
+        let (m, _) = self.global?;
+        let mut d = ir::Declaration::new(File::Memory, m, m);
+        d.resource = Some(Resource::Memory(MemoryType::Global));
+        Some(d)
+    }
+}

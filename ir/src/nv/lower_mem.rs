@@ -398,6 +398,11 @@ impl Ctx<'_> {
             srcs.push(src(m, [1; 4]));
         }
         self.emit(irop, vec![dst(h, d.writemask | X)], srcs);
+        if irop == O::ATOMINC_WRAP {
+            // tgsi.rst: ATOMINC_WRAP returns `old + 1` (wrapping); NV returns `old`.
+            let minus_one = src(self.imm([u32::MAX; 4]), [0; 4]);
+            self.emit(O::UADD, vec![dst(h, X)], vec![src(h, [0; 4]), minus_one]);
+        }
         let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(h, [0, 1, 2, 3])]);
         i.saturate = sat;
         self.push(i);

@@ -1,0 +1,320 @@
+//! NV_gpu_program5 Table X.13 memory rows: LOAD, STORE, ATOM (every atomic modifier of
+//! Table X.Y lowered) and MEMBAR with each storage modifier, on every engine through the
+//! global memory window (`shaderdiff::nv_runtime`).
+//!
+//! Each row runs one compute invocation over a 128-byte region at a base address above
+//! 4 GiB (so addresses need both words): `a.x` is the region's base, `a.y` base + 64 where
+//! the row's 32-bit result `t` is stored (`STORE.U32X4 t, a.y`), `p1` holds operands.
+//! Expected words are worked out by hand from §2.X.8.Z LOAD / STORE / ATOM (little-endian
+//! memory, §2.X.4.5) and NOTES.md §12 (LOAD writes 0 to components the storage type does
+//! not cover); misaligned or unmapped addresses are undefined (§2.X.4.5, NOTES.md §12), so
+//! the oracle must mark those words undefined.
+
+use crate::support::run_compute;
+use shaderdiff_ir::File;
+use shaderdiff_oracles::RegKey;
+
+const BASE: u64 = 0x2_0000_1000;
+
+/// What one memory word must be after the run.
+#[derive(Clone, Copy, Debug)]
+enum M {
+    /// Exactly this word on every engine.
+    V(u32),
+    /// The oracle marks its bytes undefined; engines are not compared.
+    Undef,
+}
+use M::{Undef, V};
+
+/// The initial 16 data words.
+const DATA: [u32; 16] = [
+    0x4433_2211,
+    0x8877_6655,
+    0xFF7F_8000,
+    0x3FC0_0000,
+    0xDEAD_BEEF,
+    0x0000_0001,
+    0x1234_5678,
+    0x0000_0005,
+    0x0000_000A,
+    0xFFFF_FFFF,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Runs `insns` (between the prologue and the result store) with `p1` and checks the listed
+/// words (word index into the region: 0..16 data, 16..20 the stored `t`).
+fn check(insns: &str, p1: [u32; 4], want: &[(usize, M)]) {
+    let text = format!(
+        "!!NVcp5.0\nGROUP_SIZE 1;\nPARAM p0 = program.local[0];\nPARAM p1 = program.local[1];\n\
+         LONG TEMP a, r;\nTEMP t;\nPK64.U a, p0;\nPK64.U r, {{0, 0, 0, 0}};\nMOV.U t, 0;\n\
+         {insns}\nSTORE.U32X4 t, a.y;\nEND\n"
+    );
+    let hi = (BASE >> 32) as u32;
+    let p0 = [BASE as u32, hi, BASE as u32 + 64, hi];
+    let mut init = DATA.to_vec();
+    init.extend([0u32; 16]);
+    let global = [(BASE, bytes(&init))];
+    for (engine, out) in run_compute(&text, &[p0, p1], &global, 1) {
+        let mem = &out.global[&BASE];
+        let undef = out.buffers_undefined.get(&RegKey::new(File::Memory, 0));
+        for &(k, m) in want {
+            let word = u32::from_le_bytes(mem[4 * k..4 * k + 4].try_into().expect("4 bytes"));
+            let flagged = undef.is_some_and(|u| u[4 * k..4 * k + 4].iter().any(|&b| b));
+            let ctx = format!("{engine}: `{insns}` word {k}: got {word:#010x}");
+            match m {
+                V(v) => {
+                    assert_eq!(word, v, "{ctx}, want {v:#010x}");
+                    if engine == "interp" {
+                        assert!(!flagged, "{ctx}: marked undefined");
+                    }
+                }
+                Undef if engine == "interp" => assert!(flagged, "{ctx}: not marked undefined"),
+                Undef => {}
+            }
+        }
+    }
+}
+
+/// The stored result `t` = `w`.
+fn t(w: [u32; 4]) -> Vec<(usize, M)> {
+    (0..4).map(|c| (16 + c, V(w[c]))).collect()
+}
+
+#[test]
+fn loads_of_every_storage_size() {
+    check("LOAD.U32 t.x, a.x;", [0; 4], &t([0x4433_2211, 0, 0, 0]));
+    // Components past the storage type's are 0 (NOTES.md §12), even under a wider mask.
+    check(
+        "LOAD.S32X2 t, a.x;",
+        [0; 4],
+        &t([0x4433_2211, 0x8877_6655, 0, 0]),
+    );
+    check(
+        "LOAD.F32X4 t, a.x;",
+        [0; 4],
+        &t([0x4433_2211, 0x8877_6655, 0xFF7F_8000, 0x3FC0_0000]),
+    );
+    // Byte 9 is 0x80: zero- or sign-extended; bytes 10..11 are 0xFF7F.
+    check(
+        "ADD.U64 r.x, a.x, 9;\nLOAD.U8 t.x, r.x;",
+        [0; 4],
+        &t([0x80, 0, 0, 0]),
+    );
+    check(
+        "ADD.U64 r.x, a.x, 9;\nLOAD.S8 t.x, r.x;",
+        [0; 4],
+        &t([0xFFFF_FF80, 0, 0, 0]),
+    );
+    check(
+        "ADD.U64 r.x, a.x, 10;\nLOAD.U16 t.x, r.x;",
+        [0; 4],
+        &t([0xFF7F, 0, 0, 0]),
+    );
+    check(
+        "ADD.U64 r.x, a.x, 10;\nLOAD.S16 t.x, r.x;",
+        [0; 4],
+        &t([0xFFFF_FF7F, 0, 0, 0]),
+    );
+    // 64-bit storage into a LONG variable; UP64 spreads r.x, r.y over t.
+    check(
+        "LOAD.U64 r.x, a.x;\nUP64.U t, r;",
+        [0; 4],
+        &t([0x4433_2211, 0x8877_6655, 0, 0]),
+    );
+    check(
+        "LOAD.F64X2 r, a.x;\nUP64.U t, r;",
+        [0; 4],
+        &t([0x4433_2211, 0x8877_6655, 0xFF7F_8000, 0x3FC0_0000]),
+    );
+    check(
+        "LOAD.S64X4 r, a.x;\nUP64.U t, r.zwzw;",
+        [0; 4],
+        &t([0xDEAD_BEEF, 1, 0x1234_5678, 5]),
+    );
+}
+
+#[test]
+fn misaligned_and_unmapped_loads_are_undefined() {
+    // §2.X.4.5: a 32-bit access needs a multiple of 4; 64-bit of 8.
+    let u = [(16, Undef)];
+    check("ADD.U64 r.x, a.x, 2;\nLOAD.U32 t.x, r.x;", [0; 4], &u);
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.U64 r.x, r.x;\nUP64.U t, r;",
+        [0; 4],
+        &u,
+    );
+    check("ADD.U64 r.x, a.x, 1;\nLOAD.U16 t.x, r.x;", [0; 4], &u);
+    // Outside every region.
+    check("ADD.U64 r.x, a.x, 4096;\nLOAD.U32 t.x, r.x;", [0; 4], &u);
+    // A 32-bit address is zero-extended: the low word alone is below the region.
+    check("LOAD.U32 t.x, p0.x;", [0; 4], &u);
+}
+
+#[test]
+fn stores_of_every_storage_size() {
+    check(
+        "STORE.U32 p1, a.x;",
+        [7, 8, 9, 10],
+        &[(0, V(7)), (1, V(0x8877_6655))],
+    );
+    check(
+        "STORE.F32X2 p1, a.x;",
+        [7, 8, 9, 10],
+        &[(0, V(7)), (1, V(8)), (2, V(0xFF7F_8000))],
+    );
+    check(
+        "STORE.S32X4 p1, a.x;",
+        [7, 8, 9, 10],
+        &[
+            (0, V(7)),
+            (1, V(8)),
+            (2, V(9)),
+            (3, V(10)),
+            (4, V(0xDEAD_BEEF)),
+        ],
+    );
+    // Byte 3 only; then bytes 6..7 only (little-endian).
+    check(
+        "ADD.U64 r.x, a.x, 3;\nSTORE.U8 p1, r.x;",
+        [0x1AB, 0, 0, 0],
+        &[(0, V(0xAB33_2211))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 6;\nSTORE.S16 p1, r.x;",
+        [0xFFFF_8001, 0, 0, 0],
+        &[(1, V(0x8001_6655))],
+    );
+    check(
+        "PK64.U r, p1;\nSTORE.U64 r.x, a.x;",
+        [7, 8, 9, 10],
+        &[(0, V(7)), (1, V(8)), (2, V(0xFF7F_8000))],
+    );
+    check(
+        "PK64.U r, p1;\nSTORE.F64X2 r, a.x;",
+        [7, 8, 9, 10],
+        &[(0, V(7)), (1, V(8)), (2, V(9)), (3, V(10))],
+    );
+    // X4 of 64 bits: r = (p1.xy, p1.zw, p1.xy, p1.zw) after PK64.
+    check(
+        "PK64.U r, p1;\nSTORE.U64X4 r, a.x;",
+        [7, 8, 9, 10],
+        &[(4, V(7)), (5, V(8)), (6, V(9)), (7, V(10)), (8, V(0xA))],
+    );
+}
+
+#[test]
+fn atomics_return_the_old_value_and_update_memory() {
+    // § ATOM: t.x = the value read; memory = f(old, operand).
+    let row = |insn: &str, p1: [u32; 4], word: usize, old: u32, new: u32| {
+        let full = format!("ADD.U64 r.x, a.x, {};\n{insn}", 4 * word);
+        check(&full, p1, &[(16, V(old)), (word, V(new))]);
+    };
+    row(
+        "ATOM.ADD.U32 t.x, p1, r.x;",
+        [3, 0, 0, 0],
+        9,
+        0xFFFF_FFFF,
+        2,
+    );
+    row(
+        "ATOM.ADD.S32 t.x, p1, r.x;",
+        [0xFFFF_FFFB, 0, 0, 0],
+        8,
+        10,
+        5,
+    );
+    // 1.5 + 2.5 = 4.0 (NV_shader_atomic_float).
+    row(
+        "ATOM.ADD.F32 t.x, p1, r.x;",
+        [0x4020_0000, 0, 0, 0],
+        3,
+        0x3FC0_0000,
+        0x4080_0000,
+    );
+    // -1 is the smaller signed value, 0xFFFFFFFF the larger unsigned one.
+    row(
+        "ATOM.MIN.S32 t.x, p1, r.x;",
+        [5, 0, 0, 0],
+        9,
+        0xFFFF_FFFF,
+        0xFFFF_FFFF,
+    );
+    row(
+        "ATOM.MIN.U32 t.x, p1, r.x;",
+        [5, 0, 0, 0],
+        9,
+        0xFFFF_FFFF,
+        5,
+    );
+    row(
+        "ATOM.MAX.S32 t.x, p1, r.x;",
+        [5, 0, 0, 0],
+        9,
+        0xFFFF_FFFF,
+        5,
+    );
+    row(
+        "ATOM.MAX.U32 t.x, p1, r.x;",
+        [5, 0, 0, 0],
+        9,
+        0xFFFF_FFFF,
+        0xFFFF_FFFF,
+    );
+    row(
+        "ATOM.AND.U32 t.x, p1, r.x;",
+        [0xFF00, 0, 0, 0],
+        6,
+        0x1234_5678,
+        0x5600,
+    );
+    row(
+        "ATOM.OR.S32 t.x, p1, r.x;",
+        [0xF, 0, 0, 0],
+        6,
+        0x1234_5678,
+        0x1234_567F,
+    );
+    row(
+        "ATOM.XOR.U32 t.x, p1, r.x;",
+        [0xFF, 0, 0, 0],
+        6,
+        0x1234_5678,
+        0x1234_5687,
+    );
+    row(
+        "ATOM.EXCH.U32 t.x, p1, r.x;",
+        [42, 0, 0, 0],
+        6,
+        0x1234_5678,
+        42,
+    );
+    // CSWAP stores p1.y only when memory equals p1.x.
+    row("ATOM.CSWAP.U32 t.x, p1, r.x;", [5, 77, 0, 0], 7, 5, 77);
+    row("ATOM.CSWAP.S32 t.x, p1, r.x;", [6, 77, 0, 0], 7, 5, 5);
+    // IWRAP: old >= operand ? 0 : old + 1.
+    row("ATOM.IWRAP.U32 t.x, p1, r.x;", [10, 0, 0, 0], 8, 10, 0);
+    row("ATOM.IWRAP.U32 t.x, p1, r.x;", [11, 0, 0, 0], 8, 10, 11);
+}
+
+#[test]
+fn atomics_from_many_invocations_sum_and_membar_is_accepted() {
+    // 64 invocations add their localid + 1 to one dword: 100 + (1 + ... + 64) = 2180,
+    // whatever the order; MEMBAR orders nothing a single dword needs.
+    let text = "!!NVcp5.0\nGROUP_SIZE 64;\nPARAM p0 = program.local[0];\nLONG TEMP a;\n\
+                TEMP t, old;\nPK64.U a, p0;\nADD.U t.x, invocation.localid.x, 1;\n\
+                ATOM.ADD.U32 old.x, t.x, a.x;\nMEMBAR;\nEND\n";
+    let hi = (BASE >> 32) as u32;
+    let global = [(BASE, bytes(&[100]))];
+    for (engine, out) in run_compute(text, &[[BASE as u32, hi, 0, 0]], &global, 64) {
+        assert_eq!(out.global[&BASE], bytes(&[2180]), "{engine}");
+    }
+}

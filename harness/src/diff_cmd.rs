@@ -208,7 +208,9 @@ pub fn program_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
 
 /// File extensions `diff` takes from a directory: TGSI text and NV / ARB assembly (the
 /// corpus spellings: `.nv`, `.arbvp`, `.arbfp`, `.nvvp`, `.nvfp`, `.nvgp`).
-pub const PROGRAM_EXTENSIONS: &[&str] = &["tgsi", "nv", "arbvp", "arbfp", "nvvp", "nvfp", "nvgp"];
+pub const PROGRAM_EXTENSIONS: &[&str] = &[
+    "tgsi", "nv", "arbvp", "arbfp", "nvvp", "nvfp", "nvgp", "nvcp",
+];
 
 /// `NAME.inputs.json` beside program `NAME.ext`.
 pub fn sibling_inputs(program: &Path) -> PathBuf {

@@ -19,6 +19,7 @@
 
 use shaderdiff_ir::nv::NameMap;
 use shaderdiff_ir::{File, Program, PropertyName};
+use shaderdiff_oracles::atomic::Space;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
 /// NameMap names of the global memory window and its base parameter (see
@@ -151,15 +152,23 @@ pub fn prepare_sets(
 
 /// Moves the final global memory window of `outputs` back into the input regions
 /// (`outputs.global`, INTERFACE.md `run --format json`), for a program [`prepare`]d with
-/// `inputs`. The window's undefined bytes stay under its IR name.
+/// `inputs`, and its atomics to absolute addresses ([`Space::Global`]). The window's
+/// undefined bytes stay under its IR name (offsets from the lowest region's base).
 pub fn regions(names: &NameMap, inputs: &Inputs, outputs: &mut Outputs) {
     let Some(mem) = entry(names, WINDOW, File::Memory) else {
         return;
     };
+    let base = inputs.global.keys().next().copied().unwrap_or(0);
+    // Atomics on the window are at absolute addresses.
+    for r in outputs.atomics.iter_mut().flatten() {
+        if r.location.space == Space::Resource(mem) {
+            r.location.space = Space::Global;
+            r.location.offset = r.location.offset.wrapping_add(base);
+        }
+    }
     let Some(bytes) = outputs.buffers.remove(&mem) else {
         return;
     };
-    let base = inputs.global.keys().next().copied().unwrap_or(0);
     for (a, b) in &inputs.global {
         let at = (a - base) as usize;
         if let Some(slice) = bytes.get(at..at + b.len()) {

@@ -91,17 +91,17 @@ pub fn index_is_nv(lang: &str, index: u64) -> bool {
 /// same index, so the campaign carries on.
 pub fn item(campaign: &Campaign, index: u64) -> FuzzItem {
     if index_is_nv(&campaign.lang, index) {
-        let generate = if campaign.lang == "arb" {
-            nv_gen::generate_arb
-        } else {
-            nv_gen::generate
-        };
-        match generate(
+        let (seed, max, n) = (
             campaign.seed,
-            index,
             campaign.config.gen.max_instructions,
             campaign.config.invocations,
-        ) {
+        );
+        let generated = if campaign.lang == "arb" {
+            nv_gen::generate_arb(seed, index, max, n)
+        } else {
+            nv_gen::generate_with(seed, index, max, n, campaign.config.gen.wide)
+        };
+        match generated {
             Ok(g) => {
                 return FuzzItem {
                     seed: g.seed,

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use crate::choices::Choices;
 
+mod wide;
+
 /// Largest literal `REP` count: loops always terminate after at most this many iterations
 /// per entry.
 pub const MAX_REP: u32 = 4;
@@ -168,18 +170,28 @@ struct Gen<'c, 'a> {
     loops: usize,
     /// ARB-only mode: draw [`ARB_EXTRA_OPS`] too.
     arb_extra: bool,
+    /// Also 64-bit statements (`emit/wide.rs`).
+    wide: bool,
 }
 
 /// Builds the text of one program from `c`, with about `max_instructions` instructions;
 /// returns its kind and text.
 pub fn build_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) {
+    build_text_with(c, max_instructions, false)
+}
+
+/// [`build_text`], with 64-bit statements in the NV programs when `wide` (`fuzz --lang nv
+/// --64bit`; `emit/wide.rs`). Without `wide` the stream of choices, and so every program,
+/// is [`build_text`]'s.
+pub fn build_text_with(c: &mut Choices, max_instructions: usize, wide: bool) -> (NvKind, String) {
     let kind = match c.below(4) {
         0 => NvKind::NvFragment,
         1 => NvKind::NvVertex,
         2 => NvKind::ArbFragment,
         _ => NvKind::ArbVertex,
     };
-    build(c, kind, max_instructions, false)
+    let wide = wide && kind.is_nv();
+    build(c, kind, max_instructions, false, wide)
 }
 
 /// Builds one `!!ARBfp1.0` or `!!ARBvp1.0` program (ARB-only mode, `--arb-only`): the
@@ -192,7 +204,7 @@ pub fn build_arb_text(c: &mut Choices, max_instructions: usize) -> (NvKind, Stri
     } else {
         NvKind::ArbVertex
     };
-    build(c, kind, max_instructions, true)
+    build(c, kind, max_instructions, true, false)
 }
 
 fn build(
@@ -200,6 +212,7 @@ fn build(
     kind: NvKind,
     max_instructions: usize,
     arb_extra: bool,
+    wide: bool,
 ) -> (NvKind, String) {
     let mut g = Gen {
         c,
@@ -213,6 +226,7 @@ fn build(
         depth: 0,
         loops: 0,
         arb_extra,
+        wide,
     };
     g.declarations();
     let n = g.c.range(1, g.budget);
@@ -271,6 +285,9 @@ impl Gen<'_, '_> {
         }
         self.temps = names;
         self.sources.extend(self.temps.clone());
+        if self.wide {
+            self.wide_declarations();
+        }
         match self.kind {
             NvKind::NvFragment | NvKind::ArbFragment => self.outputs.push("result.color".into()),
             NvKind::NvVertex => {
@@ -562,6 +579,7 @@ impl Gen<'_, '_> {
                     self.line(&format!("KIL {s}"));
                 }
             }
+            4..=6 if self.wide => self.wide_op(),
             _ => self.alu(),
         }
     }

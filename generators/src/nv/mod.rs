@@ -34,7 +34,7 @@ use shaderdiff_oracles::{Inputs, RegKey};
 use crate::choices::Choices;
 use crate::inputs::channel_word;
 
-pub use emit::{build_arb_text, build_text, NvKind, MAX_REP};
+pub use emit::{build_arb_text, build_text, build_text_with, NvKind, MAX_REP};
 pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
@@ -160,14 +160,29 @@ pub fn generate(
     max_instructions: usize,
     invocations: usize,
 ) -> Result<NvGenerated, String> {
-    let (kind, body) = build_text(&mut program_choices(seed, index), max_instructions);
+    generate_with(seed, index, max_instructions, invocations, false)
+}
+
+/// [`generate`], with 64-bit statements (LONG TEMPs, PK64 / UP64, F64 / S64 / U64
+/// operations, CVT) in the NV programs when `wide` (`fuzz --lang nv --64bit`). Without
+/// `wide` it is [`generate`]. The stamp records `lang=nv64` for wide campaigns.
+///
+/// Errors: as [`generate`].
+pub fn generate_with(
+    seed: u64,
+    index: u64,
+    max_instructions: usize,
+    invocations: usize,
+    wide: bool,
+) -> Result<NvGenerated, String> {
+    let (kind, body) = build_text_with(&mut program_choices(seed, index), max_instructions, wide);
     stamp(
         seed,
         index,
         kind,
         &body,
         NV_GENERATOR_VERSION,
-        "nv",
+        if wide { "nv64" } else { "nv" },
         max_instructions,
         invocations,
     )

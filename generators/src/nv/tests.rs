@@ -109,3 +109,36 @@ fn arb_only_programs_are_valid_and_cover_the_arb_instructions() {
         generate(5, 0, 40, 8).unwrap().text
     );
 }
+
+/// `--64bit` NV programs (emit/wide.rs) parse, lower and round-trip, draw the 64-bit
+/// statements, and leave the default streams alone.
+#[test]
+fn wide_programs_lower_and_cover_the_64_bit_statements() {
+    let mut seen = std::collections::BTreeSet::new();
+    for index in 0..300 {
+        let g = super::generate_with(3, index, 40, 8, true)
+            .unwrap_or_else(|e| panic!("index {index}: {e}"));
+        let again = shaderdiff_ir::nv::parse(&g.text, "again.nv").expect("reparses");
+        assert_eq!(again, g.ast, "index {index}: print/parse round trip");
+        for insn in g.ast.instructions() {
+            if let Some(t) = insn.mods.ty {
+                if t.bits() == Some(64) || insn.mods.ty2.and_then(|u| u.bits()) == Some(64) {
+                    seen.insert(format!("{:?}.{}", insn.opcode, t.name()).to_uppercase());
+                }
+            }
+            if matches!(format!("{:?}", insn.opcode).as_str(), "Pk64" | "Up64") {
+                seen.insert(format!("{:?}", insn.opcode).to_uppercase());
+            }
+        }
+        let plain = super::generate_with(3, index, 40, 8, false).expect("plain");
+        assert_eq!(plain.text, generate(3, index, 40, 8).unwrap().text);
+    }
+    for want in [
+        "PK64", "UP64", "ADD.F64", "MUL.S64", "SHL.U64", "SEQ.F64", "CVT.F64", "I2F.S64",
+    ] {
+        assert!(
+            seen.iter().any(|s| s.starts_with(want)),
+            "{want} never drawn: {seen:?}"
+        );
+    }
+}

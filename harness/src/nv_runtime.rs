@@ -26,6 +26,8 @@ use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 /// `shaderdiff_ir::nv` `lower_mem.rs`).
 const WINDOW: &str = "global";
 const BASE: &str = "global.base";
+/// NameMap name of the shared memory window.
+const SHARED: &str = "program.sharedmem";
 
 fn entry(names: &NameMap, name: &str, file: File) -> Option<RegKey> {
     names
@@ -89,6 +91,14 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
         inputs
             .constants
             .insert(base_key, [base as u32, (base >> 32) as u32, 0, 0]);
+    }
+    // Shared memory (LDS / STS / ATOMS): SHARED_MEMORY bytes, zero like all memory the
+    // inputs do not set (INTERFACE.md).
+    if let (Some(n), Some(key)) = (names.shared_memory, entry(names, SHARED, File::Memory)) {
+        inputs
+            .buffers
+            .entry(key)
+            .or_insert_with(|| vec![0; n as usize]);
     }
     let size = [
         PropertyName::CsFixedBlockWidth,
@@ -183,6 +193,7 @@ mod tests {
 
     fn names_with_window() -> NameMap {
         NameMap {
+            shared_memory: None,
             entries: vec![
                 ("global".into(), File::Memory, 0),
                 ("global.base".into(), File::Const, 1),

@@ -357,3 +357,27 @@ fn global_regions_in_and_out_of_the_command_line() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+/// Shared memory (NV_compute_program5 §2.X.8.Z LDS, STS, ATOMS, BAR): each of 8 invocations
+/// stores its localid + 1 at `sm[4 * id]`, counts itself with ATOMS.ADD on the dword after
+/// them, and after BAR loads its neighbour's value and the count; every invocation then
+/// writes (neighbour, count) to global memory at `8 * id`. Hand-worked: invocation k
+/// reads (k + 1) mod 8 + 1 and 8. (LDS.U32 loads into the result's x: `LDS.U32 t.y, ..`
+/// would write t.y = 0, the loaded vector's y, NOTES.md §12.)
+#[test]
+fn shared_memory_with_a_barrier() {
+    let text =
+        "!!NVcp5.0\nGROUP_SIZE 8;\nSHARED_MEMORY 64;\nSHARED sm[] = { program.sharedmem };\n\
+                PARAM p0 = program.local[0];\nLONG TEMP a, q;\nTEMP t, i, n, c;\nPK64.U a, p0;\n\
+                MUL.U i.x, invocation.localid.x, 4;\nADD.U t.x, invocation.localid.x, 1;\n\
+                STS.U32 t, sm[i.x];\nATOMS.ADD.U32 c.x, {1}, sm[32];\nBAR;\n\
+                ADD.U n.x, i.x, 4;\nAND.U n.x, n.x, 31;\nLDS.U32 t.x, sm[n.x];\n\
+                LDS.U32 c.x, sm[32];\nMOV.U t.y, c.x;\nMUL.U i.y, invocation.localid.x, 8;\n\
+                CVT.U64.U32 q.x, i.y;\nADD.U64 q.x, q.x, a.x;\nSTORE.U32X2 t, q.x;\nEND\n";
+    let hi = (BASE >> 32) as u32;
+    let global = [(BASE, bytes(&[0; 16]))];
+    let want: Vec<u32> = (0..8u32).flat_map(|k| [(k + 1) % 8 + 1, 8]).collect();
+    for (engine, out) in run_compute(text, &[[BASE as u32, hi, 0, 0]], &global, 8) {
+        assert_eq!(out.global[&BASE], bytes(&want), "{engine}");
+    }
+}

@@ -81,6 +81,10 @@ pub struct NameMap {
     /// → `IN[0]`, `program.local[2]` → `CONST[1]`, `result.color` → `OUT[0]`. Several names
     /// may map to one register (a named `ATTRIB` and its binding).
     pub entries: Vec<(String, File, u32)>,
+    /// Compute programs with shared memory: its size in bytes (`SHARED_MEMORY`,
+    /// NV_compute_program5 §2.X.3.5); the window is the `MEMORY` register named
+    /// `program.sharedmem` in [`NameMap::entries`].
+    pub shared_memory: Option<u32>,
 }
 
 impl NameMap {
@@ -166,6 +170,9 @@ pub(super) enum Var {
     Temp { base: u32 },
     /// `LONG TEMP` array starting at a TEMP index, two TEMPs per element ([`Elem::Long`]).
     LongTemp { base: u32 },
+    /// `SHARED` variable: the byte offset of its first element in shared memory
+    /// (NV_compute_program5 §2.X.3.7; `lower_mem.rs`).
+    Shared { offset: u32 },
     /// ADDRESS register.
     Addr(u32),
     /// ATTRIB / PARAM / OUTPUT: one element per array entry.
@@ -209,6 +216,8 @@ pub(super) struct Ctx<'a> {
     /// The global memory window (`MEMORY` index, `global.base` CONST index), once a memory
     /// instruction uses it (`lower_mem.rs`).
     pub global: Option<(u32, u32)>,
+    /// The shared memory window's `MEMORY` index, once LDS / STS / ATOMS use it.
+    pub shared: Option<u32>,
 }
 
 pub use super::lower_start::{LowerFault, LowerOptions};
@@ -265,6 +274,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         calls: Vec::new(),
         fault: options.fault,
         global: None,
+        shared: None,
     };
     cx.program_declarations()?;
     // Pass 1: declarations (they precede their uses, §2.X.3).
@@ -467,7 +477,7 @@ impl Ctx<'_> {
         if self.max_temp > 0 {
             decls.push(ir::Declaration::new(File::Temp, 0, self.max_temp - 1));
         }
-        decls.extend(self.global_declaration());
+        decls.extend(self.memory_declarations());
         self.out.source_map.declarations = vec![Pos::default(); decls.len()];
         self.out.declarations = decls;
     }

@@ -32,12 +32,15 @@
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
 use super::lower::{Ctx, Elem, LowerError};
+use super::NvOpcode as N;
 use crate::names::{File, MemoryType};
 use crate::opcode::Opcode as O;
 use crate::program::{self as ir, Register, Resource, Saturate};
 
 /// The NameMap name of the global memory window (`MEMORY[g]`).
 pub const GLOBAL_WINDOW: &str = "global";
+/// The NameMap name of the shared memory window (`MEMORY[s], SHARED`).
+pub const SHARED_WINDOW: &str = "program.sharedmem";
 /// The NameMap name of the window's base address parameter (a CONST: lo, hi, 0, 0).
 pub const GLOBAL_BASE: &str = "global.base";
 /// The window offset of an address outside the window or misaligned: far past any window
@@ -110,7 +113,7 @@ impl Ctx<'_> {
                 Register::new(File::Const, c as i32),
             );
         }
-        let m = 0;
+        let m = self.next_memory();
         let c = self.counts.entry(File::Const).or_insert(0);
         let ci = *c;
         *c += 1;
@@ -190,6 +193,124 @@ impl Ctx<'_> {
         Ok(src(t, [0; 4]))
     }
 
+    /// A fresh `MEMORY` register index.
+    fn next_memory(&mut self) -> u32 {
+        let c = self.counts.entry(File::Memory).or_insert(0);
+        *c += 1;
+        *c - 1
+    }
+
+    /// The shared memory window (`MEMORY[s], SHARED`), declared on first use; its size is
+    /// the program's `SHARED_MEMORY` (a program using shared memory without one fails to
+    /// load, NV_compute_program5 §2.X.3.5).
+    fn shared_window(&mut self) -> Result<Register, LowerError> {
+        if let Some(s) = self.shared {
+            return Ok(Register::new(File::Memory, s as i32));
+        }
+        let size = self
+            .nv
+            .program_decls
+            .iter()
+            .find_map(|d| match d {
+                super::ast::ProgramDecl::SharedMemory(n) => Some(*n),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                self.invalid("LDS, STS and ATOMS need a SHARED_MEMORY declaration (NV_compute_program5 §2.X.3.5)".into())
+            })?;
+        let s = self.next_memory();
+        self.names
+            .entries
+            .push((SHARED_WINDOW.to_string(), File::Memory, s));
+        self.names.shared_memory = Some(size);
+        self.shared = Some(s);
+        Ok(Register::new(File::Memory, s as i32))
+    }
+
+    /// The shared memory byte offset (in `.x`) of the memory operand `k` of LDS / STS /
+    /// ATOMS: the SHARED variable's first byte plus its index (absolute, or a TEMP / ADDRESS
+    /// component plus a constant); [`OUT_OF_RANGE`] when not a multiple of `align`.
+    fn shared_offset(
+        &mut self,
+        insn: &NvInsn,
+        k: usize,
+        align: u32,
+    ) -> Result<ir::Src, LowerError> {
+        let name = insn.opcode.name();
+        let bad = || format!("{name}: operand {} must be a SHARED variable", k + 1);
+        let Some(super::ast::SrcBase::Ref(super::ast::VarRef::Var { name: var, index })) =
+            insn.srcs.get(k).map(|s| &s.base)
+        else {
+            return Err(self.invalid(bad()));
+        };
+        let Some(super::lower::Var::Shared { offset }) = self.vars.get(var).cloned() else {
+            return Err(self.invalid(bad()));
+        };
+        let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
+        let t = self.hidden();
+        match index.first() {
+            None => {
+                let k = self.imm([offset; 4]);
+                self.emit(O::MOV, vec![dst(t, X)], vec![src(k, [0; 4])]);
+            }
+            Some(super::ast::Index::Abs(a)) => {
+                let k = self.imm([offset.wrapping_add(*a); 4]);
+                self.emit(O::MOV, vec![dst(t, X)], vec![src(k, [0; 4])]);
+            }
+            Some(super::ast::Index::Rel(rel)) => {
+                let reg = match self.vars.get(&rel.var) {
+                    Some(super::lower::Var::Addr(i)) => Register::new(File::Address, *i as i32),
+                    Some(super::lower::Var::Temp { base }) => Register::new(File::Temp, *base as i32),
+                    _ => {
+                        return Err(self.unsupported(format!(
+                            "{name}: shared memory index held in `{}` (only ADDRESS and TEMP variables)",
+                            rel.var
+                        )))
+                    }
+                };
+                let k = self.imm([offset.wrapping_add(rel.offset as u32); 4]);
+                self.emit(
+                    O::UADD,
+                    vec![dst(t, X)],
+                    vec![src(reg, [rel.comp; 4]), src(k, [0; 4])],
+                );
+            }
+            Some(_) => return Err(self.invalid(bad())),
+        }
+        if align > 1 {
+            let mask = src(self.imm([align - 1; 4]), [0; 4]);
+            let a = self.hidden();
+            self.emit(O::AND, vec![dst(a, X)], vec![src(t, [0; 4]), mask]);
+            self.emit(O::USEQ, vec![dst(a, X)], vec![src(a, [0; 4]), zero]);
+            let far = src(self.imm([OUT_OF_RANGE; 4]), [0; 4]);
+            self.emit(
+                O::UCMP,
+                vec![dst(t, X)],
+                vec![src(a, [0; 4]), src(t, [0; 4]), far],
+            );
+        }
+        Ok(src(t, [0; 4]))
+    }
+
+    /// The memory window and offset of a memory instruction's address operand `k`: shared
+    /// memory for LDS / STS / ATOMS, global memory otherwise.
+    fn mem_target(
+        &mut self,
+        insn: &NvInsn,
+        k: usize,
+        align: u32,
+    ) -> Result<(Register, ir::Src), LowerError> {
+        if matches!(insn.opcode, N::Lds | N::Sts | N::Atoms) {
+            let mem = self.shared_window()?;
+            let off = self.shared_offset(insn, k, align)?;
+            Ok((mem, off))
+        } else {
+            let (mem, _) = self.global_window();
+            let off = self.global_offset(insn, k, align)?;
+            Ok((mem, off))
+        }
+    }
+
     /// `off + bytes` in `.x` of a hidden TEMP.
     fn offset_plus(&mut self, off: ir::Src, bytes: u32) -> ir::Src {
         if bytes == 0 {
@@ -216,8 +337,7 @@ impl Ctx<'_> {
                 insn.mods.ty.map(DataType::name).unwrap_or("")
             )));
         }
-        let (mem, _) = self.global_window();
-        let off = self.global_offset(insn, 0, st.size())?;
+        let (mem, off) = self.mem_target(insn, 0, st.size())?;
         let t = self.hidden();
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         self.emit(O::MOV, vec![dst(t, 0xF)], vec![zero]);
@@ -274,8 +394,7 @@ impl Ctx<'_> {
                 insn.mods.ty.map(DataType::name).unwrap_or("")
             )));
         }
-        let (mem, _) = self.global_window();
-        let off = self.global_offset(insn, 0, st.size())?;
+        let (mem, off) = self.mem_target(insn, 0, st.size())?;
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         for (c, r) in results.iter().enumerate() {
             let Some(h) = *r else { continue };
@@ -296,8 +415,7 @@ impl Ctx<'_> {
     /// STORE (§2.X.8.Z STORE): the first 1, 2 or 4 components of the value operand.
     pub(super) fn store(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let st = self.storage(insn)?;
-        let (mem, _) = self.global_window();
-        let off = self.global_offset(insn, 1, st.size())?;
+        let (mem, off) = self.mem_target(insn, 1, st.size())?;
         match st.bits {
             64 => {
                 let v = self.wide_operand(insn, 0, st.base)?;
@@ -375,7 +493,7 @@ impl Ctx<'_> {
             (AtomicOp::And, S | U) => O::ATOMAND,
             (AtomicOp::Or, S | U) => O::ATOMOR,
             (AtomicOp::Xor, S | U) => O::ATOMXOR,
-            (AtomicOp::Exch, S | U) => O::ATOMXCHG,
+            (AtomicOp::Exch, _) => O::ATOMXCHG,
             (AtomicOp::CSwap, S | U) => O::ATOMCAS,
             // (old >= v) ? 0 : old + 1 is ATOMINC_WRAP's (old + 1 <= v) ? old + 1 : 0.
             (AtomicOp::IWrap, U) => O::ATOMINC_WRAP,
@@ -386,8 +504,7 @@ impl Ctx<'_> {
             }
             _ => return Err(self.invalid(format!("ATOM.{}.{t}: not in Table X.Y", op.name()))),
         };
-        let (mem, _) = self.global_window();
-        let off = self.global_offset(insn, 1, 4)?;
+        let (mem, off) = self.mem_target(insn, 1, 4)?;
         // The operand with its modifiers applied (§2.X.4.2): x, and y for CSWAP.
         let v = self.operand(insn, 0, st.base)?;
         let m = self.hidden();
@@ -415,11 +532,26 @@ impl Ctx<'_> {
         self.emit(O::MEMBAR, vec![], vec![src(flags, [0; 4])]);
     }
 
-    /// The declaration of the global window, if the program uses global memory.
-    pub(super) fn global_declaration(&self) -> Option<ir::Declaration> {
-        let (m, _) = self.global?;
-        let mut d = ir::Declaration::new(File::Memory, m, m);
-        d.resource = Some(Resource::Memory(MemoryType::Global));
-        Some(d)
+    /// The declarations of the global and shared memory windows the program uses, by
+    /// register index.
+    pub(super) fn memory_declarations(&self) -> Vec<ir::Declaration> {
+        let mut out = Vec::new();
+        for (m, kind) in [
+            (self.global.map(|g| g.0), MemoryType::Global),
+            (self.shared, MemoryType::Shared),
+        ] {
+            if let Some(m) = m {
+                let mut d = ir::Declaration::new(File::Memory, m, m);
+                d.resource = Some(Resource::Memory(kind));
+                out.push(d);
+            }
+        }
+        out.sort_by_key(|d| d.first);
+        out
+    }
+
+    /// BAR (NV_compute_program5 §2.X.8.Z BAR): the IR's BARRIER.
+    pub(super) fn bar(&mut self) {
+        self.emit(O::BARRIER, vec![], vec![]);
     }
 }

@@ -50,7 +50,11 @@ impl Ctx<'_> {
                 self.membar();
                 return Ok(());
             }
-            N::Store => return self.store(insn),
+            N::Store | N::Sts => return self.store(insn),
+            N::Bar => {
+                self.bar();
+                return Ok(());
+            }
             _ => {}
         }
         if Self::writes_wide(insn) {
@@ -58,8 +62,9 @@ impl Ctx<'_> {
         }
         if let Some(t) = insn.mods.ty {
             let narrows = Self::narrows_wide(insn);
-            if (t.bits() == Some(64) && !narrows && insn.opcode != N::Atom)
-                || (!t.is_operation_type() && !matches!(insn.opcode, N::Cvt | N::Load | N::Atom))
+            if (t.bits() == Some(64) && !narrows && !matches!(insn.opcode, N::Atom | N::Atoms))
+                || (!t.is_operation_type()
+                    && !matches!(insn.opcode, N::Cvt | N::Load | N::Atom | N::Lds | N::Atoms))
             {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
@@ -315,11 +320,11 @@ impl Ctx<'_> {
             return self.narrow_wide(insn, d, sat);
         }
         match insn.opcode {
-            N::Load => {
+            N::Load | N::Lds => {
                 let d = self.dest(insn)?;
                 return self.load32(insn, d, sat);
             }
-            N::Atom => {
+            N::Atom | N::Atoms => {
                 let d = self.dest(insn)?;
                 return self.atom(insn, d, sat);
             }

@@ -122,6 +122,23 @@ impl Ctx<'_> {
                 })?;
                 self.vars.insert(name.clone(), v);
             }
+            Declaration::Bound(b) if b.kind == ast::DeclKind::Shared => {
+                // `program.sharedmem[a]`, `[a..b]` or the whole block: elements are bytes.
+                let offset = match b.init.first() {
+                    Some(InitItem::Binding(bd)) => bd
+                        .segments
+                        .iter()
+                        .flat_map(|s| s.index.iter())
+                        .map(|ix| match *ix {
+                            Index::Abs(a) | Index::Range(a, _) => a,
+                            _ => 0,
+                        })
+                        .next()
+                        .unwrap_or(0),
+                    _ => 0,
+                };
+                self.vars.insert(b.name.clone(), Var::Shared { offset });
+            }
             Declaration::Bound(b) => {
                 use ast::DeclKind::*;
                 if !matches!(b.kind, Attrib | Param | Output) {
@@ -178,6 +195,9 @@ impl Ctx<'_> {
                     return Err(self.unsupported(format!("2-D index of `{name}`")));
                 }
                 match (var, index.first()) {
+                    (Var::Shared { .. }, _) => Err(self.invalid(format!(
+                        "shared memory variable `{name}` used outside LDS, STS and ATOMS (NV_compute_program5 §2.X.3.7)"
+                    ))),
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
                     (Var::LongTemp { base }, None) => Ok(Elem::Long(base)),
                     (Var::LongTemp { base }, Some(Index::Abs(k))) => {

@@ -76,7 +76,7 @@ impl Ctx<'_> {
         match insn.opcode {
             N::Pk64 => true,
             N::Cvt => is64(insn.mods.ty),
-            N::I2f | N::Up64 | N::Atom => false,
+            N::I2f | N::Up64 | N::Atom | N::Atoms => false,
             op => op.has_dst() && is64(insn.mods.ty),
         }
     }
@@ -305,7 +305,7 @@ impl Ctx<'_> {
                 *r = Some(self.hidden());
             }
         }
-        if insn.opcode == N::Load {
+        if matches!(insn.opcode, N::Load | N::Lds) {
             self.load64(insn, &results)?;
         } else if insn.opcode == N::Cvt {
             self.cvt_to_wide(insn, &results)?;

@@ -105,7 +105,10 @@ impl Gen<'_, '_> {
                 let mask = self.write_mask();
                 let src = format!("{long}{}", self.swizzle());
                 let text = match self.c.below(4) {
-                    0 | 1 => format!("UP64.{} {dst}{mask}, {src}", ["U", "S", "F"][self.c.below(3)]),
+                    0 | 1 => format!(
+                        "UP64.{} {dst}{mask}, {src}",
+                        ["U", "S", "F"][self.c.below(3)]
+                    ),
                     2 => format!("I2F.{} {dst}{mask}, {src}", ["S64", "U64"][self.c.below(2)]),
                     _ => {
                         let (to, from) = [

@@ -381,3 +381,67 @@ fn shared_memory_with_a_barrier() {
         assert_eq!(out.global[&BASE], bytes(&want), "{engine}");
     }
 }
+
+/// LDC on a CBUFFER (NV_parameter_buffer_object2 §2.X.8.Z LDC, §2.X.3.6: elements are
+/// bytes of the binding point) in a vertex program, the buffer given under `buffers` by
+/// its binding (`program.buffer[2]`): storage sizes, an index held in a TEMP, a 64-bit
+/// load into a LONG variable, and an index past the buffer (undefined).
+#[test]
+fn ldc_reads_a_constant_buffer_by_byte_offset() {
+    let text =
+        "!!NVvp5.0\nCBUFFER cb[] = { program.buffer[2] };\nCBUFFER tail = program.buffer[2][16];\n\
+                TEMP t, u, i;\nLONG TEMP d;\nMOV.U i, {2, 0, 0, 0};\n\
+                LDC.U32 t.x, cb[4];\nLDC.S8 u.x, cb[9];\nMOV.U t.y, u.x;\n\
+                LDC.U16 u.x, cb[i.x + 8];\nMOV.U t.z, u.x;\nLDC.F32 u.x, tail;\nMOV.U t.w, u.x;\n\
+                MOV.U result.attrib[0], t;\nLDC.U32X4 result.attrib[1], cb[0];\n\
+                LDC.U64 d.x, cb[8];\nUP64.U result.attrib[2], d;\nLDC.U32 u.x, cb[64];\n\
+                MOV.U result.attrib[3], u;\nEND\n";
+    let p = shaderdiff_ir::nv::parse(text, "ldc.nv").expect("parses");
+    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let words = [
+        0x4433_2211u32,
+        0x8877_6655,
+        0xFF7F_8000,
+        0x0000_0001,
+        0x3FC0_0000,
+    ];
+    let mut inputs = shaderdiff_backends::Inputs {
+        invocations: 1,
+        ..Default::default()
+    };
+    let (f, i) = l
+        .names
+        .lookup(l.stage, "program.buffer[2]")
+        .expect("the binding names the buffer");
+    inputs.buffers.insert(RegKey::new(f, i), bytes(&words));
+    for name in shaderdiff_backends::ENGINE_NAMES {
+        let e = shaderdiff_backends::engine(name, &Default::default()).expect("engine");
+        let out = e.execute(&l.program, &inputs).expect("runs");
+        let reg = |n: &str| {
+            let (f, i) = l.names.lookup(l.stage, n).expect("output");
+            (
+                out.registers[&RegKey::new(f, i)][0],
+                out.undefined.get(&RegKey::new(f, i)).map_or(0, |u| u[0]),
+            )
+        };
+        // Byte 9 is 0x80 (sign-extended); bytes 10..11 are 0xFF7F; byte 16 starts 1.5f.
+        assert_eq!(
+            reg("result.attrib[0]").0,
+            [0x8877_6655, 0xFFFF_FF80, 0xFF7F, 0x3FC0_0000],
+            "{name}"
+        );
+        assert_eq!(
+            reg("result.attrib[1]").0,
+            [0x4433_2211, 0x8877_6655, 0xFF7F_8000, 1],
+            "{name}"
+        );
+        assert_eq!(reg("result.attrib[2]").0, [0xFF7F_8000, 1, 0, 0], "{name}");
+        if *name == "interp" {
+            assert_eq!(
+                reg("result.attrib[3]").1 & 1,
+                1,
+                "byte 64 is past the buffer"
+            );
+        }
+    }
+}

@@ -173,6 +173,9 @@ pub(super) enum Var {
     /// `SHARED` variable: the byte offset of its first element in shared memory
     /// (NV_compute_program5 §2.X.3.7; `lower_mem.rs`).
     Shared { offset: u32 },
+    /// `CBUFFER` variable (NV_parameter_buffer_object2 §2.X.3.6): the IR `BUFFER` holding
+    /// its binding point's bytes and the byte offset of its first element.
+    CBuffer { buffer: u32, offset: u32 },
     /// ADDRESS register.
     Addr(u32),
     /// ATTRIB / PARAM / OUTPUT: one element per array entry.
@@ -466,10 +469,20 @@ impl Ctx<'_> {
     fn finish(&mut self) {
         self.max_temp = self.max_temp.max(self.next_temp);
         let mut decls = Vec::new();
-        for file in [File::Input, File::Output, File::Const, File::Address] {
+        for file in [
+            File::Input,
+            File::Output,
+            File::Const,
+            File::Address,
+            File::Buffer,
+        ] {
             if let Some(&n) = self.counts.get(&file) {
                 if n > 0 {
-                    decls.push(ir::Declaration::new(file, 0, n - 1));
+                    let mut d = ir::Declaration::new(file, 0, n - 1);
+                    if file == File::Buffer {
+                        d.resource = Some(ir::Resource::Buffer { atomic: false });
+                    }
+                    decls.push(d);
                 }
             }
         }

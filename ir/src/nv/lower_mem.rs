@@ -227,24 +227,28 @@ impl Ctx<'_> {
         Ok(Register::new(File::Memory, s as i32))
     }
 
-    /// The shared memory byte offset (in `.x`) of the memory operand `k` of LDS / STS /
-    /// ATOMS: the SHARED variable's first byte plus its index (absolute, or a TEMP / ADDRESS
+    /// The byte offset (in `.x`) of the memory operand `k` of LDS / STS / ATOMS (a SHARED
+    /// variable) or LDC (a CBUFFER variable): the variable's first byte plus its index (absolute, or a TEMP / ADDRESS
     /// component plus a constant); [`OUT_OF_RANGE`] when not a multiple of `align`.
-    fn shared_offset(
-        &mut self,
-        insn: &NvInsn,
-        k: usize,
-        align: u32,
-    ) -> Result<ir::Src, LowerError> {
+    fn var_offset(&mut self, insn: &NvInsn, k: usize, align: u32) -> Result<ir::Src, LowerError> {
         let name = insn.opcode.name();
-        let bad = || format!("{name}: operand {} must be a SHARED variable", k + 1);
+        let bad = || {
+            let kind = if insn.opcode == N::Ldc {
+                "CBUFFER"
+            } else {
+                "SHARED"
+            };
+            format!("{name}: operand {} must be a {kind} variable", k + 1)
+        };
         let Some(super::ast::SrcBase::Ref(super::ast::VarRef::Var { name: var, index })) =
             insn.srcs.get(k).map(|s| &s.base)
         else {
             return Err(self.invalid(bad()));
         };
-        let Some(super::lower::Var::Shared { offset }) = self.vars.get(var).cloned() else {
-            return Err(self.invalid(bad()));
+        let offset = match (insn.opcode, self.vars.get(var).cloned()) {
+            (N::Ldc, Some(super::lower::Var::CBuffer { offset, .. })) => offset,
+            (N::Lds | N::Sts | N::Atoms, Some(super::lower::Var::Shared { offset })) => offset,
+            _ => return Err(self.invalid(bad())),
         };
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         let t = self.hidden();
@@ -300,9 +304,26 @@ impl Ctx<'_> {
         k: usize,
         align: u32,
     ) -> Result<(Register, ir::Src), LowerError> {
+        if insn.opcode == N::Ldc {
+            let buffer = match insn.srcs.get(k).map(|s| &s.base) {
+                Some(super::ast::SrcBase::Ref(super::ast::VarRef::Var { name, .. })) => {
+                    match self.vars.get(name) {
+                        Some(super::lower::Var::CBuffer { buffer, .. }) => *buffer,
+                        _ => {
+                            return Err(
+                                self.invalid("LDC: the operand must be a CBUFFER variable".into())
+                            )
+                        }
+                    }
+                }
+                _ => return Err(self.invalid("LDC: the operand must be a CBUFFER variable".into())),
+            };
+            let off = self.var_offset(insn, k, align)?;
+            return Ok((Register::new(File::Buffer, buffer as i32), off));
+        }
         if matches!(insn.opcode, N::Lds | N::Sts | N::Atoms) {
             let mem = self.shared_window()?;
-            let off = self.shared_offset(insn, k, align)?;
+            let off = self.var_offset(insn, k, align)?;
             Ok((mem, off))
         } else {
             let (mem, _) = self.global_window();

@@ -64,7 +64,10 @@ impl Ctx<'_> {
             let narrows = Self::narrows_wide(insn);
             if (t.bits() == Some(64) && !narrows && !matches!(insn.opcode, N::Atom | N::Atoms))
                 || (!t.is_operation_type()
-                    && !matches!(insn.opcode, N::Cvt | N::Load | N::Atom | N::Lds | N::Atoms))
+                    && !matches!(
+                        insn.opcode,
+                        N::Cvt | N::Load | N::Atom | N::Lds | N::Atoms | N::Ldc
+                    ))
             {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
@@ -320,7 +323,7 @@ impl Ctx<'_> {
             return self.narrow_wide(insn, d, sat);
         }
         match insn.opcode {
-            N::Load | N::Lds => {
+            N::Load | N::Lds | N::Ldc => {
                 let d = self.dest(insn)?;
                 return self.load32(insn, d, sat);
             }

@@ -122,6 +122,43 @@ impl Ctx<'_> {
                 })?;
                 self.vars.insert(name.clone(), v);
             }
+            Declaration::Bound(b) if b.kind == ast::DeclKind::CBuffer => {
+                // `program.buffer[a]`, `[a][b]` or `[a][b..c]`: elements are bytes of binding
+                // point a (NV_parameter_buffer_object2 §2.X.3.6).
+                let Some(InitItem::Binding(bd)) = b.init.first() else {
+                    return Err(self.invalid("CBUFFER needs a program.buffer binding".into()));
+                };
+                let idx: Vec<u32> = bd
+                    .segments
+                    .iter()
+                    .flat_map(|s| s.index.iter())
+                    .filter_map(|ix| match *ix {
+                        Index::Abs(a) | Index::Range(a, _) => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(&point) = idx.first() else {
+                    return Err(self.invalid("CBUFFER needs a binding point".into()));
+                };
+                let name = format!("program.buffer[{point}]");
+                let buffer = match self
+                    .names
+                    .entries
+                    .iter()
+                    .find(|(n, f, _)| *n == name && *f == File::Buffer)
+                {
+                    Some(&(_, _, i)) => i,
+                    None => {
+                        let c = self.counts.entry(File::Buffer).or_insert(0);
+                        *c += 1;
+                        self.names.entries.push((name, File::Buffer, *c - 1));
+                        *c - 1
+                    }
+                };
+                let offset = idx.get(1).copied().unwrap_or(0);
+                self.vars
+                    .insert(b.name.clone(), Var::CBuffer { buffer, offset });
+            }
             Declaration::Bound(b) if b.kind == ast::DeclKind::Shared => {
                 // `program.sharedmem[a]`, `[a..b]` or the whole block: elements are bytes.
                 let offset = match b.init.first() {
@@ -197,6 +234,9 @@ impl Ctx<'_> {
                 match (var, index.first()) {
                     (Var::Shared { .. }, _) => Err(self.invalid(format!(
                         "shared memory variable `{name}` used outside LDS, STS and ATOMS (NV_compute_program5 §2.X.3.7)"
+                    ))),
+                    (Var::CBuffer { .. }, _) => Err(self.invalid(format!(
+                        "CBUFFER variable `{name}` used outside LDC (NV_parameter_buffer_object2 §2.X.3.6)"
                     ))),
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
                     (Var::LongTemp { base }, None) => Ok(Elem::Long(base)),

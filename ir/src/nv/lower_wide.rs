@@ -305,7 +305,7 @@ impl Ctx<'_> {
                 *r = Some(self.hidden());
             }
         }
-        if matches!(insn.opcode, N::Load | N::Lds) {
+        if matches!(insn.opcode, N::Load | N::Lds | N::Ldc) {
             self.load64(insn, &results)?;
         } else if insn.opcode == N::Cvt {
             self.cvt_to_wide(insn, &results)?;

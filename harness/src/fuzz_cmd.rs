@@ -98,7 +98,9 @@ pub struct FuzzArgs {
     /// inputs (the comparators skip undefined channels).
     #[arg(long)]
     pub allow_undefined: bool,
-    /// Also generate the 64-bit opcodes (doubles and 64-bit integers) in TGSI programs.
+    /// Also generate the 64-bit opcodes (doubles and 64-bit integers) in TGSI programs, and
+    /// 64-bit statements (LONG TEMPs, PK64 / UP64, F64 / S64 / U64 operations, CVT) in NV
+    /// programs.
     #[arg(long = "64bit")]
     pub wide: bool,
     /// Also generate memory programs (TGSI COMP programs whose atomics, loads, stores and

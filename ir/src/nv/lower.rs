@@ -2,7 +2,7 @@
 //! every engine runs NV programs without knowing about them.
 //!
 //! What is lowered (NV_gpu_program4 §2.X, NV_gpu_program5 Table X.13, ARB_vertex_program
-//! §2.14.5, ARB_fragment_program §3.11.5): vertex and fragment programs made of the ALU
+//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment and compute programs made of the ALU
 //! instructions listed in `lower_ops.rs` and `lower_cvt.rs`, condition codes
 //! (`lower_cc.rs`: `.CC` updates, conditional write masks, conditions on IF / BRK /
 //! CONT / CAL / RET / KIL), `IF`/`ELSE`/`ENDIF`, `REP`/`ENDREP` with or without a count,
@@ -14,12 +14,14 @@
 //! which NV_fragment_program_option §3.11.4 allows ("no less than").
 //!
 //! 64-bit types (LONG TEMPs, F64 / S64 / U64, PK64, UP64, CVT to and from 64 bits) are
-//! lowered in `lower_wide.rs`.
+//! lowered in `lower_wide.rs`; compute programs (`GROUP_SIZE`, `invocation.*` → SV) in
+//! `lower_start.rs`; global memory (LOAD, STORE, ATOM, MEMBAR), shared memory (LDS, STS,
+//! ATOMS, BAR) and LDC on CBUFFER variables in `lower_mem.rs`.
 //!
-//! Everything else — BRA, memory, textures, F16 conversions, the carry and
-//! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand, other
-//! stages — is refused with [`LowerError::Unsupported`] naming the instruction and its
-//! position, never lowered approximately.
+//! Everything else — BRA, textures and images, thread-group votes, F16 conversions and
+//! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
+//! MAD with a negated operand — is refused with [`LowerError::Unsupported`] naming the
+//! instruction and its position, never lowered approximately.
 
 use std::collections::HashMap;
 

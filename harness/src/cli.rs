@@ -210,29 +210,38 @@ pub struct NvNames {
 }
 
 impl NvNames {
-    /// The NV name of an IR register (its binding text), or the IR name when it has none.
+    /// The NV name of an IR register (its binding text; `vertex[m].…` for a geometry
+    /// program's per-vertex input, `emit[v].result.…` for an emitted vertex's result), or
+    /// the IR name when it has none.
     pub fn name_of(&self, k: &RegKey) -> String {
-        match (k.dimension, self.names.name_of(k.file, k.index)) {
-            (None, Some(n)) => n.to_string(),
-            _ => k.to_string(),
-        }
+        self.names
+            .name_of_key(k.file, k.dimension, k.index)
+            .unwrap_or_else(|| k.to_string())
     }
 
-    /// The IR register an inputs-file key names (a binding such as `program.local[0]`
-    /// or a declared variable name).
+    /// The IR register an inputs-file key names (a binding such as `program.local[0]`,
+    /// `vertex[1].attrib[0]` in a geometry program, or a declared variable name).
     ///
     /// Errors: a name the program does not read.
     pub fn key(&self, name: &str) -> Result<RegKey, String> {
         self.names
-            .lookup(self.stage, name)
-            .map(|(f, i)| RegKey::new(f, i))
+            .lookup_key(self.stage, name)
+            .map(|(file, dimension, index)| RegKey {
+                file,
+                dimension,
+                index,
+            })
             .ok_or_else(|| {
-                let mut known: Vec<&str> = self
+                let geometry = self.stage == nv::NvStage::Geometry;
+                let mut known: Vec<String> = self
                     .names
                     .entries
                     .iter()
-                    .filter(|(_, f, _)| matches!(f, File::Input | File::Const))
-                    .map(|(n, _, _)| n.as_str())
+                    .filter(|(_, f, _)| matches!(f, File::Input | File::Const | File::SystemValue))
+                    .map(|(n, f, _)| match n.strip_prefix("vertex.") {
+                        Some(attr) if geometry && *f == File::Input => format!("vertex[m].{attr}"),
+                        _ => n.clone(),
+                    })
                     .collect();
                 known.dedup();
                 format!(

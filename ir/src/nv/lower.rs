@@ -2,7 +2,8 @@
 //! every engine runs NV programs without knowing about them.
 //!
 //! What is lowered (NV_gpu_program4 §2.X, NV_gpu_program5 Table X.13, ARB_vertex_program
-//! §2.14.5, ARB_fragment_program §3.11.5): vertex and fragment programs made of the ALU
+//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment and geometry programs
+//! (`lower_stage.rs`: NV_geometry_program4, EMIT / EMITS / ENDPRIM) made of the ALU
 //! instructions listed in `lower_ops.rs` and `lower_cvt.rs`, condition codes
 //! (`lower_cc.rs`: `.CC` updates, conditional write masks, conditions on IF / BRK /
 //! CONT / CAL / RET / KIL), `IF`/`ELSE`/`ENDIF`, `REP`/`ENDREP` with or without a count,
@@ -14,14 +15,14 @@
 //! which NV_fragment_program_option §3.11.4 allows ("no less than").
 //!
 //! Everything else — BRA, memory, textures, 64-bit types, F16 conversions, the carry and
-//! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand, other
-//! stages — is refused with [`LowerError::Unsupported`] naming the instruction and its
-//! position, never lowered approximately.
+//! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand,
+//! tessellation and compute programs — is refused with [`LowerError::Unsupported`] naming
+//! the instruction and its position, never lowered approximately.
 
 use std::collections::HashMap;
 
 use super::ast::{self, BaseType, NvProgram, NvStage, SignedLit, Statement};
-use crate::names::{File, ImmType, Stage};
+use crate::names::{File, ImmType};
 use crate::opcode::Opcode;
 use crate::program::{self as ir, Immediate, Instruction, Pos, Program, Register};
 
@@ -197,6 +198,8 @@ pub(super) struct Ctx<'a> {
     pub calls: Vec<(usize, String)>,
     /// A deliberate lowering bug ([`LowerFault`]), for fault-injection campaigns.
     pub fault: Option<LowerFault>,
+    /// Geometry program state (`lower_stage.rs`).
+    pub stage_state: super::lower_stage::StageState,
 }
 
 pub use super::lower_start::{LowerFault, LowerOptions};
@@ -225,16 +228,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         .or(sm.statements.first())
         .copied()
         .unwrap_or(sm.end);
-    let ir_stage = match stage {
-        NvStage::Vertex => Stage::Vertex,
-        NvStage::Fragment => Stage::Fragment,
-        other => {
-            return Err(LowerError::Unsupported {
-                pos: start,
-                message: format!("{} programs ({other:?} stage)", p.header.text()),
-            })
-        }
-    };
+    let ir_stage = super::lower_stage::ir_stage(p, start)?;
     let mut cx = Ctx {
         nv: p,
         stage,
@@ -251,6 +245,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         pos: start,
         calls: Vec::new(),
         fault: options.fault,
+        stage_state: Default::default(),
     };
     // Pass 1: declarations (they precede their uses, §2.X.3).
     for (i, st) in p.statements.iter().enumerate() {
@@ -348,6 +343,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         cx.out.instructions[at].label = subs.get(&label).copied();
     }
     cx.finish();
+    cx.finish_stage();
     // The parser checks the block structure (IF/REP nesting, blocks within one label's
     // code); a lowered program that is still not valid IR is a limit of the lowering,
     // reported as such rather than handed to an engine.

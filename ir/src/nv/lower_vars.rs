@@ -75,6 +75,9 @@ impl Ctx<'_> {
 
     /// The elements of a whole binding (all vec4s it covers).
     pub fn binding_elems(&mut self, b: &Binding) -> Result<Vec<Elem>, LowerError> {
+        if let Some(v) = self.primitive_binding(b)? {
+            return Ok(v);
+        }
         let file = self.binding_file(b)?;
         let mut v = Vec::new();
         for e in self.expand(b) {
@@ -117,6 +120,7 @@ impl Ctx<'_> {
                 })?;
                 self.vars.insert(name.clone(), v);
             }
+            Declaration::Bound(b) if self.declare_vertex(b)? => {}
             Declaration::Bound(b) => {
                 use ast::DeclKind::*;
                 if !matches!(b.kind, Attrib | Param | Output) {
@@ -346,6 +350,9 @@ impl Ctx<'_> {
                 Ok(self.imm(w))
             }
             SrcBase::Ref(r) => {
+                if let Some(reg) = self.vertex_operand(r)? {
+                    return Ok(reg);
+                }
                 if let Some(reg) = self.resolve_rel(r, Some(ty))? {
                     return Ok(reg);
                 }

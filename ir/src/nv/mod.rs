@@ -30,6 +30,7 @@ pub mod lower;
 mod lower_cc;
 mod lower_cvt;
 mod lower_ops;
+mod lower_stage;
 mod lower_start;
 mod lower_vars;
 mod modifiers;

@@ -190,7 +190,7 @@ fn empty_geometry_program_emits_nothing() {
 /// §2.X.3.2's declaration examples: `ATTRIB pos = vertex.position` indexed by vertex,
 /// `vertex[2].position` fixed, arrays indexed by vertex then element (relative indices
 /// from an integer TEMP), and the direct forms `vertex[0].texcoord[1]`,
-/// `vertex[2].position.yxzw` (NOTES.md §15). Inputs: `vertex[m].texcoord[n]` = (m, n, 0, 1)
+/// `vertex[2].position.yxzw` (NOTES.md §15), and an ALIAS of a per-vertex variable. Inputs: `vertex[m].texcoord[n]` = (m, n, 0, 1)
 /// and `vertex[m].position` = (10m, 1, 2, 3).
 #[test]
 fn per_vertex_bindings_and_attribute_arrays() {
@@ -213,6 +213,8 @@ MOV result.attrib[4], tcoords1[2];
 MOV result.attrib[5], vertex[0].texcoord[1];
 MOV result.attrib[6], vertex[2].position.yxzw;
 MOV result.attrib[7], pos[A0.y];
+ALIAS p2 = pos;
+MOV result.attrib[8], p2[0];
 EMIT;
 END
 ";
@@ -240,6 +242,7 @@ END
             ("emit[0].result.attrib[4]", 0, fv([1.0, 3.0, 0.0, 1.0])),
             ("emit[0].result.attrib[5]", 0, fv([0.0, 1.0, 0.0, 1.0])),
             ("emit[0].result.attrib[6]", 0, fv([1.0, 20.0, 2.0, 3.0])),
+            ("emit[0].result.attrib[8]", 0, fv([0.0, 1.0, 2.0, 3.0])),
         ],
     );
     // pos[A0.y] with A0.y = 3 is vertex 3 of a triangle: out of range, undefined
@@ -549,4 +552,56 @@ fn geometry_refusals_and_load_errors_point_at_their_statement() {
         assert!(e.to_string().contains(what), "{text}: {e}");
         assert_eq!((e.pos().line, e.pos().col), (*line, *col), "{text}: {e}");
     }
+}
+
+/// The command line keys a geometry program's inputs as `vertex[m].<attribute>` and
+/// reports emitted vertex `v`'s results as `emit[v].result.<name>` beside the `emitted`
+/// list (README "Names"): the corpus Swizzle program's fourth vertex is vertex 0's
+/// position swizzled `.yxzw`, in primitive 1.
+#[test]
+fn command_line_names_per_vertex_inputs_and_emitted_results() {
+    let dir = std::env::temp_dir().join(format!("shaderdiff-nvgp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let prog = dir.join("swizzle.nvgp");
+    std::fs::write(&prog, corpus("OGRECave_ogre_Swizzle_gp_1.nvgp")).expect("write");
+    let inputs = dir.join("inputs.json");
+    std::fs::write(
+        &inputs,
+        r#"{"invocations": 1, "registers": {"vertex[0].position": [1, 2, 3, 4]}}"#,
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(["run", "--format", "json", "--inputs"])
+        .arg(&inputs)
+        .arg(&prog)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        doc["registers"]["emit[3].result.position"][0],
+        serde_json::json!(["0x40000000", "0x3f800000", "0x40400000", "0x40800000"])
+    );
+    assert_eq!(doc["emitted"][0][3], serde_json::json!([0, 1]));
+    // A per-vertex attribute needs its vertex number: the error lists the known names.
+    std::fs::write(
+        &inputs,
+        r#"{"registers": {"vertex.position": [1, 2, 3, 4]}}"#,
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(["run", "--inputs"])
+        .arg(&inputs)
+        .arg(&prog)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("vertex[m].position"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -310,6 +310,16 @@ impl Ctx<'_> {
         Ok(true)
     }
 
+    /// `ALIAS name = target;` of a per-vertex variable (§2.X.3.8); `false` when `target` is
+    /// not one.
+    pub(super) fn alias_vertex(&mut self, name: &str, target: &str) -> bool {
+        let Some(v) = self.stage_state.vertex_vars.get(target).cloned() else {
+            return false;
+        };
+        self.stage_state.vertex_vars.insert(name.to_string(), v);
+        true
+    }
+
     /// The 2-D input register a geometry program's per-vertex operand reads (`vertex[m].*`
     /// bindings and per-vertex `ATTRIB` variables); `None` for other operands.
     ///

@@ -114,6 +114,7 @@ impl Ctx<'_> {
                     self.vars.insert(n.clone(), Var::Addr(i));
                 }
             }
+            Declaration::Alias { name, target } if self.alias_vertex(name, target) => {}
             Declaration::Alias { name, target } => {
                 let v = self.vars.get(target).cloned().ok_or_else(|| {
                     self.invalid(format!("ALIAS of undeclared variable `{target}`"))

@@ -497,7 +497,8 @@ END
 }
 
 /// Geometry constructs the lowering refuses, and load errors it finds, point at the
-/// statement: tessellation programs (their patch is not modelled by the IR), PATCHES input,
+/// statement: tessellation control programs (their shared patch is not modelled by the IR),
+/// a tessellation vertex beyond MAX_PATCH_VERTICES_NV (32), PATCHES input,
 /// EMITS without POINTS output, a vertex beyond the input primitive, patch bindings
 /// without PATCHES.
 #[test]
@@ -511,10 +512,10 @@ fn geometry_refusals_and_load_errors_point_at_their_statement() {
             (2, 1),
         ),
         (
-            "!!NVtep5.0\nTESS_MODE TRIANGLES;\nMOV result.position, vertex[0].position;\nEND\n",
+            "!!NVtep5.0\nTESS_MODE TRIANGLES;\n MOV result.position, vertex[32].position;\nEND\n",
             true,
-            "tessellation evaluation",
-            (2, 1),
+            "MAX_PATCH_VERTICES",
+            (3, 2),
         ),
         (
             "!!NVgp5.0\nPRIMITIVE_OUT POINTS;\n  PRIMITIVE_IN PATCHES;\nVERTICES_OUT 1;\nEND\n",
@@ -604,4 +605,80 @@ fn command_line_names_per_vertex_inputs_and_emitted_results() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("vertex[m].position"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A tessellation evaluation program (NV_tessellation_program5) interpolating a triangle
+/// patch at `vertex.tesscoord` (u, v, w) = (0.5, 0.25, 0.25): position = u·P0 + v·P1 +
+/// w·P2 with P0 = (1, 0, 0, 1), P1 = (0, 2, 0, 1), P2 = (0, 0, 4, 1) is (0.5, 0.5, 1, 1)
+/// (every product and sum exact in binary32). The per-patch inputs come from the inputs
+/// file (`primitive.tessouter[0]`, `primitive.tessinner[1]`, `primitive.patch.attrib[1]`,
+/// `primitive.vertexcount`, `primitive.id`); `p[A.x]` reads vertex A.x of a per-vertex
+/// array and `vertex.in[m]` is `vertex[m]`.
+#[test]
+fn tessellation_evaluation_interpolates_the_patch() {
+    let text = "!!NVtep5.0
+TESS_MODE TRIANGLES;
+TESS_SPACING EQUAL;
+TESS_VERTEX_ORDER CCW;
+ATTRIB p = vertex.position;
+INT TEMP A;
+TEMP t;
+MUL t, vertex[0].position, vertex.tesscoord.x;
+MAD t, vertex.in[1].position, vertex.tesscoord.y, t;
+MAD result.position, vertex[2].position, vertex.tesscoord.z, t;
+MOV result.attrib[0], primitive.patch.attrib[1];
+ADD result.attrib[1].x, primitive.tessouter[0].x, primitive.in.tessinner[1].x;
+MOV.S result.attrib[2].x, primitive.vertexcount.x;
+MOV.S result.attrib[2].y, primitive.id.x;
+ADD.S A.x, primitive.vertexcount.x, -1;
+MOV result.attrib[3], p[A.x];
+END
+";
+    let p = [
+        fv([1.0, 0.0, 0.0, 1.0]),
+        fv([0.0, 2.0, 0.0, 1.0]),
+        fv([0.0, 0.0, 4.0, 1.0]),
+    ];
+    let named = [
+        ("vertex[0].position", vec![p[0]]),
+        ("vertex.in[1].position", vec![p[1]]),
+        ("vertex[2].position", vec![p[2]]),
+        ("vertex.tesscoord", vec![fv([0.5, 0.25, 0.25, 0.0])]),
+        ("primitive.patch.attrib[1]", vec![fv([7.0, 8.0, 9.0, 10.0])]),
+        ("primitive.tessouter[0]", vec![fv([3.0, 0.0, 0.0, 0.0])]),
+        ("primitive.tessinner[1]", vec![fv([0.5, 0.0, 0.0, 0.0])]),
+        ("primitive.vertexcount", vec![[i(3), 0, 0, 0]]),
+        ("primitive.id", vec![[i(11), 0, 0, 0]]),
+    ];
+    let p0 = nv::parse(text, "t.nvtep").expect("parses");
+    let l = nv::lower(&p0).expect("lowers");
+    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    let mut inputs = Inputs {
+        invocations: 1,
+        ..Inputs::default()
+    };
+    for (name, v) in &named {
+        let (file, dimension, index) = l.names.lookup_key(l.stage, name).expect(name);
+        let k = RegKey {
+            file,
+            dimension,
+            index,
+        };
+        inputs.registers.insert(k, v.clone());
+    }
+    for e in ENGINE_NAMES {
+        let out = engine(e, &EngineConfig::default())
+            .expect("engine")
+            .execute(&l.program, &inputs)
+            .unwrap_or_else(|err| panic!("{e}: {err}"));
+        let get = |n: &str| {
+            let (file, _, index) = l.names.lookup_key(l.stage, n).expect(n);
+            out.registers[&RegKey::new(file, index)][0]
+        };
+        assert_eq!(get("result.position"), fv([0.5, 0.5, 1.0, 1.0]), "{e}");
+        assert_eq!(get("result.attrib[0]"), fv([7.0, 8.0, 9.0, 10.0]), "{e}");
+        assert_eq!(get("result.attrib[1]")[0], f(3.5), "{e}");
+        assert_eq!(get("result.attrib[2]")[..2], [i(3), i(11)], "{e}");
+        assert_eq!(get("result.attrib[3]"), p[2], "{e}");
+    }
 }

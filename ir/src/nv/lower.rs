@@ -2,8 +2,9 @@
 //! every engine runs NV programs without knowing about them.
 //!
 //! What is lowered (NV_gpu_program4 §2.X, NV_gpu_program5 Table X.13, ARB_vertex_program
-//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment and geometry programs
-//! (`lower_stage.rs`: NV_geometry_program4, EMIT / EMITS / ENDPRIM) made of the ALU
+//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment, geometry and tessellation
+//! evaluation programs (`lower_stage.rs`, `lower_emit.rs`: NV_geometry_program4,
+//! NV_tessellation_program5, EMIT / EMITS / ENDPRIM) made of the ALU
 //! instructions listed in `lower_ops.rs` and `lower_cvt.rs`, condition codes
 //! (`lower_cc.rs`: `.CC` updates, conditional write masks, conditions on IF / BRK /
 //! CONT / CAL / RET / KIL), `IF`/`ELSE`/`ENDIF`, `REP`/`ENDREP` with or without a count,
@@ -16,8 +17,9 @@
 //!
 //! Everything else — BRA, memory, textures, 64-bit types, F16 conversions, the carry and
 //! overflow flags of integer SAD and of ADD / SUB / MAD with a negated operand,
-//! tessellation and compute programs — is refused with [`LowerError::Unsupported`] naming
-//! the instruction and its position, never lowered approximately.
+//! tessellation control and compute programs — is refused with
+//! [`LowerError::Unsupported`] naming the instruction and its position, never lowered
+//! approximately.
 
 use std::collections::HashMap;
 

@@ -29,6 +29,7 @@ mod lexer;
 pub mod lower;
 mod lower_cc;
 mod lower_cvt;
+mod lower_emit;
 mod lower_ops;
 mod lower_stage;
 mod lower_start;

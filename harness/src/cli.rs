@@ -224,35 +224,28 @@ impl NvNames {
     ///
     /// Errors: a name the program does not read.
     pub fn key(&self, name: &str) -> Result<RegKey, String> {
-        self.names
-            .lookup_key(self.stage, name)
-            .map(|(file, dimension, index)| RegKey {
-                file,
-                dimension,
-                index,
-            })
-            .ok_or_else(|| {
-                let geometry = self.stage == nv::NvStage::Geometry;
-                let mut known: Vec<String> = self
-                    .names
-                    .entries
-                    .iter()
-                    .filter(|(_, f, _)| matches!(f, File::Input | File::Const | File::SystemValue))
-                    .map(|(n, f, _)| match n.strip_prefix("vertex.") {
-                        Some(attr) if geometry && *f == File::Input => format!("vertex[m].{attr}"),
-                        _ => n.clone(),
-                    })
-                    .collect();
-                known.dedup();
-                format!(
-                    "unknown register {name:?}: the program reads {}",
-                    if known.is_empty() {
-                        "no inputs or parameters".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )
-            })
+        nv_key(&self.names, self.stage, name).ok_or_else(|| {
+            let geometry = self.stage == nv::NvStage::Geometry;
+            let mut known: Vec<String> = self
+                .names
+                .entries
+                .iter()
+                .filter(|(_, f, _)| matches!(f, File::Input | File::Const | File::SystemValue))
+                .map(|(n, f, _)| match n.strip_prefix("vertex.") {
+                    Some(attr) if geometry && *f == File::Input => format!("vertex[m].{attr}"),
+                    _ => n.clone(),
+                })
+                .collect();
+            known.dedup();
+            format!(
+                "unknown register {name:?}: the program reads {}",
+                if known.is_empty() {
+                    "no inputs or parameters".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })
     }
 
     /// Renames the registers of diff records (`OUT[0]` → `result.color`).
@@ -262,6 +255,18 @@ impl NvNames {
             Err(_) => register.to_string(),
         }
     }
+}
+
+/// The register key of an NV name ([`nv::NameMap::lookup_key`]: bindings, variable names,
+/// `vertex[m].*` per-vertex inputs), `None` when the program has no such register.
+pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<RegKey> {
+    names
+        .lookup_key(stage, name)
+        .map(|(file, dimension, index)| RegKey {
+            file,
+            dimension,
+            index,
+        })
 }
 
 /// Reads, detects and parses (with validation) one program file for the engines; NV

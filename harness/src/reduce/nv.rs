@@ -111,15 +111,7 @@ impl Named {
 
     /// The inputs for a lowering: names it no longer has are dropped.
     fn to_ir(&self, l: &nv::Lowered) -> Inputs {
-        let key = |n: &str| {
-            l.names
-                .lookup_key(l.stage, n)
-                .map(|(file, dimension, index)| RegKey {
-                    file,
-                    dimension,
-                    index,
-                })
-        };
+        let key = |n: &str| crate::cli::nv_key(&l.names, l.stage, n);
         let mut inputs = Inputs {
             invocations: self.invocations,
             ..self.rest.clone()

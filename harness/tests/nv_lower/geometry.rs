@@ -1,11 +1,11 @@
 //! Geometry programs (NV_geometry_program4, NV_gpu_program5 EMITS / INVOCATIONS) lowered to
 //! the shared IR: the vertices they emit, worked out by hand from the spec, on every engine.
 
-use shaderdiff_backends::{engine, EngineConfig, EngineError, Inputs, ENGINE_NAMES};
+use shaderdiff_backends::{engine, EngineConfig, EngineError, ENGINE_NAMES};
 use shaderdiff_ir::nv;
 use shaderdiff_oracles::{EmitRecord, RegKey};
 
-use crate::support::{f, i};
+use crate::support::{f, i, named_inputs};
 
 /// One engine's run: per invocation its emitted vertices `(stream, primitive)`, the
 /// emitted outputs by NV name (`emit[v].result.color`) with one vec4 per invocation, and
@@ -36,26 +36,8 @@ fn run_engines(
     let p = nv::parse(text, "t.nvgp").expect("parses");
     let l = nv::lower(&p).expect("lowers");
     shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
-    let mut inputs = Inputs {
-        invocations,
-        ..Inputs::default()
-    };
-    for (name, v) in named {
-        let (file, dimension, index) = l
-            .names
-            .lookup_key(l.stage, name)
-            .unwrap_or_else(|| panic!("{name} is not an input of the program"));
-        let k = RegKey {
-            file,
-            dimension,
-            index,
-        };
-        if file == shaderdiff_ir::File::Const {
-            inputs.constants.insert(k, v[0]);
-        } else {
-            inputs.registers.insert(k, v.clone());
-        }
-    }
+    let (inputs, unknown) = named_inputs(&l, named, invocations);
+    assert!(unknown.is_empty(), "not inputs of the program: {unknown:?}");
     let name = |k: &RegKey| {
         l.names
             .name_of_key(k.file, k.dimension, k.index)
@@ -653,19 +635,8 @@ END
     let p0 = nv::parse(text, "t.nvtep").expect("parses");
     let l = nv::lower(&p0).expect("lowers");
     shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
-    let mut inputs = Inputs {
-        invocations: 1,
-        ..Inputs::default()
-    };
-    for (name, v) in &named {
-        let (file, dimension, index) = l.names.lookup_key(l.stage, name).expect(name);
-        let k = RegKey {
-            file,
-            dimension,
-            index,
-        };
-        inputs.registers.insert(k, v.clone());
-    }
+    let (inputs, unknown) = named_inputs(&l, &named, 1);
+    assert!(unknown.is_empty(), "not inputs of the program: {unknown:?}");
     for e in ENGINE_NAMES {
         let out = engine(e, &EngineConfig::default())
             .expect("engine")

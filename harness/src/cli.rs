@@ -207,6 +207,10 @@ pub struct NvNames {
     pub names: nv::NameMap,
     /// The program's stage (names are normalised per stage).
     pub stage: nv::NvStage,
+    /// Vertices of a per-vertex input (`vertex[m].*`): the geometry program's input
+    /// primitive, 32 for tessellation evaluation programs (MAX_PATCH_VERTICES_NV); `None`
+    /// for other stages.
+    pub vertices: Option<u32>,
 }
 
 impl NvNames {
@@ -224,6 +228,14 @@ impl NvNames {
     ///
     /// Errors: a name the program does not read.
     pub fn key(&self, name: &str) -> Result<RegKey, String> {
+        if let (Some(k), Some(n)) = (nv_key(&self.names, self.stage, name), self.vertices) {
+            if k.dimension.is_some_and(|m| m >= n) {
+                return Err(format!(
+                    "unknown register {name:?}: the program's vertices are vertex[0] to vertex[{}]",
+                    n - 1
+                ));
+            }
+        }
         nv_key(&self.names, self.stage, name).ok_or_else(|| {
             let geometry = self.stage == nv::NvStage::Geometry;
             let mut known: Vec<String> = self
@@ -285,11 +297,17 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 nv::LowerError::Unsupported { .. } => Failure::Unsupported(format!("{name}:{e}")),
                 nv::LowerError::Invalid { .. } => Failure::BadInput(format!("{name}:{e}")),
             })?;
+            let vertices = match l.program.stage {
+                shaderdiff_ir::Stage::Geometry => l.program.gs_input_vertices(),
+                shaderdiff_ir::Stage::TessEval => Some(nv::MAX_PATCH_VERTICES),
+                _ => None,
+            };
             Ok((
                 l.program,
                 Some(NvNames {
                     names: l.names,
                     stage: l.stage,
+                    vertices,
                 }),
             ))
         }

@@ -586,6 +586,21 @@ fn command_line_names_per_vertex_inputs_and_emitted_results() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("vertex[m].position"), "{err}");
+    // The Swizzle program's input primitive is a triangle: no vertex[3].
+    std::fs::write(
+        &inputs,
+        r#"{"registers": {"vertex[3].position": [1, 2, 3, 4]}}"#,
+    )
+    .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(["run", "--inputs"])
+        .arg(&inputs)
+        .arg(&prog)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("vertex[0] to vertex[2]"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -47,7 +47,7 @@ use crate::program::{self as ir, DeclDimension, Declaration, Pos, Property, Regi
 
 /// MAX_PATCH_VERTICES_NV: the most vertices a patch has, and the IR's implied vertex
 /// dimension of `TESS_EVAL` inputs.
-const MAX_PATCH_VERTICES: u32 = 32;
+pub const MAX_PATCH_VERTICES: u32 = 32;
 
 /// Stage-specific lowering state kept in [`Ctx`].
 #[derive(Clone, Debug, Default)]

@@ -46,6 +46,7 @@ mod structure;
 
 pub use ast::*;
 pub use lower::{lower, lower_with, LowerError, LowerFault, LowerOptions, Lowered, NameMap};
+pub use lower_stage::MAX_PATCH_VERTICES;
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
 pub use origin::NvOrigin;
 pub use parse::KNOWN_OPTIONS;

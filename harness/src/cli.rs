@@ -207,43 +207,57 @@ pub struct NvNames {
     pub names: nv::NameMap,
     /// The program's stage (names are normalised per stage).
     pub stage: nv::NvStage,
+    /// Vertices of a per-vertex input (`vertex[m].*`): the geometry program's input
+    /// primitive, 32 for tessellation evaluation programs (MAX_PATCH_VERTICES_NV); `None`
+    /// for other stages.
+    pub vertices: Option<u32>,
 }
 
 impl NvNames {
-    /// The NV name of an IR register (its binding text), or the IR name when it has none.
+    /// The NV name of an IR register (its binding text; `vertex[m].…` for a geometry
+    /// program's per-vertex input, `emit[v].result.…` for an emitted vertex's result), or
+    /// the IR name when it has none.
     pub fn name_of(&self, k: &RegKey) -> String {
-        match (k.dimension, self.names.name_of(k.file, k.index)) {
-            (None, Some(n)) => n.to_string(),
-            _ => k.to_string(),
-        }
+        self.names
+            .name_of_key(k.file, k.dimension, k.index)
+            .unwrap_or_else(|| k.to_string())
     }
 
-    /// The IR register an inputs-file key names (a binding such as `program.local[0]`
-    /// or a declared variable name).
+    /// The IR register an inputs-file key names (a binding such as `program.local[0]`,
+    /// `vertex[1].attrib[0]` in a geometry program, or a declared variable name).
     ///
     /// Errors: a name the program does not read.
     pub fn key(&self, name: &str) -> Result<RegKey, String> {
-        self.names
-            .lookup(self.stage, name)
-            .map(|(f, i)| RegKey::new(f, i))
-            .ok_or_else(|| {
-                let mut known: Vec<&str> = self
-                    .names
-                    .entries
-                    .iter()
-                    .filter(|(_, f, _)| matches!(f, File::Input | File::Const))
-                    .map(|(n, _, _)| n.as_str())
-                    .collect();
-                known.dedup();
-                format!(
-                    "unknown register {name:?}: the program reads {}",
-                    if known.is_empty() {
-                        "no inputs or parameters".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )
-            })
+        if let (Some(k), Some(n)) = (nv_key(&self.names, self.stage, name), self.vertices) {
+            if k.dimension.is_some_and(|m| m >= n) {
+                return Err(format!(
+                    "unknown register {name:?}: the program's vertices are vertex[0] to vertex[{}]",
+                    n - 1
+                ));
+            }
+        }
+        nv_key(&self.names, self.stage, name).ok_or_else(|| {
+            let geometry = self.stage == nv::NvStage::Geometry;
+            let mut known: Vec<String> = self
+                .names
+                .entries
+                .iter()
+                .filter(|(_, f, _)| matches!(f, File::Input | File::Const | File::SystemValue))
+                .map(|(n, f, _)| match n.strip_prefix("vertex.") {
+                    Some(attr) if geometry && *f == File::Input => format!("vertex[m].{attr}"),
+                    _ => n.clone(),
+                })
+                .collect();
+            known.dedup();
+            format!(
+                "unknown register {name:?}: the program reads {}",
+                if known.is_empty() {
+                    "no inputs or parameters".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })
     }
 
     /// Renames the registers of diff records (`OUT[0]` → `result.color`).
@@ -253,6 +267,18 @@ impl NvNames {
             Err(_) => register.to_string(),
         }
     }
+}
+
+/// The register key of an NV name ([`nv::NameMap::lookup_key`]: bindings, variable names,
+/// `vertex[m].*` per-vertex inputs), `None` when the program has no such register.
+pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<RegKey> {
+    names
+        .lookup_key(stage, name)
+        .map(|(file, dimension, index)| RegKey {
+            file,
+            dimension,
+            index,
+        })
 }
 
 /// Reads, detects and parses (with validation) one program file for the engines; NV
@@ -271,11 +297,17 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 nv::LowerError::Unsupported { .. } => Failure::Unsupported(format!("{name}:{e}")),
                 nv::LowerError::Invalid { .. } => Failure::BadInput(format!("{name}:{e}")),
             })?;
+            let vertices = match l.program.stage {
+                shaderdiff_ir::Stage::Geometry => l.program.gs_input_vertices(),
+                shaderdiff_ir::Stage::TessEval => Some(nv::MAX_PATCH_VERTICES),
+                _ => None,
+            };
             Ok((
                 l.program,
                 Some(NvNames {
                     names: l.names,
                     stage: l.stage,
+                    vertices,
                 }),
             ))
         }

@@ -40,11 +40,14 @@ pub fn to_json(inputs: &Inputs) -> String {
 
 /// The inputs file of an NV program: [`to_json`] with every register and constant keyed
 /// by the NV name `names` gives it (`vertex.attrib[0]`, `program.local[1]`; INTERFACE.md
-/// "The inputs file"), falling back to the IR name for a register the map does not name.
+/// "The inputs file"; a geometry program's per-vertex input `IN[m][c]` is
+/// `vertex[m].attrib[0]` ...), falling back to the IR name for a register the map does not
+/// name.
 pub fn to_json_nv(inputs: &Inputs, names: &NameMap) -> String {
-    to_json_named(inputs, &|k: &RegKey| match names.name_of(k.file, k.index) {
-        Some(n) if k.dimension.is_none() => n.to_string(),
-        _ => k.to_string(),
+    to_json_named(inputs, &|k: &RegKey| {
+        names
+            .name_of_key(k.file, k.dimension, k.index)
+            .unwrap_or_else(|| k.to_string())
     })
 }
 

@@ -88,13 +88,7 @@ struct Named {
 
 impl Named {
     fn from_ir(inputs: &Inputs, names: &nv::NameMap) -> Named {
-        let name = |k: &RegKey| {
-            k.dimension
-                .is_none()
-                .then(|| names.name_of(k.file, k.index))
-                .flatten()
-                .map(str::to_string)
-        };
+        let name = |k: &RegKey| names.name_of_key(k.file, k.dimension, k.index);
         Named {
             invocations: inputs.invocations,
             registers: inputs
@@ -117,7 +111,7 @@ impl Named {
 
     /// The inputs for a lowering: names it no longer has are dropped.
     fn to_ir(&self, l: &nv::Lowered) -> Inputs {
-        let key = |n: &str| l.names.lookup(l.stage, n).map(|(f, i)| RegKey::new(f, i));
+        let key = |n: &str| crate::cli::nv_key(&l.names, l.stage, n);
         let mut inputs = Inputs {
             invocations: self.invocations,
             ..self.rest.clone()

@@ -6,6 +6,7 @@ mod cc;
 mod cc_table;
 mod examples;
 mod faults;
+mod geometry;
 mod memory;
 mod ops;
 mod refusals;

@@ -25,20 +25,9 @@ pub fn run_named(text: &str, named: &[(String, Vec<[u32; 4]>)], invocations: usi
     let p = nv::parse(text, "t.nv").expect("parses");
     let l = nv::lower(&p).expect("lowers");
     shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
-    let mut inputs = Inputs {
-        invocations,
-        ..Inputs::default()
-    };
-    for (name, v) in named {
-        let Some((f, idx)) = l.names.lookup(l.stage, name) else {
-            continue;
-        };
-        if f == File::Const {
-            inputs.constants.insert(RegKey::new(f, idx), v[0]);
-        } else {
-            inputs.registers.insert(RegKey::new(f, idx), v.clone());
-        }
-    }
+    let named: Vec<(&str, Vec<[u32; 4]>)> =
+        named.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
+    let (inputs, _) = named_inputs(&l, &named, invocations);
     let mut all = Vec::new();
     for name in ENGINE_NAMES {
         let e = engine(name, &EngineConfig::default()).expect("engine");
@@ -56,6 +45,39 @@ pub fn run_named(text: &str, named: &[(String, Vec<[u32; 4]>)], invocations: usi
         all.push((name.to_string(), regs, out.killed.clone()));
     }
     all
+}
+
+/// The inputs of `invocations` invocations with each named register set (names as the
+/// inputs file takes them: bindings, `vertex[m].*`, variable names; one vec4 per
+/// invocation, or one for all; parameters go to the constants), and the names the
+/// program does not read.
+pub fn named_inputs(
+    l: &nv::Lowered,
+    named: &[(&str, Vec<[u32; 4]>)],
+    invocations: usize,
+) -> (Inputs, Vec<String>) {
+    let mut inputs = Inputs {
+        invocations,
+        ..Inputs::default()
+    };
+    let mut unknown = Vec::new();
+    for (name, v) in named {
+        let Some((file, dimension, index)) = l.names.lookup_key(l.stage, name) else {
+            unknown.push(name.to_string());
+            continue;
+        };
+        let k = RegKey {
+            file,
+            dimension,
+            index,
+        };
+        if file == File::Const {
+            inputs.constants.insert(k, v[0]);
+        } else {
+            inputs.registers.insert(k, v.clone());
+        }
+    }
+    (inputs, unknown)
 }
 
 pub fn f(x: f32) -> u32 {

@@ -2,7 +2,9 @@
 //! every engine runs NV programs without knowing about them.
 //!
 //! What is lowered (NV_gpu_program4 §2.X, NV_gpu_program5 Table X.13, ARB_vertex_program
-//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment and compute programs made of the ALU
+//! §2.14.5, ARB_fragment_program §3.11.5): vertex, fragment, compute, geometry and
+//! tessellation evaluation programs (`lower_stage.rs`, `lower_emit.rs`: NV_geometry_program4,
+//! NV_tessellation_program5, EMIT / EMITS / ENDPRIM) made of the ALU
 //! instructions listed in `lower_ops.rs` and `lower_cvt.rs`, condition codes
 //! (`lower_cc.rs`: `.CC` updates, conditional write masks, conditions on IF / BRK /
 //! CONT / CAL / RET / KIL), `IF`/`ELSE`/`ENDIF`, `REP`/`ENDREP` with or without a count,
@@ -20,13 +22,13 @@
 //!
 //! Everything else — BRA, textures and images, thread-group votes, F16 conversions and
 //! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
-//! MAD with a negated operand — is refused with [`LowerError::Unsupported`] naming the
+//! MAD with a negated operand, tessellation control programs — is refused with [`LowerError::Unsupported`] naming the
 //! instruction and its position, never lowered approximately.
 
 use std::collections::HashMap;
 
 use super::ast::{self, BaseType, NvProgram, NvStage, SignedLit, Statement};
-use crate::names::{File, ImmType, Stage};
+use crate::names::{File, ImmType};
 use crate::opcode::Opcode;
 use crate::program::{self as ir, Immediate, Instruction, Pos, Program, Register};
 
@@ -223,6 +225,8 @@ pub(super) struct Ctx<'a> {
     pub global: Option<(u32, u32)>,
     /// The shared memory window's `MEMORY` index, once LDS / STS / ATOMS use it.
     pub shared: Option<u32>,
+    /// Geometry program state (`lower_stage.rs`).
+    pub stage_state: super::lower_stage::StageState,
 }
 
 pub use super::lower_start::{LowerFault, LowerOptions};
@@ -251,17 +255,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         .or(sm.statements.first())
         .copied()
         .unwrap_or(sm.end);
-    let ir_stage = match stage {
-        NvStage::Vertex => Stage::Vertex,
-        NvStage::Fragment => Stage::Fragment,
-        NvStage::Compute => Stage::Compute,
-        other => {
-            return Err(LowerError::Unsupported {
-                pos: start,
-                message: format!("{} programs ({other:?} stage)", p.header.text()),
-            })
-        }
-    };
+    let ir_stage = super::lower_stage::ir_stage(p, start)?;
     let mut cx = Ctx {
         nv: p,
         stage,
@@ -280,6 +274,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         fault: options.fault,
         global: None,
         shared: None,
+        stage_state: Default::default(),
     };
     cx.program_declarations()?;
     // Pass 1: declarations (they precede their uses, §2.X.3).
@@ -378,6 +373,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         cx.out.instructions[at].label = subs.get(&label).copied();
     }
     cx.finish();
+    cx.finish_stage();
     // The parser checks the block structure (IF/REP nesting, blocks within one label's
     // code); a lowered program that is still not valid IR is a limit of the lowering,
     // reported as such rather than handed to an engine.

@@ -124,6 +124,7 @@ impl Ctx<'_> {
                 }
             }
             N::Kil => self.kil(insn, ty)?,
+            N::Emit | N::Emits | N::Endprim => self.lower_emit(insn)?,
             // ALU.
             _ => self.alu(insn, ty, sat)?,
         }

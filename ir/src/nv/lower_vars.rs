@@ -76,6 +76,9 @@ impl Ctx<'_> {
 
     /// The elements of a whole binding (all vec4s it covers).
     pub fn binding_elems(&mut self, b: &Binding) -> Result<Vec<Elem>, LowerError> {
+        if let Some(v) = self.primitive_binding(b)? {
+            return Ok(v);
+        }
         let file = self.binding_file(b)?;
         let mut v = Vec::new();
         for e in self.expand(b) {
@@ -116,12 +119,14 @@ impl Ctx<'_> {
                     self.vars.insert(n.clone(), Var::Addr(i));
                 }
             }
+            Declaration::Alias { name, target } if self.alias_vertex(name, target) => {}
             Declaration::Alias { name, target } => {
                 let v = self.vars.get(target).cloned().ok_or_else(|| {
                     self.invalid(format!("ALIAS of undeclared variable `{target}`"))
                 })?;
                 self.vars.insert(name.clone(), v);
             }
+            Declaration::Bound(b) if self.declare_vertex(b)? => {}
             Declaration::Bound(b) if b.kind == ast::DeclKind::CBuffer => {
                 // `program.buffer[a]`, `[a][b]` or `[a][b..c]`: elements are bytes of binding
                 // point a (NV_parameter_buffer_object2 §2.X.3.6).
@@ -415,6 +420,9 @@ impl Ctx<'_> {
                 Ok(self.imm(w))
             }
             SrcBase::Ref(r) => {
+                if let Some(reg) = self.vertex_operand(r)? {
+                    return Ok(reg);
+                }
                 if let Some(reg) = self.resolve_rel(r, Some(ty))? {
                     return Ok(reg);
                 }

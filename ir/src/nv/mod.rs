@@ -29,8 +29,10 @@ mod lexer;
 pub mod lower;
 mod lower_cc;
 mod lower_cvt;
+mod lower_emit;
 mod lower_mem;
 mod lower_ops;
+mod lower_stage;
 mod lower_start;
 mod lower_vars;
 mod lower_wide;
@@ -46,6 +48,7 @@ mod structure;
 
 pub use ast::*;
 pub use lower::{lower, lower_with, LowerError, LowerFault, LowerOptions, Lowered, NameMap};
+pub use lower_stage::MAX_PATCH_VERTICES;
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
 pub use origin::NvOrigin;
 pub use parse::KNOWN_OPTIONS;

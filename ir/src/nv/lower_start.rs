@@ -84,6 +84,10 @@ impl Ctx<'_> {
     pub(super) fn system_value_declarations(&self) -> Vec<ir::Declaration> {
         use crate::names::SemanticName as S;
         let mut out = Vec::new();
+        if self.stage != super::ast::NvStage::Compute {
+            // Geometry and tessellation system values: `lower_stage.rs` declares them.
+            return out;
+        }
         let n = self.counts.get(&File::SystemValue).copied().unwrap_or(0);
         for i in 0..n {
             let mut d = ir::Declaration::new(File::SystemValue, i, i);

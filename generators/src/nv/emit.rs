@@ -154,6 +154,16 @@ const INT_OPS: &[(&str, usize)] = &[
 const CONDITIONS: &[&str] = &["EQ", "NE", "LT", "LE", "GT", "GE", "TR", "FL"];
 const COMPS: &[char] = &['x', 'y', 'z', 'w'];
 
+/// `-|base|`, `|base|`, `-base` or `base` (§2.X.4.2 operand modifiers).
+fn operand_text(base: &str, abs: bool, neg: bool) -> String {
+    match (abs, neg) {
+        (true, true) => format!("-|{base}|"),
+        (true, false) => format!("|{base}|"),
+        (false, true) => format!("-{base}"),
+        (false, false) => base.to_string(),
+    }
+}
+
 struct Gen<'c, 'a> {
     c: &'c mut Choices<'a>,
     kind: NvKind,
@@ -367,16 +377,7 @@ impl Gen<'_, '_> {
         let swz = self.swizzle();
         let neg = allow_neg && self.c.chance(20);
         let abs = self.kind.is_nv() && self.c.chance(15);
-        let body = if abs {
-            format!("|{name}{swz}|")
-        } else {
-            format!("{name}{swz}")
-        };
-        if neg {
-            format!("-{body}")
-        } else {
-            body
-        }
+        operand_text(&format!("{name}{swz}"), abs, neg)
     }
 
     /// A float scalar operand: a name with a one-component swizzle, or a literal.

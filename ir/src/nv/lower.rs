@@ -154,6 +154,29 @@ pub fn canonical_name(stage: NvStage, text: &str) -> String {
     s
 }
 
+/// `reg` read with `swizzle`, no modifiers.
+pub(super) fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
+    ir::Src {
+        reg,
+        swizzle,
+        abs: false,
+        neg: false,
+    }
+}
+
+/// `reg` written under `writemask`.
+pub(super) fn dst(reg: Register, writemask: u8) -> ir::Dst {
+    ir::Dst { reg, writemask }
+}
+
+/// Source `s` with its channel `k` replicated.
+pub(super) fn chan(s: ir::Src, k: usize) -> ir::Src {
+    ir::Src {
+        swizzle: [s.swizzle[k]; 4],
+        ..s
+    }
+}
+
 /// One element of a variable: a register or, for constant `PARAM`s, literal components.
 #[derive(Clone, Debug)]
 pub(super) enum Elem {

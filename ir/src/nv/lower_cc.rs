@@ -7,24 +7,12 @@
 //! component inside UIF blocks, so the destination is never read.
 
 use super::ast::{BaseType, CcTest, CondCode, Instruction as NvInsn};
+use super::lower::{dst, src};
 use super::lower::{Ctx, LowerError};
 use super::NvOpcode as N;
 use crate::names::File;
 use crate::opcode::Opcode as O;
 use crate::program::{self as ir, Register, Saturate};
-
-fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
-    ir::Src {
-        reg,
-        swizzle,
-        abs: false,
-        neg: false,
-    }
-}
-
-fn dst(reg: Register, writemask: u8) -> ir::Dst {
-    ir::Dst { reg, writemask }
-}
 
 const ALL: [u8; 4] = [0, 1, 2, 3];
 

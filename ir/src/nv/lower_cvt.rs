@@ -4,31 +4,11 @@
 //! NV_gpu_program4 §2.X.8).
 
 use super::ast::{BaseType, DataType, Instruction as NvInsn, RoundMode};
+use super::lower::{chan as comp, dst, src};
 use super::lower::{Ctx, LowerError};
 use super::NvOpcode as N;
 use crate::opcode::Opcode as O;
 use crate::program::{self as ir, Register, Saturate};
-
-fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
-    ir::Src {
-        reg,
-        swizzle,
-        abs: false,
-        neg: false,
-    }
-}
-
-fn dst(reg: Register, writemask: u8) -> ir::Dst {
-    ir::Dst { reg, writemask }
-}
-
-/// Source `s` with its component `k` replicated.
-fn comp(s: ir::Src, k: usize) -> ir::Src {
-    ir::Src {
-        swizzle: [s.swizzle[k]; 4],
-        ..s
-    }
-}
 
 const ALL: [u8; 4] = [0, 1, 2, 3];
 

@@ -31,6 +31,7 @@
 //! single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
+use super::lower::{dst, src};
 use super::lower::{Ctx, Elem, LowerError};
 use super::NvOpcode as N;
 use crate::names::{File, MemoryType};
@@ -48,19 +49,6 @@ pub const GLOBAL_BASE: &str = "global.base";
 pub const OUT_OF_RANGE: u32 = 0x8000_0000;
 
 const X: u8 = 0b0001;
-
-fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
-    ir::Src {
-        reg,
-        swizzle,
-        abs: false,
-        neg: false,
-    }
-}
-
-fn dst(reg: Register, writemask: u8) -> ir::Dst {
-    ir::Dst { reg, writemask }
-}
 
 /// The shape of a storage modifier.
 #[derive(Clone, Copy)]

@@ -8,6 +8,7 @@
 
 use super::ast::{self, BaseType, ExtSel, Instruction as NvInsn};
 use super::lower::Ctx;
+use super::lower::{dst, src};
 use super::lower::{Elem, LowerError};
 use super::lower_cc::Cond;
 use super::NvOpcode as N;
@@ -18,19 +19,6 @@ use crate::program::{self as ir, Instruction, Register, Saturate};
 const X: [u8; 4] = [0, 0, 0, 0];
 /// The identity swizzle.
 const XYZW: [u8; 4] = [0, 1, 2, 3];
-
-fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
-    ir::Src {
-        reg,
-        swizzle,
-        abs: false,
-        neg: false,
-    }
-}
-
-fn dst(reg: Register, writemask: u8) -> ir::Dst {
-    ir::Dst { reg, writemask }
-}
 
 impl Ctx<'_> {
     /// Lowers one instruction (see the module docs).

@@ -27,6 +27,7 @@
 //! addressing of LONG arrays, 8/16-bit and F16 conversions to or from 64 bits.
 
 use super::ast::{BaseType, DataType, Instruction as NvInsn, RoundMode, SrcBase, VarRef};
+use super::lower::{chan, dst, src};
 use super::lower::{Ctx, Elem, LowerError};
 use super::NvOpcode as N;
 use crate::names::File;
@@ -37,27 +38,6 @@ use crate::program::{self as ir, Register, Saturate};
 const XY: u8 = 0b0011;
 const ZW: u8 = 0b1100;
 const PAIR: [u8; 4] = [0, 1, 0, 1];
-
-fn src(reg: Register, swizzle: [u8; 4]) -> ir::Src {
-    ir::Src {
-        reg,
-        swizzle,
-        abs: false,
-        neg: false,
-    }
-}
-
-fn dst(reg: Register, writemask: u8) -> ir::Dst {
-    ir::Dst { reg, writemask }
-}
-
-/// Channel `k` of `s` replicated.
-fn chan(s: ir::Src, k: usize) -> ir::Src {
-    ir::Src {
-        swizzle: [s.swizzle[k]; 4],
-        ..s
-    }
-}
 
 fn temp(i: u32) -> Register {
     Register::new(File::Temp, i as i32)

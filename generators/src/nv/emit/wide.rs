@@ -75,16 +75,7 @@ impl Gen<'_, '_> {
         };
         let abs = ty != "U64" && self.c.chance(10);
         let neg = self.c.chance(15);
-        let body = if abs {
-            format!("|{name}{swz}|")
-        } else {
-            format!("{name}{swz}")
-        };
-        if neg {
-            format!("-{body}")
-        } else {
-            body
-        }
+        super::operand_text(&format!("{name}{swz}"), abs, neg)
     }
 
     /// One 64-bit statement (module docs).

@@ -55,6 +55,11 @@ impl Ctx<'_> {
         {
             return Err(self.invalid(format!("{name}.HI needs .S or .U")));
         }
+        if let Some(m @ (ast::MulMod::S24 | ast::MulMod::U24)) = insn.mods.mul {
+            // NV_gpu_program4 § MUL: an integer multiply, undefined outside 24-bit operands;
+            // the implied type is not the float default, so refuse rather than multiply floats.
+            return Err(self.unsupported(format!("{name}.{m}: 24-bit integer multiplies")));
+        }
         let ty = self.ty(insn);
         let sat = match insn.mods.clamp {
             None => Saturate::None,

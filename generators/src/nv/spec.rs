@@ -15,7 +15,9 @@
 //!   `result.attrib[1]` / `result.color[1]`, one bit per test through conditional write
 //!   masks: 1 = `SF`, 2 = `EQ` (ZF and not SF), 4 = `NAN` (SF and ZF), 8 = `OF`,
 //!   16 = `CF`, on the components the instruction wrote;
-//! * `KIL.<type> a` (fragment) is followed by `MOV.U result.color, b`;
+//! * operand modifiers (the `negabs` families): `-a, |b|, -|c|`;
+//! * `KIL.<type> a.x` (fragment; one edge value per invocation decides) is followed by
+//!   `MOV.U result.color, b`;
 //! * 64-bit families (when [`lowered_today`] admits them) read `LONG TEMP`s packed from
 //!   the attributes with `PK64.U` and write their result through `UP64.U`, on `.xy`.
 //!
@@ -120,6 +122,8 @@ fn opcode_text(f: &Family) -> String {
                 Mod::Sat => ".SAT".into(),
                 Mod::Ssat => ".SSAT".into(),
                 Mod::Hi => ".HI".into(),
+                Mod::SatCc => ".SAT.CC".into(),
+                Mod::NegAbs => String::new(),
                 // The modifier implies the data type (NV_gpu_program4 § MUL).
                 Mod::Fast24 => return format!("{op}.{}24", ty.name()),
             };
@@ -176,8 +180,12 @@ pub fn program_text(f: &Family) -> String {
     let wide = is_64(f);
     let cc = matches!(
         f.variant,
-        Variant::Alu { m: Mod::Cc, .. } | Variant::Cvt { m: Mod::Cc, .. }
+        Variant::Alu {
+            m: Mod::Cc | Mod::SatCc,
+            ..
+        } | Variant::Cvt { m: Mod::Cc, .. }
     );
+    let neg_abs = matches!(f.variant, Variant::Alu { m: Mod::NegAbs, .. });
     let mk = mask(f);
     let dot_mask = if mk == "xyzw" {
         String::new()
@@ -203,9 +211,15 @@ pub fn program_text(f: &Family) -> String {
         } else {
             attribute(f.fragment, k)
         };
-        match comp {
+        let plain = match comp {
             Some(c) => format!("{base}.{c}"),
             None => base,
+        };
+        match k {
+            _ if !neg_abs => plain,
+            0 => format!("-{plain}"),
+            1 => format!("|{plain}|"),
+            _ => format!("-|{plain}|"),
         }
     };
     let op = opcode_text(f);
@@ -215,7 +229,8 @@ pub fn program_text(f: &Family) -> String {
             let _ = writeln!(t, "{op} {out}, {}, -x, 1, 0, -w;", operand(0, None));
         }
         "KIL" => {
-            let _ = writeln!(t, "{op} {};", operand(0, None));
+            // Channel x replicated: one edge value decides each invocation's kill.
+            let _ = writeln!(t, "{op} {};", operand(0, Some('x')));
             let _ = writeln!(t, "MOV.U {out}, {};", operand(1, None));
         }
         _ if scalar_op => {

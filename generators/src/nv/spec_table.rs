@@ -12,6 +12,9 @@
 //!   floating point (§2.X.4.1: "Clamping modifiers are not supported on instructions that
 //!   do not produce floating-point results"); `HI`, `S24`, `U24` for integer `MUL`
 //!   (NV_gpu_program4 § MUL);
+//! * operand modifiers `-a, |b|, -|c|` (§2.X.4.2, every instruction with operands except
+//!   SWZ, whose operand takes none, and CVT, which forbids them), and `SAT.CC` together
+//!   (the flags of the clamped result);
 //! * `CVT` (no data type columns; §2.X.8.Z "CVT: Data Type Conversion"): every pair of its
 //!   storage modifiers (`F16 F32 F64 S8 S16 S32 S64 U8 U16 U32 U64`), plain, `SAT`, `CC`,
 //!   and each rounding modifier (`CEIL FLR TRUNC`; `ROUND` is the default) where the
@@ -297,6 +300,11 @@ pub enum Mod {
     Hi,
     /// `MUL.S24` / `MUL.U24` (24-bit operands; the modifier implies the data type).
     Fast24,
+    /// `.SAT.CC`: the flags come from the clamped result (§2.X.4.3).
+    SatCc,
+    /// Operand modifiers (§2.X.4.2): operand 0 negated `-a`, operand 1 absolute `|b|`,
+    /// operand 2 both `-|c|`.
+    NegAbs,
 }
 
 impl Mod {
@@ -309,6 +317,8 @@ impl Mod {
             Mod::Ssat => "-ssat",
             Mod::Hi => "-hi",
             Mod::Fast24 => "-24",
+            Mod::SatCc => "-sat-cc",
+            Mod::NegAbs => "-negabs",
         }
     }
 }
@@ -449,6 +459,12 @@ pub fn candidates() -> Vec<Family> {
                 }
                 if row.sat() && probe.float_result() {
                     mods.extend([Mod::Sat, Mod::Ssat]);
+                    if row.cc() {
+                        mods.push(Mod::SatCc);
+                    }
+                }
+                if row.op != "SWZ" && !row.operands().is_empty() {
+                    mods.push(Mod::NegAbs);
                 }
                 if row.op == "MUL" && matches!(ty, Ty::S | Ty::U) {
                     mods.extend([Mod::Hi, Mod::Fast24]);
@@ -489,10 +505,10 @@ pub fn lowered_today(f: &Family) -> bool {
         Variant::Alu { ty, .. } if ty.is_64() => false,
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
-        // UP*.S / UP*.U with SAT: a float result under an integer data type.
+        // UP*.S / UP*.U with SAT: a float result ("Out" vf) under an integer data type.
         Variant::Alu {
             ty,
-            m: Mod::Sat | Mod::Ssat,
+            m: Mod::Sat | Mod::Ssat | Mod::SatCc,
         } if !ty.is_float() => false,
         // MUL.S24 / MUL.U24 (undefined outside 24 bits).
         Variant::Alu { m: Mod::Fast24, .. } => false,

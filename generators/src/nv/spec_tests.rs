@@ -244,3 +244,48 @@ fn two_operand_layout_meets_every_pair() {
         assert_eq!(seen.len(), 32, "channel {c}");
     }
 }
+
+/// NOTES.md §6: CC is updated from the clamped value: -1 + -1 saturates to 0.0 (ZF only:
+/// EQ), 2 + 3 to 1.0 (no flag).
+#[test]
+fn sat_cc_flags_come_from_the_clamped_result() {
+    let (m1, two, three) = (0xbf80_0000, 0x4000_0000, 0x4040_0000);
+    let neg = run_x("nv-spec-vp-add-f-sat-cc", m1, m1);
+    assert!(
+        !neg.is_empty() && neg.iter().all(|&r| r == (0, 2)),
+        "{neg:?}"
+    );
+    let pos = run_x("nv-spec-fp-add-f-sat-cc", two, three);
+    assert!(
+        !pos.is_empty() && pos.iter().all(|&r| r == (0x3f80_0000, 0)),
+        "{pos:?}"
+    );
+}
+
+/// NOTES.md §6: `-a` of a signed or unsigned operand is the two's complement, `|b|` of an
+/// unsigned operand is `b`: `-1 + |-1|` is 0 for S, 0xFFFFFFFF + 0xFFFFFFFF for U.
+#[test]
+fn negate_and_absolute_value_of_integer_operands_follow_the_spec() {
+    let run = |name: &str| {
+        let s = suite().expect("valid");
+        let c = s.iter().find(|c| c.name == name).expect(name).clone();
+        let out =
+            interp::run(&c.lowered.program, &c.inputs, &InterpConfig::default()).expect("runs");
+        let key = |n: &str| {
+            let (f, i) = c.lowered.names.lookup(c.lowered.stage, n).expect(n);
+            RegKey::new(f, i)
+        };
+        let (a, b) = (
+            &c.inputs.registers[&key("vertex.attrib[1]")],
+            &c.inputs.registers[&key("vertex.attrib[2]")],
+        );
+        let r = &out.registers[&key("result.attrib[0]")];
+        (0..c.inputs.invocations)
+            .flat_map(|i| (0..4).map(move |ch| (i, ch)))
+            .filter(|&(i, ch)| a[i][ch] == 1 && b[i][ch] == u32::MAX)
+            .map(|(i, ch)| r[i][ch])
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(run("nv-spec-vp-add-s-negabs"), vec![0]);
+    assert_eq!(run("nv-spec-vp-add-u-negabs"), vec![0xffff_fffe]);
+}

@@ -23,6 +23,19 @@ fn run(args: &[&str]) -> Output {
         .expect("the shaderdiff binary starts")
 }
 
+/// Runs the binary and requires exit status 0 (the message shows stdout and stderr).
+fn run_ok(args: &[&str]) -> Output {
+    let o = run(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("shaderdiff-gen-{}-{name}", std::process::id()));
@@ -325,7 +338,7 @@ fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
 #[test]
 fn gen_lang_nv_spec_writes_the_nv_suite() {
     let dir = scratch("nv-spec");
-    let o = run(&[
+    let o = run_ok(&[
         "gen",
         "--lang",
         "nv",
@@ -333,12 +346,6 @@ fn gen_lang_nv_spec_writes_the_nv_suite() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let cases = shaderdiff_generators::nv::spec::suite().expect("valid suite");
@@ -364,21 +371,13 @@ fn gen_lang_nv_spec_writes_the_nv_suite() {
         ("nv-spec-fp-kil-s", "nvfp"),
     ] {
         let prog = dir.join(format!("{name}.{ext}"));
-        let o = run(&["check", prog.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{name}");
-        let o = run(&[
+        run_ok(&["check", prog.to_str().unwrap()]);
+        run_ok(&[
             "diff",
             prog.to_str().unwrap(),
             "--inputs",
             dir.join(format!("{name}.inputs.json")).to_str().unwrap(),
         ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{name}: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

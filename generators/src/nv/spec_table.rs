@@ -505,11 +505,6 @@ pub fn lowered_today(f: &Family) -> bool {
         Variant::Alu { ty, .. } if ty.is_64() => false,
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
-        // UP*.S / UP*.U with SAT: a float result ("Out" vf) under an integer data type.
-        Variant::Alu {
-            ty,
-            m: Mod::Sat | Mod::Ssat | Mod::SatCc,
-        } if !ty.is_float() => false,
         // MUL.S24 / MUL.U24 (undefined outside 24 bits).
         Variant::Alu { m: Mod::Fast24, .. } => false,
         Variant::Alu { .. } => true,

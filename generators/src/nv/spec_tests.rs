@@ -289,3 +289,33 @@ fn negate_and_absolute_value_of_integer_operands_follow_the_spec() {
     assert_eq!(run("nv-spec-vp-add-s-negabs"), vec![0]);
     assert_eq!(run("nv-spec-vp-add-u-negabs"), vec![0xffff_fffe]);
 }
+
+/// UP4B unpacks `(byte - 128) / 127` (NOTES.md §10) as floats whatever the data type
+/// ("Out" vf), so SAT / SSAT clamp it: the word 0 gives -128/127 in every component,
+/// 0.0 under SAT and -1.0 under SSAT.
+#[test]
+fn unpack_with_an_integer_type_saturates_its_float_result() {
+    let s = suite().expect("valid");
+    let result_of_zero = |name: &str| -> Vec<[u32; 4]> {
+        let c = s.iter().find(|c| c.name == name).expect(name);
+        let out =
+            interp::run(&c.lowered.program, &c.inputs, &InterpConfig::default()).expect("runs");
+        let key = |n: &str| {
+            let (f, i) = c.lowered.names.lookup(c.lowered.stage, n).expect(n);
+            RegKey::new(f, i)
+        };
+        let a = &c.inputs.registers[&key("vertex.attrib[1]")];
+        let r = &out.registers[&key("result.attrib[0]")];
+        (0..c.inputs.invocations)
+            .filter(|&i| a[i][0] == 0)
+            .map(|i| r[i])
+            .collect()
+    };
+    let q = (-128.0f32 / 127.0).to_bits();
+    assert_eq!(result_of_zero("nv-spec-vp-up4b-s"), vec![[q; 4]]);
+    assert_eq!(result_of_zero("nv-spec-vp-up4b-s-sat"), vec![[0; 4]]);
+    assert_eq!(
+        result_of_zero("nv-spec-vp-up4b-u-ssat"),
+        vec![[0xbf80_0000; 4]]
+    );
+}

@@ -66,7 +66,9 @@ impl Ctx<'_> {
             Some(ast::Clamp::Sat) => Saturate::Zero,
             Some(ast::Clamp::SSat) => Saturate::Signed,
         };
-        if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt {
+        // Table X.13 "Out" vf: the unpacks give floats whatever their data type.
+        let float_out = matches!(insn.opcode, N::Up2h | N::Up2us | N::Up4b | N::Up4ub);
+        if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt && !float_out {
             return Err(self.unsupported(format!("{name}: SAT/SSAT on an integer result")));
         }
         if insn.mods.cc.is_some() || insn.dst.as_ref().is_some_and(|d| d.cc.is_some()) {

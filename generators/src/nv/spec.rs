@@ -172,8 +172,14 @@ fn mask(f: &Family) -> &'static str {
 /// The program text of a family (module docs).
 pub fn program_text(f: &Family) -> String {
     let header = if f.fragment { "!!NVfp5.0" } else { "!!NVvp5.0" };
+    let operands = if matches!(f.variant, Variant::Alu { m: Mod::NegAbs, .. }) {
+        let n = operand_formats(f).len().min(3);
+        format!(" with operands {}", ["-a", "|b|", "-|c|"][..n].join(", "))
+    } else {
+        String::new()
+    };
     let mut t = format!(
-        "{header}\n# shaderdiff nv-spec: Table X.13 {}\n",
+        "{header}\n# shaderdiff nv-spec: Table X.13 {}{operands}\n",
         opcode_text(f)
     );
     let formats = operand_formats(f);

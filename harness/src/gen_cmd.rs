@@ -18,12 +18,18 @@
 //! * `--lang nv --seed S --count N`: random NV assembly programs
 //!   (`shaderdiff_generators::nv::generate`), named `gen-nv-S-IIIIII.EXT` with the
 //!   extension of their header (`nvfp`, `nvvp`, `arbfp`, `arbvp`) and inputs keyed by NV
-//!   names (`vertex.attrib[0]`, `program.local[1]`). `--spec` is TGSI only (exit 3 with
-//!   `--lang nv`); `--allow-undefined` and `--no-swarm` do not apply to NV programs.
+//!   names (`vertex.attrib[0]`, `program.local[1]`). `--allow-undefined` and `--no-swarm`
+//!   do not apply to NV programs.
+//! * `--lang nv --spec`: the spec-derived NV_gpu_program5 suite
+//!   (`shaderdiff_generators::nv::spec`): one `!!NVvp5.0` and one `!!NVfp5.0` program per
+//!   Table X.13 instruction × data type × modifier the lowering supports, on edge values,
+//!   named `nv-spec-<vp|fp>-<op>-<type>[-<modifier>].nvvp|nvfp` with NV-keyed inputs.
+//! * `--lang nv --spec --arb-only`: the spec-derived ARB suite
+//!   (`shaderdiff_generators::nv::arb_spec`), `arb-spec-<fp|vp>-<op>[-sat].arbfp|arbvp`.
 //!
-//! Exit status: 0 written; 2 bad usage; 3 `--lang nv --spec` (not supported); 1 a file
-//! could not be written or (a generator bug) a generated NV program failed to lower. One
-//! summary line on stdout.
+//! Exit status: 0 written; 2 bad usage (`--arb-only` without `--lang nv`, `--spec` with
+//! `--seed` or the random-program options, ...); 1 a file could not be written or (a
+//! generator bug) a generated NV program failed to lower. One summary line on stdout.
 
 use std::path::{Path, PathBuf};
 
@@ -42,7 +48,7 @@ use crate::inputs_json;
 pub enum GenLang {
     /// TGSI text.
     Tgsi,
-    /// NVIDIA assembly (`--seed` only; `--spec` is TGSI only: exit 3).
+    /// NVIDIA assembly (`--seed`, or `--spec` for the NV_gpu_program5 suite).
     Nv,
 }
 
@@ -159,18 +165,24 @@ fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Fai
     ))
 }
 
-/// `gen --lang nv --spec --arb-only`: the spec-derived ARB suite
-/// (`shaderdiff_generators::nv::arb_spec`), `NAME.arbfp|arbvp` and `NAME.inputs.json`.
-fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
-    let cases = nv_gen::arb_spec::suite()
-        .map_err(|e| Failure::Failed(format!("gen --spec --arb-only: generator bug: {e}")))?;
-    for c in &cases {
+/// Writes NV spec-suite cases as `NAME.EXT` and `NAME.inputs.json` (NV-keyed).
+fn write_nv_cases(args: &GenArgs, cases: &[nv_gen::SpecCase]) -> Result<(), Failure> {
+    for c in cases {
         put(args.out.join(format!("{}.{}", c.name, c.ext)), &c.text)?;
         put(
             args.out.join(format!("{}.inputs.json", c.name)),
             &inputs_json::to_json_nv(&c.inputs, &c.lowered.names),
         )?;
     }
+    Ok(())
+}
+
+/// `gen --lang nv --spec --arb-only`: the spec-derived ARB suite
+/// (`shaderdiff_generators::nv::arb_spec`), `NAME.arbfp|arbvp` and `NAME.inputs.json`.
+fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
+    let cases = nv_gen::arb_spec::suite()
+        .map_err(|e| Failure::Failed(format!("gen --spec --arb-only: generator bug: {e}")))?;
+    write_nv_cases(args, &cases)?;
     Ok(format!(
         "gen --spec --arb-only: wrote {} ARB programs ({} edge values per operand channel) to {}",
         cases.len(),
@@ -179,23 +191,25 @@ fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
     ))
 }
 
+/// `gen --lang nv --spec`: the spec-derived NV_gpu_program5 suite
+/// (`shaderdiff_generators::nv::spec`), `NAME.nvvp|nvfp` and `NAME.inputs.json`.
+fn run_nv_spec(args: &GenArgs) -> Result<String, Failure> {
+    let cases = nv_gen::spec::suite()
+        .map_err(|e| Failure::Failed(format!("gen --lang nv --spec: generator bug: {e}")))?;
+    write_nv_cases(args, &cases)?;
+    let ops: std::collections::BTreeSet<&str> =
+        nv_gen::spec::families().iter().map(|f| f.row.op).collect();
+    Ok(format!(
+        "gen --lang nv --spec: wrote {} NV_gpu_program5 programs covering {} Table X.13 instructions to {}",
+        cases.len(),
+        ops.len(),
+        args.out.display()
+    ))
+}
+
 fn run(args: &GenArgs) -> Result<String, Failure> {
     if args.arb_only && args.lang != GenLang::Nv {
         return Err(Failure::BadInput("gen --arb-only needs --lang nv".into()));
-    }
-    if args.arb_only && args.spec {
-        std::fs::create_dir_all(&args.out).map_err(|e| {
-            Failure::Failed(format!(
-                "{}: cannot create the output directory: {e}",
-                args.out.display()
-            ))
-        })?;
-        return run_arb_spec(args);
-    }
-    if args.lang == GenLang::Nv && args.spec {
-        return Err(Failure::Unsupported(
-            "gen --lang nv --spec: the spec-derived suite is TGSI only".into(),
-        ));
     }
     std::fs::create_dir_all(&args.out).map_err(|e| {
         Failure::Failed(format!(
@@ -204,6 +218,13 @@ fn run(args: &GenArgs) -> Result<String, Failure> {
         ))
     })?;
     let dir = args.out.display();
+    if args.lang == GenLang::Nv && args.spec {
+        return if args.arb_only {
+            run_arb_spec(args)
+        } else {
+            run_nv_spec(args)
+        };
+    }
     if args.spec {
         let cases = spec::suite(&SpecConfig::builtin());
         for c in &cases {

@@ -1,9 +1,9 @@
 //! End-to-end tests of `shaderdiff gen` (INTERFACE.md "Commands"): files written as
 //! `DIR/NAME.tgsi` + `DIR/NAME.inputs.json`, programs that check, inputs files that read
 //! back to exactly the generated inputs, byte-identical output from two processes with the
-//! same seed, and the exit statuses 2 (bad usage), 3 (`--lang nv --spec`) and 1
-//! (unwritable); `gen --lang nv` writes NV programs with NV-keyed inputs that `check` and
-//! `diff` accept.
+//! same seed, and the exit statuses 2 (bad usage) and 1 (unwritable); `gen --lang nv`
+//! writes NV programs with NV-keyed inputs that `check` and `diff` accept, and
+//! `gen --lang nv --spec` the spec-derived NV_gpu_program5 suite.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,19 @@ fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the shaderdiff binary starts")
+}
+
+/// Runs the binary and requires exit status 0 (the message shows stdout and stderr).
+fn run_ok(args: &[&str]) -> Output {
+    let o = run(args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
 }
 
 /// A fresh, empty scratch directory for one test.
@@ -185,15 +198,34 @@ fn spec_gen_writes_the_whole_suite() {
 fn gen_exit_statuses() {
     let dir = scratch("status");
     let d = dir.to_str().unwrap();
-    // INTERFACE.md: 3 = valid request the tool does not support (the spec suite is TGSI
-    // only).
-    let o = run(&["gen", "--lang", "nv", "--spec", "--out", d]);
-    assert_eq!(o.status.code(), Some(3));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("TGSI only"), "{err}");
-    // 2 = bad usage: no mode, --seed without --count, both modes, --count 0.
+    // 2 = bad usage: no mode, --seed without --count, both modes, --count 0, --arb-only
+    // without --lang nv, the random-program options with --spec.
     for args in [
+        vec![
+            "gen", "--lang", "nv", "--spec", "--seed", "1", "--count", "2", "--out", d,
+        ],
+        vec![
+            "gen",
+            "--lang",
+            "nv",
+            "--spec",
+            "--invocations",
+            "8",
+            "--out",
+            d,
+        ],
+        vec![
+            "gen",
+            "--lang",
+            "nv",
+            "--spec",
+            "--max-instructions",
+            "8",
+            "--out",
+            d,
+        ],
+        vec!["gen", "--lang", "tgsi", "--spec", "--arb-only", "--out", d],
+        vec!["gen", "--lang", "nv", "--spec"],
         vec!["gen", "--out", d],
         vec!["gen", "--seed", "1", "--out", d],
         vec!["gen", "--seed", "1", "--count", "2", "--spec", "--out", d],
@@ -298,4 +330,54 @@ fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
     }
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
+}
+
+/// `gen --lang nv --spec --out DIR` writes the NV_gpu_program5 suite: one program and one
+/// NV-keyed inputs file per family, with the extension of its header; programs check and
+/// a sample (integer CC, HI, CVT, a fragment SAT and KIL) agree on every engine.
+#[test]
+fn gen_lang_nv_spec_writes_the_nv_suite() {
+    let dir = scratch("nv-spec");
+    let o = run_ok(&[
+        "gen",
+        "--lang",
+        "nv",
+        "--spec",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let cases = shaderdiff_generators::nv::spec::suite().expect("valid suite");
+    let all = files(&dir);
+    assert_eq!(all.len(), 2 * cases.len());
+    for c in &cases {
+        let text = &all[&format!("{}.{}", c.name, c.ext)];
+        assert_eq!(text, c.text.as_bytes(), "{}", c.name);
+        let header = if c.ext == "nvfp" {
+            "!!NVfp5.0"
+        } else {
+            "!!NVvp5.0"
+        };
+        assert!(c.text.starts_with(header), "{}", c.name);
+        let json = String::from_utf8(all[&format!("{}.inputs.json", c.name)].clone()).unwrap();
+        assert!(!json.contains("IN["), "{}: {json}", c.name);
+    }
+    for (name, ext) in [
+        ("nv-spec-vp-add-s-cc", "nvvp"),
+        ("nv-spec-fp-mul-u-hi", "nvfp"),
+        ("nv-spec-vp-cvt-s16-f32-flr", "nvvp"),
+        ("nv-spec-fp-mad-f-sat", "nvfp"),
+        ("nv-spec-fp-kil-s", "nvfp"),
+    ] {
+        let prog = dir.join(format!("{name}.{ext}"));
+        run_ok(&["check", prog.to_str().unwrap()]);
+        run_ok(&[
+            "diff",
+            prog.to_str().unwrap(),
+            "--inputs",
+            dir.join(format!("{name}.inputs.json")).to_str().unwrap(),
+        ]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

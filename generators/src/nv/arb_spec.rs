@@ -14,7 +14,7 @@ use shaderdiff_ir::nv::Lowered;
 use shaderdiff_ir::File;
 use shaderdiff_oracles::{Inputs, RegKey};
 
-use super::finish;
+use super::{finish, SpecCase};
 
 /// Binary32 edge values: signed zeros, ±1, halves, the range ends of the transcendentals
 /// (±pi, 127, -126, 128), tiny and huge magnitudes, the largest and smallest normals, a
@@ -56,21 +56,6 @@ pub const EDGE_VALUES: [u32; 32] = [
 
 /// Invocations of every suite program (32 x 32 operand pairs).
 pub const INVOCATIONS: usize = 1024;
-
-/// One program of the suite.
-#[derive(Clone, Debug)]
-pub struct ArbSpecCase {
-    /// File stem: `arb-spec-<stage>-<opcode>[-sat]`.
-    pub name: String,
-    /// `arbfp` or `arbvp`.
-    pub ext: &'static str,
-    /// Program text.
-    pub text: String,
-    /// Its lowering (for NV-keyed inputs).
-    pub lowered: Lowered,
-    /// Inputs keyed by IR registers.
-    pub inputs: Inputs,
-}
 
 /// (opcode, vector operands, scalar operands, stages `f`/`v`).
 const OPS: &[(&str, usize, usize, &str)] = &[
@@ -184,7 +169,7 @@ fn edge_inputs(l: &Lowered) -> Inputs {
 /// The whole suite, in a fixed order.
 ///
 /// Errors: a program that does not parse or lower (a generator bug).
-pub fn suite() -> Result<Vec<ArbSpecCase>, String> {
+pub fn suite() -> Result<Vec<SpecCase>, String> {
     let mut texts = Vec::new();
     for &(op, vec, scalars, stages) in OPS {
         for (stage, frag, ext) in [('f', true, "arbfp"), ('v', false, "arbvp")] {
@@ -212,7 +197,7 @@ pub fn suite() -> Result<Vec<ArbSpecCase>, String> {
         .map(|(name, ext, text)| {
             let (_, lowered) = finish(&text).map_err(|e| format!("{name}: {e}\n{text}"))?;
             let inputs = edge_inputs(&lowered);
-            Ok(ArbSpecCase {
+            Ok(SpecCase {
                 name,
                 ext,
                 text,

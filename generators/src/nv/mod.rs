@@ -24,6 +24,8 @@
 pub mod arb_spec;
 mod emit;
 pub mod fuzz;
+pub mod spec;
+pub mod spec_table;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -83,6 +85,21 @@ impl NvGenerated {
     pub fn extension(&self) -> &'static str {
         self.kind.extension()
     }
+}
+
+/// One program of a spec-derived suite ([`arb_spec::suite`], [`spec::suite`]).
+#[derive(Clone, Debug)]
+pub struct SpecCase {
+    /// File stem (`arb-spec-fp-add`, `nv-spec-vp-add-s-cc`).
+    pub name: String,
+    /// File extension: `arbfp`, `arbvp`, `nvfp` or `nvvp`.
+    pub ext: &'static str,
+    /// Program text.
+    pub text: String,
+    /// Its lowering (for NV-keyed inputs).
+    pub lowered: Lowered,
+    /// Inputs keyed by IR registers.
+    pub inputs: Inputs,
 }
 
 fn rng(seed: u64, key: u64, index: u64) -> ChaCha8Rng {

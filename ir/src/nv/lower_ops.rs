@@ -65,13 +65,20 @@ impl Ctx<'_> {
         {
             return Err(self.invalid(format!("{name}.HI needs .S or .U")));
         }
+        if let Some(m @ (ast::MulMod::S24 | ast::MulMod::U24)) = insn.mods.mul {
+            // NV_gpu_program4 § MUL: an integer multiply, undefined outside 24-bit operands;
+            // the implied type is not the float default, so refuse rather than multiply floats.
+            return Err(self.unsupported(format!("{name}.{m}: 24-bit integer multiplies")));
+        }
         let ty = self.ty(insn);
         let sat = match insn.mods.clamp {
             None => Saturate::None,
             Some(ast::Clamp::Sat) => Saturate::Zero,
             Some(ast::Clamp::SSat) => Saturate::Signed,
         };
-        if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt {
+        // Table X.13 "Out" vf: the unpacks give floats whatever their data type.
+        let float_out = matches!(insn.opcode, N::Up2h | N::Up2us | N::Up4b | N::Up4ub);
+        if sat != Saturate::None && ty != BaseType::F && insn.opcode != N::Cvt && !float_out {
             return Err(self.unsupported(format!("{name}: SAT/SSAT on an integer result")));
         }
         if insn.mods.cc.is_some() || insn.dst.as_ref().is_some_and(|d| d.cc.is_some()) {

@@ -111,6 +111,25 @@ fn is_64(f: &Family) -> bool {
     matches!(f.variant, Variant::Alu { ty, .. } if ty.is_64())
 }
 
+/// Whether the operands are 64-bit (LONG variables packed from the attributes): 64-bit
+/// ALU families, CVT from a 64-bit type, UP64 (NV_gpu_program5 §2.X.8.Z UP64: "a variable
+/// declared as LONG").
+fn wide_in(f: &Family) -> bool {
+    match f.variant {
+        Variant::Cvt { from, .. } => from.ends_with("64"),
+        _ => is_64(f) || f.row.op == "UP64",
+    }
+}
+
+/// Whether the result is 64-bit (a LONG variable, unpacked to the output with UP64):
+/// 64-bit ALU families except I2F (its result is float, "vf"), CVT to a 64-bit type, PK64.
+fn wide_out(f: &Family) -> bool {
+    match f.variant {
+        Variant::Cvt { to, .. } => to.ends_with("64"),
+        _ => (is_64(f) && f.row.op != "I2F") || f.row.op == "PK64",
+    }
+}
+
 /// The opcode with its modifiers (`ADD.S.CC`, `MUL.U24`, `CVT.S8.F32.TRUNC`).
 fn opcode_text(f: &Family) -> String {
     let op = f.row.op;
@@ -162,7 +181,7 @@ fn attribute(fragment: bool, k: usize) -> String {
 /// undefined; SCS z and w); 64-bit families use x and y.
 fn mask(f: &Family) -> &'static str {
     match f.row.op {
-        _ if is_64(f) => "xy",
+        _ if wide_out(f) => "xy",
         "XPD" | "NRM" | "RFL" => "xyz",
         "SCS" => "xy",
         _ => "xyzw",
@@ -183,7 +202,7 @@ pub fn program_text(f: &Family) -> String {
         opcode_text(f)
     );
     let formats = operand_formats(f);
-    let wide = is_64(f);
+    let (wide, wout) = (wide_in(f), wide_out(f));
     let cc = matches!(
         f.variant,
         Variant::Alu {
@@ -201,12 +220,22 @@ pub fn program_text(f: &Family) -> String {
     if cc {
         t += "TEMP f;\n";
     }
-    let out = if wide {
-        let names: Vec<String> = (0..formats.len()).map(|k| format!("a{k}")).collect();
-        let _ = writeln!(t, "LONG TEMP {}, r;", names.join(", "));
-        for (k, n) in names.iter().enumerate() {
-            let _ = writeln!(t, "PK64.U {n}, {};", attribute(f.fragment, k));
-        }
+    let names: Vec<String> = if wide {
+        (0..formats.len()).map(|k| format!("a{k}")).collect()
+    } else {
+        Vec::new()
+    };
+    let mut longs = names.clone();
+    if wout {
+        longs.push("r".into());
+    }
+    if !longs.is_empty() {
+        let _ = writeln!(t, "LONG TEMP {};", longs.join(", "));
+    }
+    for (k, n) in names.iter().enumerate() {
+        let _ = writeln!(t, "PK64.U {n}, {};", attribute(f.fragment, k));
+    }
+    let out = if wout {
         "r".to_string()
     } else {
         output(f.fragment, 0)
@@ -254,7 +283,7 @@ pub fn program_text(f: &Family) -> String {
             let _ = writeln!(t, "{op} {out}{dot_mask}, {};", args.join(", "));
         }
     }
-    if wide {
+    if wout {
         let _ = writeln!(t, "UP64.U {}, r;", output(f.fragment, 0));
     }
     if cc {

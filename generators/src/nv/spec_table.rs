@@ -491,7 +491,7 @@ pub fn candidates() -> Vec<Family> {
 
 /// Instructions with no lowering today (`shaderdiff_ir::nv::lower` refuses every family):
 /// interpolation, thread-group votes, and the 64-bit packs.
-const NOT_LOWERED: &[&str] = &["IPAC", "IPAO", "PK64", "TGALL", "TGANY", "TGEQ", "UP64"];
+const NOT_LOWERED: &[&str] = &["IPAC", "IPAO", "TGALL", "TGANY", "TGEQ"];
 
 /// Whether the lowering supports a family today, so that it is generated. The tests
 /// check this against `shaderdiff_ir::nv::lower` for every candidate: change the matching
@@ -501,8 +501,12 @@ pub fn lowered_today(f: &Family) -> bool {
         return false;
     }
     match f.variant {
-        // 64-bit data types (NV_gpu_program5 §2.X.4.1 and NOTES.md §11): not lowered yet.
-        Variant::Alu { ty, .. } if ty.is_64() => false,
+        // 64-bit data types (NV_gpu_program5 §2.X.4.1, NOTES.md §11): condition codes and
+        // clamping of 64-bit results, and MUL.HI, are not lowered;
+        // I2F's result is 32-bit: its CC is the ordinary one.
+        Variant::Alu { ty, m, .. } if ty.is_64() => {
+            matches!(m, Mod::Plain | Mod::NegAbs) || (f.row.op == "I2F" && m == Mod::Cc)
+        }
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
         // MUL.S24 / MUL.U24 (undefined outside 24 bits).
@@ -511,9 +515,16 @@ pub fn lowered_today(f: &Family) -> bool {
         Variant::Cvt { to, from, round, m } => {
             let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
             let float = |t: &str| t.starts_with('F');
-            // F16 and 64-bit storage types.
-            if [to, from].iter().any(|t| bits(t) > 32 || *t == "F16") {
+            // F16; 8/16-bit integers to or from 64 bits; SAT, and CC of a 64-bit result.
+            if [to, from].contains(&"F16") {
                 return false;
+            }
+            if bits(to) == 64 || bits(from) == 64 {
+                let both_wide_or_32 = [to, from].iter().all(|t| bits(t) >= 32);
+                let directed_to_float = float(to) && round.is_some();
+                // CC of a 32-bit result is the ordinary 32-bit CC update.
+                let mods = m == Mod::Plain || (m == Mod::Cc && bits(to) == 32);
+                return both_wide_or_32 && mods && !directed_to_float;
             }
             // Integer to float with a directed rounding.
             if float(to) && !float(from) && round.is_some() {

@@ -404,6 +404,29 @@ fn int64_shifts_division_and_comparisons() {
             &[l64(n(-1), 1), l64(1, n(-1))],
             w64(0, M),
         ),
+        // § SAD: |a - b| + c with the difference taken exactly: |INT64_MIN - INT64_MAX| =
+        // 2^64 - 1, plus 2 wraps to 1 (r is unsigned).
+        row(
+            "SAD.U64 r, a, b, c;",
+            &[l64(5, 0x1_0000_0000), l64(7, 1), l64(1, 2)],
+            w64(3, 0x1_0000_0001),
+        ),
+        row(
+            "SAD.S64 r, a, b, c;",
+            &[l64(n(-3), I64MIN), l64(4, 0x7FFF_FFFF_FFFF_FFFF), l64(1, 2)],
+            w64(8, 1),
+        ),
+        // FLR/ROUND to S64/U64 read binary64 ("vf"); out of range is undefined.
+        row(
+            "FLR.S64 r, a;",
+            &[l64(d(-2.5), d(1e300))],
+            [V(0xFFFF_FFFD), V(0xFFFF_FFFF), Undef, Undef],
+        ),
+        row(
+            "ROUND.U64 r, a;",
+            &[l64(d(2.5), d(-1.0))],
+            [V(2), V(0), Undef, Undef],
+        ),
         row("STR.U64 r, a, b;", &[], w64(M, M)),
         row("SFL.S64 r, a, b;", &[], w64(0, 0)),
         row(

@@ -315,11 +315,14 @@ impl Ctx<'_> {
         if insn.mods.mul.is_some() {
             return refuse(self, "MUL.HI/S24/U24 of 64-bit operands");
         }
-        // Operand types: FLR/CEIL/TRUNC/ROUND read floats; only their F64 forms are lowered.
+        // Operand types: FLR/CEIL/TRUNC/ROUND read floats ("vf", Table X.13): binary64
+        // for the 64-bit forms, converted to S64 / U64 after rounding for the integer ones.
+        let rounding = matches!(insn.opcode, N::Flr | N::Ceil | N::Trunc | N::Round);
+        let src_ty = if rounding { F } else { ty };
         let n = insn.srcs.len();
         let mut ops = Vec::with_capacity(n);
         for k in 0..n {
-            ops.push(self.wide_operand(insn, k, ty)?);
+            ops.push(self.wide_operand(insn, k, src_ty)?);
         }
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         for (c, r) in results.iter().enumerate() {
@@ -368,6 +371,18 @@ impl Ctx<'_> {
                 (N::Trunc, F) => one(self, O::DTRUNC, vec![a(0)]),
                 (N::Round, F) => one(self, O::DROUND, vec![a(0)]),
                 (N::Ssg, F) => one(self, O::DSSG, vec![a(0)]),
+                (N::Flr | N::Ceil | N::Trunc | N::Round, S | U) => {
+                    // Round in binary64, then convert (out of range: undefined, § FLR).
+                    let mode = match insn.opcode {
+                        N::Flr => RoundMode::Flr,
+                        N::Ceil => RoundMode::Ceil,
+                        N::Trunc => RoundMode::Trunc,
+                        _ => RoundMode::Round,
+                    };
+                    let r = self.round_f64(h, a(0), Some(mode));
+                    let cv = if ty == S { O::D2I64 } else { O::D2U64 };
+                    one(self, cv, vec![r]);
+                }
                 (N::And | N::Or | N::Xor, S | U) => {
                     let op = match insn.opcode {
                         N::And => O::AND,
@@ -419,6 +434,25 @@ impl Ctx<'_> {
                     };
                     let w = self.imm([v as u32, (v >> 32) as u32, 0, 0]);
                     one(self, O::MOV, vec![src(w, [0, 1, 0, 1])]);
+                }
+                (N::Sad, S | U) => {
+                    // § SAD: |a - b| + c, as max(a, b) - min(a, b) (no overflow) plus c.
+                    let (mx, mn) = if ty == S {
+                        (O::I64MAX, O::I64MIN)
+                    } else {
+                        (O::U64MAX, O::U64MIN)
+                    };
+                    let t = self.hidden();
+                    let u = self.hidden();
+                    self.emit(mx, vec![dst(t, XY)], vec![a(0), a(1)]);
+                    self.emit(mn, vec![dst(u, XY)], vec![a(0), a(1)]);
+                    self.emit(O::I64NEG, vec![dst(u, XY)], vec![src(u, PAIR)]);
+                    self.emit(
+                        O::U64ADD,
+                        vec![dst(t, XY)],
+                        vec![src(t, PAIR), src(u, PAIR)],
+                    );
+                    one(self, O::U64ADD, vec![src(t, PAIR), a(2)]);
                 }
                 (N::Cmp, _) => {
                     // r = a < 0 ? b : c (§ CMP); never for U64.

@@ -18,7 +18,8 @@
 //! 64-bit types (LONG TEMPs, F64 / S64 / U64, PK64, UP64, CVT to and from 64 bits) are
 //! lowered in `lower_wide.rs`; compute programs (`GROUP_SIZE`, `invocation.*` → SV) in
 //! `lower_start.rs`; global memory (LOAD, STORE, ATOM, MEMBAR), shared memory (LDS, STS,
-//! ATOMS, BAR) and LDC on CBUFFER variables in `lower_mem.rs`.
+//! ATOMS, BAR), LDC on CBUFFER variables and LDB / STB / ATOMB on STORAGE variables in
+//! `lower_mem.rs`.
 //!
 //! Everything else — BRA, textures and images, thread-group votes, F16 conversions and
 //! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
@@ -203,6 +204,9 @@ pub(super) enum Var {
     /// `CBUFFER` variable (NV_parameter_buffer_object2 §2.X.3.6): the IR `BUFFER` holding
     /// its binding point's bytes and the byte offset of its first element.
     CBuffer { buffer: u32, offset: u32 },
+    /// `STORAGE` variable (NV_shader_storage_buffer_object §2.X.3.7): like
+    /// [`Var::CBuffer`] over `program.storage[a]`, writable by STB and ATOMB.
+    Storage { buffer: u32, offset: u32 },
     /// ADDRESS register.
     Addr(u32),
     /// ATTRIB / PARAM / OUTPUT: one element per array entry.

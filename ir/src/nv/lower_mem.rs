@@ -216,15 +216,16 @@ impl Ctx<'_> {
     }
 
     /// The byte offset (in `.x`) of the memory operand `k` of LDS / STS / ATOMS (a SHARED
-    /// variable) or LDC (a CBUFFER variable): the variable's first byte plus its index (absolute, or a TEMP / ADDRESS
-    /// component plus a constant); [`OUT_OF_RANGE`] when not a multiple of `align`.
+    /// variable), LDC (a CBUFFER variable) or LDB / STB / ATOMB (a STORAGE variable): the
+    /// variable's first byte plus its index (absolute, or a TEMP / ADDRESS component plus a
+    /// constant); [`OUT_OF_RANGE`] when not a multiple of `align`.
     fn var_offset(&mut self, insn: &NvInsn, k: usize, align: u32) -> Result<ir::Src, LowerError> {
         let name = insn.opcode.name();
         let bad = || {
-            let kind = if insn.opcode == N::Ldc {
-                "CBUFFER"
-            } else {
-                "SHARED"
+            let kind = match insn.opcode {
+                N::Ldc => "CBUFFER",
+                N::Ldb | N::Stb | N::Atomb => "STORAGE",
+                _ => "SHARED",
             };
             format!("{name}: operand {} must be a {kind} variable", k + 1)
         };
@@ -235,6 +236,7 @@ impl Ctx<'_> {
         };
         let offset = match (insn.opcode, self.vars.get(var).cloned()) {
             (N::Ldc, Some(super::lower::Var::CBuffer { offset, .. })) => offset,
+            (N::Ldb | N::Stb | N::Atomb, Some(super::lower::Var::Storage { offset, .. })) => offset,
             (N::Lds | N::Sts | N::Atoms, Some(super::lower::Var::Shared { offset })) => offset,
             _ => return Err(self.invalid(bad())),
         };
@@ -292,19 +294,29 @@ impl Ctx<'_> {
         k: usize,
         align: u32,
     ) -> Result<(Register, ir::Src), LowerError> {
-        if insn.opcode == N::Ldc {
-            let buffer = match insn.srcs.get(k).map(|s| &s.base) {
+        if matches!(insn.opcode, N::Ldc | N::Ldb | N::Stb | N::Atomb) {
+            let name = insn.opcode.name();
+            let var = match insn.srcs.get(k).map(|s| &s.base) {
                 Some(super::ast::SrcBase::Ref(super::ast::VarRef::Var { name, .. })) => {
-                    match self.vars.get(name) {
-                        Some(super::lower::Var::CBuffer { buffer, .. }) => *buffer,
-                        _ => {
-                            return Err(
-                                self.invalid("LDC: the operand must be a CBUFFER variable".into())
-                            )
-                        }
-                    }
+                    self.vars.get(name).cloned()
                 }
-                _ => return Err(self.invalid("LDC: the operand must be a CBUFFER variable".into())),
+                _ => None,
+            };
+            let buffer = match (insn.opcode, var) {
+                (N::Ldc, Some(super::lower::Var::CBuffer { buffer, .. })) => buffer,
+                (N::Ldb | N::Stb | N::Atomb, Some(super::lower::Var::Storage { buffer, .. })) => {
+                    buffer
+                }
+                (N::Ldc, _) => {
+                    return Err(
+                        self.invalid(format!("{name}: the operand must be a CBUFFER variable"))
+                    )
+                }
+                _ => {
+                    return Err(
+                        self.invalid(format!("{name}: the operand must be a STORAGE variable"))
+                    )
+                }
             };
             let off = self.var_offset(insn, k, align)?;
             return Ok((Register::new(File::Buffer, buffer as i32), off));

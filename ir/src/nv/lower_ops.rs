@@ -38,7 +38,7 @@ impl Ctx<'_> {
                 self.membar();
                 return Ok(());
             }
-            N::Store | N::Sts => return self.store(insn),
+            N::Store | N::Sts | N::Stb => return self.store(insn),
             N::Bar => {
                 self.bar();
                 return Ok(());
@@ -50,12 +50,10 @@ impl Ctx<'_> {
         }
         if let Some(t) = insn.mods.ty {
             let narrows = Self::narrows_wide(insn);
-            if (t.bits() == Some(64) && !narrows && !matches!(insn.opcode, N::Atom | N::Atoms))
-                || (!t.is_operation_type()
-                    && !matches!(
-                        insn.opcode,
-                        N::Cvt | N::Load | N::Atom | N::Lds | N::Atoms | N::Ldc
-                    ))
+            let atomic = matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb);
+            let storage = matches!(insn.opcode, N::Load | N::Lds | N::Ldc | N::Ldb);
+            if (t.bits() == Some(64) && !narrows && !atomic)
+                || (!t.is_operation_type() && !(atomic || storage || insn.opcode == N::Cvt))
             {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }
@@ -319,11 +317,11 @@ impl Ctx<'_> {
             return self.narrow_wide(insn, d, sat);
         }
         match insn.opcode {
-            N::Load | N::Lds | N::Ldc => {
+            N::Load | N::Lds | N::Ldc | N::Ldb => {
                 let d = self.dest(insn)?;
                 return self.load32(insn, d, sat);
             }
-            N::Atom | N::Atoms => {
+            N::Atom | N::Atoms | N::Atomb => {
                 let d = self.dest(insn)?;
                 return self.atom(insn, d, sat);
             }
@@ -655,17 +653,7 @@ impl Ctx<'_> {
             | N::Txp
             | N::Txq
             | N::Lod => "textures are not lowered yet",
-            N::Load
-            | N::Store
-            | N::Atom
-            | N::Ldc
-            | N::Lds
-            | N::Sts
-            | N::Atoms
-            | N::Loadim
-            | N::Storeim
-            | N::Atomim
-            | N::Membar => "memory access is not lowered yet",
+            N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
             N::Bra => "BRA (unstructured branch) is not lowered",
             _ => "not lowered yet",
         };

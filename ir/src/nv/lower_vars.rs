@@ -127,11 +127,17 @@ impl Ctx<'_> {
                 self.vars.insert(name.clone(), v);
             }
             Declaration::Bound(b) if self.declare_vertex(b)? => {}
-            Declaration::Bound(b) if b.kind == ast::DeclKind::CBuffer => {
-                // `program.buffer[a]`, `[a][b]` or `[a][b..c]`: elements are bytes of binding
-                // point a (NV_parameter_buffer_object2 §2.X.3.6).
+            Declaration::Bound(b)
+                if matches!(b.kind, ast::DeclKind::CBuffer | ast::DeclKind::Storage) =>
+            {
+                // `program.buffer[a]` (CBUFFER) or `program.storage[a]` (STORAGE), `[a][b]`
+                // or `[a][b..c]`: elements are bytes of binding point a
+                // (NV_parameter_buffer_object2 §2.X.3.6, NV_shader_storage_buffer_object
+                // §2.X.3.7).
+                let storage = b.kind == ast::DeclKind::Storage;
+                let root = if storage { "storage" } else { "buffer" };
                 let Some(InitItem::Binding(bd)) = b.init.first() else {
-                    return Err(self.invalid("CBUFFER needs a program.buffer binding".into()));
+                    return Err(self.invalid(format!("{} needs a program.{root} binding", b.kind)));
                 };
                 let idx: Vec<u32> = bd
                     .segments
@@ -143,9 +149,9 @@ impl Ctx<'_> {
                     })
                     .collect();
                 let Some(&point) = idx.first() else {
-                    return Err(self.invalid("CBUFFER needs a binding point".into()));
+                    return Err(self.invalid(format!("{} needs a binding point", b.kind)));
                 };
-                let name = format!("program.buffer[{point}]");
+                let name = format!("program.{root}[{point}]");
                 let buffer = match self
                     .names
                     .entries
@@ -161,8 +167,12 @@ impl Ctx<'_> {
                     }
                 };
                 let offset = idx.get(1).copied().unwrap_or(0);
-                self.vars
-                    .insert(b.name.clone(), Var::CBuffer { buffer, offset });
+                let var = if storage {
+                    Var::Storage { buffer, offset }
+                } else {
+                    Var::CBuffer { buffer, offset }
+                };
+                self.vars.insert(b.name.clone(), var);
             }
             Declaration::Bound(b) if b.kind == ast::DeclKind::Shared => {
                 // `program.sharedmem[a]`, `[a..b]` or the whole block: elements are bytes.
@@ -242,6 +252,9 @@ impl Ctx<'_> {
                     ))),
                     (Var::CBuffer { .. }, _) => Err(self.invalid(format!(
                         "CBUFFER variable `{name}` used outside LDC (NV_parameter_buffer_object2 §2.X.3.6)"
+                    ))),
+                    (Var::Storage { .. }, _) => Err(self.invalid(format!(
+                        "STORAGE variable `{name}` used outside LDB, STB and ATOMB (NV_shader_storage_buffer_object §2.X.3.7)"
                     ))),
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
                     (Var::LongTemp { base }, None) => Ok(Elem::Long(base)),

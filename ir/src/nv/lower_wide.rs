@@ -56,7 +56,7 @@ impl Ctx<'_> {
         match insn.opcode {
             N::Pk64 => true,
             N::Cvt => is64(insn.mods.ty),
-            N::I2f | N::Up64 | N::Atom | N::Atoms => false,
+            N::I2f | N::Up64 | N::Atom | N::Atoms | N::Atomb => false,
             op => op.has_dst() && is64(insn.mods.ty),
         }
     }
@@ -285,7 +285,7 @@ impl Ctx<'_> {
                 *r = Some(self.hidden());
             }
         }
-        if matches!(insn.opcode, N::Load | N::Lds | N::Ldc) {
+        if matches!(insn.opcode, N::Load | N::Lds | N::Ldc | N::Ldb) {
             self.load64(insn, &results)?;
         } else if insn.opcode == N::Cvt {
             self.cvt_to_wide(insn, &results)?;

@@ -53,7 +53,7 @@ impl Ctx<'_> {
             let atomic = matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb);
             let storage = matches!(insn.opcode, N::Load | N::Lds | N::Ldc | N::Ldb);
             if (t.bits() == Some(64) && !narrows && !atomic)
-                || (!t.is_operation_type() && !(atomic || storage || insn.opcode == N::Cvt))
+                || !(t.is_operation_type() || atomic || storage || insn.opcode == N::Cvt)
             {
                 return Err(self.unsupported(format!("{name}.{t}: 64-bit and storage types")));
             }

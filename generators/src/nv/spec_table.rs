@@ -501,12 +501,9 @@ pub fn lowered_today(f: &Family) -> bool {
         return false;
     }
     match f.variant {
-        // 64-bit data types (NV_gpu_program5 §2.X.4.1, NOTES.md §11): condition codes and
-        // clamping of 64-bit results, and MUL.HI, are not lowered;
-        // I2F's result is 32-bit: its CC is the ordinary one.
-        Variant::Alu { ty, m, .. } if ty.is_64() => {
-            matches!(m, Mod::Plain | Mod::NegAbs) || (f.row.op == "I2F" && m == Mod::Cc)
-        }
+        // 64-bit data types (NV_gpu_program5 §2.X.4.1, NOTES.md §11): MUL.HI is not
+        // lowered.
+        Variant::Alu { ty, m, .. } if ty.is_64() => !matches!(m, Mod::Hi | Mod::Fast24),
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
         // MUL.S24 / MUL.U24 (undefined outside 24 bits).
@@ -515,15 +512,15 @@ pub fn lowered_today(f: &Family) -> bool {
         Variant::Cvt { to, from, round, m } => {
             let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
             let float = |t: &str| t.starts_with('F');
-            // F16; 8/16-bit integers to or from 64 bits; SAT, and CC of a 64-bit result.
+            // F16; 8/16-bit integers to or from 64 bits.
             if [to, from].contains(&"F16") {
                 return false;
             }
             if bits(to) == 64 || bits(from) == 64 {
                 let both_wide_or_32 = [to, from].iter().all(|t| bits(t) >= 32);
                 let directed_to_float = float(to) && round.is_some();
-                // CC of a 32-bit result is the ordinary 32-bit CC update.
-                let mods = m == Mod::Plain || (m == Mod::Cc && bits(to) == 32);
+                // SAT of a conversion to an integer (integer saturation) is not lowered.
+                let mods = m != Mod::Sat || float(to);
                 return both_wide_or_32 && mods && !directed_to_float;
             }
             // Integer to float with a directed rounding.

@@ -4,7 +4,7 @@ use shaderdiff_ir::nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
-/// negated ADD / SUB, CVT with F16, condition codes of 64-bit results, 32-bit accesses to
+/// negated ADD / SUB, CVT with F16, CVT.SAT to a 64-bit integer, 32-bit accesses to
 /// LONG variables, F16 storage, 64-bit atomics, DWRAP and textures.
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -40,8 +40,8 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (4, 1),
         ),
         (
-            "!!NVvp5.0\nLONG TEMP d;\nADD.F64.CC d, d, d;\nEND\n",
-            "condition codes",
+            "!!NVvp5.0\nLONG TEMP d;\nCVT.S64.F64.SAT d, d;\nEND\n",
+            "saturating integer conversion",
             (3, 1),
         ),
         (

@@ -549,3 +549,74 @@ fn conversions_to_and_from_64_bits() {
         ),
     ]);
 }
+
+/// `.SAT` / `.SSAT` of F64 results (§2.X.4.1: clamped to [0, 1] / [-1, 1] before the
+/// destination and the condition codes; NaN and -0 give +0 under SAT as for 32 bits,
+/// SSAT keeps -0).
+#[test]
+fn f64_clamping() {
+    wide(&[
+        row(
+            "ADD.F64.SAT r, a, b;",
+            &[l64(d(0.75), d(-2.0)), l64(d(0.5), d(1.0))],
+            w64(d(1.0), 0),
+        ),
+        row(
+            "ADD.F64.SAT r, a, b;",
+            &[l64(NAN, NZERO), l64(0, NZERO)],
+            w64(0, 0),
+        ),
+        row(
+            "ADD.F64.SSAT r, a, b;",
+            &[l64(NZERO, d(3.0)), l64(NZERO, 0)],
+            w64(NZERO, d(1.0)),
+        ),
+        row(
+            "MUL.F64.SSAT r, a, b;",
+            &[l64(d(-4.0), d(0.25)), l64(d(1.0), d(2.0))],
+            w64(d(-1.0), d(0.5)),
+        ),
+    ]);
+}
+
+/// `.CC` of 64-bit results (§2.X.4.3 at 64 bits): flags per component from the 64-bit
+/// value, observed with conditional moves (Table X.16 tests): F64 NaN sets SF and ZF;
+/// integer ADD / SUB carry and overflow are the 64-bit ones; a conditional write mask
+/// on a LONG result.
+#[test]
+fn condition_codes_of_64_bit_results() {
+    narrow(&[
+        // r = (-1, NaN): LT true for x; NaN false for LT, true for NAN (y).
+        row(
+            "ADD.F64.CC r, a, b;\nMOV.U t.xy (LT.xyzw), {1, 1, 1, 1};\nMOV.U t.zw (NAN.xyxy), {1, 1, 1, 1};",
+            &[l64(d(1.5), NAN), l64(d(-2.5), 0)],
+            [V(1), V(0), V(0), V(1)],
+        ),
+        // (2^64 - 1) + 1 carries out to 0; 5 + 7 does not.
+        row(
+            "ADD.U64.CC r, a, b;\nMOV.U t.xy (CF.xyzw), {1, 1, 1, 1};\nMOV.U t.zw (EQ.xyxy), {1, 1, 1, 1};",
+            &[l64(M, 5), l64(1, 7)],
+            [V(1), V(0), V(1), V(0)],
+        ),
+        // INT64_MAX + 1 overflows (OF; LT is false: the true sum is positive); -1 + -1 = -2.
+        row(
+            "ADD.S64.CC r, a, b;\nMOV.U t.xy (OF.xyzw), {1, 1, 1, 1};\nMOV.U t.zw (LT.xyxy), {1, 1, 1, 1};",
+            &[l64(0x7FFF_FFFF_FFFF_FFFF, n(-1)), l64(1, n(-1))],
+            [V(1), V(0), V(0), V(1)],
+        ),
+        // SUB: CF = no borrow (a >= b unsigned): 0 - 1 borrows, 5 - 5 does not.
+        row(
+            "SUB.S64.CC r, a, b;\nMOV.U t.xy (CF.xyzw), {1, 1, 1, 1};\nMOV.U t.zw (EQ.xyxy), {1, 1, 1, 1};",
+            &[l64(0, 5), l64(1, 5)],
+            [V(0), V(1), V(0), V(1)],
+        ),
+    ]);
+    wide(&[
+        // CC from a 32-bit MOV: x zero (NE false), y non-zero (NE true): only r.y written.
+        row(
+            "MOV.U.CC t, p2;\nADD.U64 r (NE.xyzw), a, b;",
+            &[l64(1, 2), l64(10, 20), [0, 7, 0, 0]],
+            w64(0, 22),
+        ),
+    ]);
+}

@@ -28,7 +28,7 @@ pub(super) enum Cond {
 
 impl Ctx<'_> {
     /// The four flag TEMPs (SF, ZF, OF, CF) of condition code register `r`.
-    fn cc_flags(&self, r: u8) -> Result<[Register; 4], LowerError> {
+    pub(super) fn cc_flags(&self, r: u8) -> Result<[Register; 4], LowerError> {
         let base = self
             .cc_base
             .ok_or_else(|| self.unsupported("condition code registers not allocated".into()))?;

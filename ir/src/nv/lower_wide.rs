@@ -215,11 +215,6 @@ impl Ctx<'_> {
             .dst
             .as_ref()
             .ok_or_else(|| self.invalid(format!("{name}: missing result")))?;
-        if d.cc.is_some() || insn.mods.cc.is_some() {
-            return Err(self.unsupported(format!(
-                "{name}: condition codes (.CC, conditional write masks) of 64-bit results"
-            )));
-        }
         if matches!(&d.base, VarRef::Var { index, .. }
             if index.iter().any(|i| matches!(i, super::ast::Index::Rel(_))))
         {
@@ -253,12 +248,14 @@ impl Ctx<'_> {
 
     /// Lowers an instruction with a 64-bit result (see the module docs).
     pub(super) fn lower_wide(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
-        let name = insn.opcode.name();
-        if insn.mods.clamp.is_some() {
-            return Err(self.unsupported(format!("{name}: SAT/SSAT of a 64-bit result")));
-        }
         let (base, mask) = self.wide_dest(insn)?;
+        let cc = insn.mods.cc.is_some() || insn.dst.as_ref().is_some_and(|d| d.cc.is_some());
         if insn.opcode == N::Pk64 {
+            if cc || insn.mods.clamp.is_some() {
+                return Err(self.invalid(
+                    "PK64 takes no .CC, SAT or conditional write mask (Table X.13)".into(),
+                ));
+            }
             // result.x = a.x | a.y << 32, result.y = a.z | a.w << 32, z = x, w = y
             // (§2.X.8.Z PK64, little-endian): both TEMPs of the vector take a.xyzw.
             let ty = insn.mods.ty.map(DataType::base).unwrap_or(BaseType::F);
@@ -291,6 +288,12 @@ impl Ctx<'_> {
             self.cvt_to_wide(insn, &results)?;
         } else {
             self.alu_wide(insn, &results)?;
+        }
+        if let Some(clamp) = insn.mods.clamp {
+            self.wide_clamp(insn, &results, clamp)?;
+        }
+        if cc {
+            return self.wide_write_cc(insn, base, mask, &results);
         }
         self.wide_write(base, mask, &results);
         Ok(())
@@ -609,9 +612,10 @@ impl Ctx<'_> {
                 let (Some(to), Some(from)) = (insn.mods.ty, insn.mods.ty2) else {
                     return Err(self.invalid("CVT needs two storage types".into()));
                 };
-                if sat != Saturate::None || to.bits() != Some(32) || from.components() != 1 {
+                let int_sat = sat != Saturate::None && to.base() != BaseType::F;
+                if int_sat || to.bits() != Some(32) || from.components() != 1 {
                     return Err(self.unsupported(format!(
-                        "{name}.{to}.{from}: from 64 bits only to F32, S32 or U32, without SAT"
+                        "{name}.{to}.{from}: from 64 bits only to F32, S32 or U32, SAT only to F32"
                     )));
                 }
                 if to.base() == BaseType::F && insn.mods.round.is_some() {

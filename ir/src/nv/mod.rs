@@ -36,6 +36,7 @@ mod lower_stage;
 mod lower_start;
 mod lower_vars;
 mod lower_wide;
+mod lower_wide_cc;
 mod modifiers;
 mod opcodes;
 mod origin;

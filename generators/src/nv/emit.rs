@@ -632,5 +632,8 @@ impl Gen<'_, '_> {
             let suffix = if nv { ty.suffix() } else { "" };
             self.line(&format!("MOV{suffix} {o}, {s}"));
         }
+        if self.wide {
+            self.wide_epilogue();
+        }
     }
 }

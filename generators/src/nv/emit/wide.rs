@@ -2,7 +2,7 @@
 //! GL_NV_gpu_program_fp64, NOTES.md §11): `LONG TEMP` variables packed from 32-bit
 //! sources with PK64, the F64 / S64 / U64 forms of the "6" instructions of Table X.13 on
 //! them, CVT between 32- and 64-bit types, and UP64 / I2F / CVT back into 32-bit
-//! temporaries so the results reach the outputs.
+//! temporaries; at the end every LONG component is XORed into the first output.
 //!
 //! Defined-only by construction: shift counts are literals in [0, 63]; no integer DIV or
 //! MOD (division by zero is undefined); float-to-integer conversions may go out of range,
@@ -56,6 +56,28 @@ impl Gen<'_, '_> {
             let s = self.sources[self.c.below(self.sources.len())].clone();
             self.line(&format!("PK64.U {l}, {s}"));
         }
+    }
+
+    /// Folds every LONG component into the first output (`UP64.U` into temporaries, `XOR.U`
+    /// them together, `MOV.U` to the output), so a wrong 64-bit result anywhere reaches an
+    /// output (results cannot be read, so the fold happens in temporaries).
+    pub(super) fn wide_epilogue(&mut self) {
+        let (acc, t, o) = (
+            self.temps[0].clone(),
+            self.temps[1].clone(),
+            self.outputs[0].clone(),
+        );
+        self.line(&format!("UP64.U {acc}, {}", LONGS[0]));
+        for (k, l) in LONGS.iter().enumerate() {
+            for swz in ["", ".zwzw"] {
+                if k == 0 && swz.is_empty() {
+                    continue;
+                }
+                self.line(&format!("UP64.U {t}, {l}{swz}"));
+                self.line(&format!("XOR.U {acc}, {acc}, {t}"));
+            }
+        }
+        self.line(&format!("MOV.U {o}, {acc}"));
     }
 
     /// A LONG operand: a variable with a swizzle and sometimes `-` / `|..|`, or a literal.

@@ -506,8 +506,6 @@ pub fn lowered_today(f: &Family) -> bool {
         Variant::Alu { ty, m, .. } if ty.is_64() => !matches!(m, Mod::Hi | Mod::Fast24),
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
-        // MUL.S24 / MUL.U24 (undefined outside 24 bits).
-        Variant::Alu { m: Mod::Fast24, .. } => false,
         Variant::Alu { .. } => true,
         Variant::Cvt { to, from, round, m } => {
             let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);

@@ -157,6 +157,19 @@ fn integer_arithmetic() {
             &[[IMIN, 3, 0x1_0000, UMAX], [2, 4, 0x1_0000, UMAX]],
             vs([1, 0, 1, 0xFFFF_FFFE]),
         ),
+        // § MUL S24 / U24: 24-bit operands; undefined outside [-2^23, 2^23 - 1] (S24) or
+        // [0, 2^24 - 1] (U24). -2^23 * 2 = -2^24; (2^23 - 1) * 3 = 0x17FFFFD; 2^23 is out of
+        // S24's range; 2^24 - 1 squared = 2^48 - 2^25 + 1 -> low word 0xFE000001.
+        row(
+            "MUL.S24 t, p0, p1;",
+            &[[0xFF80_0000, 0x7F_FFFF, 0x80_0000, 5], [2, 3, 1, i(-7)]],
+            [V(0xFF00_0000), V(0x17F_FFFD), Undef, V(i(-35))],
+        ),
+        row(
+            "MUL.U24 t, p0, p1;",
+            &[[0xFF_FFFF, 0x100_0000, 7, 0], [0xFF_FFFF, 1, 6, UMAX]],
+            [V(0xFE00_0001), Undef, V(42), Undef],
+        ),
         // 2 * 3 + -10 = -4; UMAX * 2 + 3 = 1 (wraps).
         row(
             "MAD.S t, p0, p1, p2;",

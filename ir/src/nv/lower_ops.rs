@@ -63,11 +63,6 @@ impl Ctx<'_> {
         {
             return Err(self.invalid(format!("{name}.HI needs .S or .U")));
         }
-        if let Some(m @ (ast::MulMod::S24 | ast::MulMod::U24)) = insn.mods.mul {
-            // NV_gpu_program4 § MUL: an integer multiply, undefined outside 24-bit operands;
-            // the implied type is not the float default, so refuse rather than multiply floats.
-            return Err(self.unsupported(format!("{name}.{m}: 24-bit integer multiplies")));
-        }
         let ty = self.ty(insn);
         let sat = match insn.mods.clamp {
             None => Saturate::None,
@@ -126,6 +121,12 @@ impl Ctx<'_> {
 
     /// The instruction's base data type: its modifier, else the opcode default (§2.X.4.1).
     fn ty(&self, insn: &NvInsn) -> BaseType {
+        // NV_gpu_program4 § MUL: "If S24 or U24 is specified, the data type is implied".
+        match insn.mods.mul {
+            Some(ast::MulMod::S24) => return BaseType::S,
+            Some(ast::MulMod::U24) => return BaseType::U,
+            _ => {}
+        }
         insn.mods
             .ty
             .map(|t| t.base())
@@ -287,6 +288,44 @@ impl Ctx<'_> {
         self.push(i);
     }
 
+    /// MUL.S24 / MUL.U24 (NV_gpu_program4 § MUL): the low 32 bits of the product, undefined
+    /// when an operand is outside [-2^23, 2^23 - 1] (S24) or [0, 2^24 - 1] (U24). In range
+    /// means `a >> 24 == 0` (U24) or `(a >>arith 23) + 1 <= 1` (S24); the result is ORed with
+    /// `IDIV 0, in_range` (tgsi.rst: IDIV by zero is undefined) for each operand.
+    fn mul24(&mut self, insn: &NvInsn, signed: bool, sat: Saturate) -> Result<(), LowerError> {
+        let ty = if signed { BaseType::S } else { BaseType::U };
+        let a = self.operand(insn, 0, ty)?;
+        let b = self.operand(insn, 1, ty)?;
+        let d = self.dest(insn)?;
+        let all = |r: Register| dst(r, 0xF);
+        let zero = src(self.imm([0; 4]), XYZW);
+        let one = src(self.imm([1; 4]), XYZW);
+        let h = self.hidden();
+        self.op(O::UMUL, all(h), vec![a, b], Saturate::None);
+        for x in [a, b] {
+            let g = self.hidden();
+            if signed {
+                let k23 = src(self.imm([23; 4]), XYZW);
+                self.op(O::ISHR, all(g), vec![x, k23], Saturate::None);
+                self.op(O::UADD, all(g), vec![src(g, XYZW), one], Saturate::None);
+                self.op(O::USHR, all(g), vec![src(g, XYZW), one], Saturate::None);
+            } else {
+                let k24 = src(self.imm([24; 4]), XYZW);
+                self.op(O::USHR, all(g), vec![x, k24], Saturate::None);
+            }
+            self.op(O::USEQ, all(g), vec![src(g, XYZW), zero], Saturate::None);
+            self.op(O::IDIV, all(g), vec![zero, src(g, XYZW)], Saturate::None);
+            self.op(
+                O::OR,
+                all(h),
+                vec![src(h, XYZW), src(g, XYZW)],
+                Saturate::None,
+            );
+        }
+        self.op(O::MOV, d, vec![src(h, XYZW)], sat);
+        Ok(())
+    }
+
     /// `MOV d, t` (the last step of an expansion).
     fn finish_mov(&mut self, d: ir::Dst, t: Register, sat: Saturate) {
         self.op(O::MOV, d, vec![src(t, [0, 1, 2, 3])], sat);
@@ -315,6 +354,9 @@ impl Ctx<'_> {
         if Self::narrows_wide(insn) {
             let d = self.dest(insn)?;
             return self.narrow_wide(insn, d, sat);
+        }
+        if let Some(m @ (ast::MulMod::S24 | ast::MulMod::U24)) = insn.mods.mul {
+            return self.mul24(insn, m == ast::MulMod::S24, sat);
         }
         match insn.opcode {
             N::Load | N::Lds | N::Ldc | N::Ldb => {

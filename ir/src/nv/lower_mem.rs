@@ -31,7 +31,7 @@
 //! single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
-use super::lower::{dst, src};
+use super::lower::{chan, dst, src};
 use super::lower::{Ctx, Elem, LowerError};
 use super::NvOpcode as N;
 use crate::names::{File, MemoryType};
@@ -157,28 +157,31 @@ impl Ctx<'_> {
             vec![addr, src(t, [0, 1, 0, 1])],
         );
         self.emit(O::USEQ, vec![dst(ok, X)], vec![src(t, [1; 4]), zero]);
-        if align > 1 {
-            let mask = src(self.imm([align - 1; 4]), [0; 4]);
-            let a = self.hidden();
+        self.far_unless_aligned(t, chan(addr, 0), align, Some(ok));
+        Ok(src(t, [0; 4]))
+    }
+
+    /// `t.x` = [`OUT_OF_RANGE`] unless the address `x` (its `.x`) is a multiple of `align`
+    /// and, when given, `ok.x` is non-zero (§2.X.4.5: misaligned accesses are undefined).
+    fn far_unless_aligned(&mut self, t: Register, x: ir::Src, align: u32, ok: Option<Register>) {
+        let zero = src(self.imm([0; 4]), [0; 4]);
+        let a = self.hidden();
+        let mask = src(self.imm([align.max(1) - 1; 4]), [0; 4]);
+        self.emit(O::AND, vec![dst(a, X)], vec![chan(x, 0), mask]);
+        self.emit(O::USEQ, vec![dst(a, X)], vec![src(a, [0; 4]), zero]);
+        if let Some(ok) = ok {
             self.emit(
                 O::AND,
                 vec![dst(a, X)],
-                vec![src(addr.reg, [addr.swizzle[0]; 4]), mask],
-            );
-            self.emit(O::USEQ, vec![dst(a, X)], vec![src(a, [0; 4]), zero]);
-            self.emit(
-                O::AND,
-                vec![dst(ok, X)],
-                vec![src(ok, [0; 4]), src(a, [0; 4])],
+                vec![src(a, [0; 4]), src(ok, [0; 4])],
             );
         }
         let far = src(self.imm([OUT_OF_RANGE; 4]), [0; 4]);
         self.emit(
             O::UCMP,
             vec![dst(t, X)],
-            vec![src(ok, [0; 4]), src(t, [0; 4]), far],
+            vec![src(a, [0; 4]), src(t, [0; 4]), far],
         );
-        Ok(src(t, [0; 4]))
     }
 
     /// A fresh `MEMORY` register index.
@@ -240,7 +243,6 @@ impl Ctx<'_> {
             (N::Lds | N::Sts | N::Atoms, Some(super::lower::Var::Shared { offset })) => offset,
             _ => return Err(self.invalid(bad())),
         };
-        let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         let t = self.hidden();
         match index.first() {
             None => {
@@ -271,18 +273,7 @@ impl Ctx<'_> {
             }
             Some(_) => return Err(self.invalid(bad())),
         }
-        if align > 1 {
-            let mask = src(self.imm([align - 1; 4]), [0; 4]);
-            let a = self.hidden();
-            self.emit(O::AND, vec![dst(a, X)], vec![src(t, [0; 4]), mask]);
-            self.emit(O::USEQ, vec![dst(a, X)], vec![src(a, [0; 4]), zero]);
-            let far = src(self.imm([OUT_OF_RANGE; 4]), [0; 4]);
-            self.emit(
-                O::UCMP,
-                vec![dst(t, X)],
-                vec![src(a, [0; 4]), src(t, [0; 4]), far],
-            );
-        }
+        self.far_unless_aligned(t, src(t, [0; 4]), align, None);
         Ok(src(t, [0; 4]))
     }
 

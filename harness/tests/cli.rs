@@ -543,19 +543,19 @@ fn check_reports_every_file_and_ranks_the_status() {
 #[test]
 fn unsupported_opcodes_are_status_3_naming_them() {
     // INTERFACE.md: status 3 when the program is valid but uses something the engine does
-    // not support; "the message names it". This corpus program samples a texture (TEX on
-    // line 9), which the interpreter does not implement.
+    // not support; "the message names it". This corpus program uses SAMPLE (line 7), a
+    // sampler-view instruction the interpreter does not implement.
     let p = shared()
-        .join("corpus/tgsi/aerisarn_mesa-uwp_pp_colors_h_L31.tgsi")
+        .join("corpus/tgsi/Grima04_mesa-turnip-kgsl_quad-sample_c_L137.tgsi")
         .display()
         .to_string();
     assert_eq!(status(&run(&["check", &p])), 0);
     let o = run(&["run", &p]);
     assert_eq!(status(&o), 3);
     let e = one_line_error(&o);
-    assert!(e.starts_with(&format!("{p}:9:")), "{e}");
+    assert!(e.starts_with(&format!("{p}:7:")), "{e}");
     assert!(
-        e.contains("unsupported by interp") && e.contains("TEX"),
+        e.contains("unsupported by interp") && e.contains("SAMPLE"),
         "{e}"
     );
 }

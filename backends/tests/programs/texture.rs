@@ -65,8 +65,7 @@ fn program(stage: &str, insn: &str, target: &str) -> String {
 fn run(text: &str, ins: &Inputs, want: Vec<[Ch; 4]>) {
     let e = Expect::new()
         .reg(out(0), want)
-        .not_on("valhall", NO_TEX_UNIT)
-        .not_on("jit", "jit textures come in the next commit");
+        .not_on("valhall", NO_TEX_UNIT);
     check_program(text, ins, &e);
 }
 

@@ -22,7 +22,8 @@
 //!   either level. The oracle evaluates every texel that can be selected: a result channel
 //!   is defined when they all hold the same word there, else undefined. Array layers are
 //!   `clamp(floor(r + 0.5), 0, layers - 1)` (§2.X.4.4 "rounding ... to the nearest
-//!   integer"); an exact tie `r + 0.5 ∈ ℤ` may give either layer. NaN and infinite
+//!   integer"); a tie, `r + 0.5` within `(|r + 0.5| + 1) * 2^-20` of an integer (the
+//!   rounding of a single-precision `r + 0.5`), may give either layer. NaN and infinite
 //!   coordinates give undefined results.
 //! * **Level of detail.** TXL's `lambda` is `src.w`. TEX, TXP and TXB outside fragment
 //!   programs: the partials are 0 (§2.X.4.4 "For vertex and geometry programs, these
@@ -451,13 +452,14 @@ fn sample(op: TexOp, stage: Stage, tex: &Texture, c: [f32; 4]) -> LaneResult {
             if !r.is_finite() {
                 return ([0; 4], ALL);
             }
+            // floor(r + 0.5), with r + 0.5 known within single-precision rounding.
             let x = r + 0.5;
-            let mut v = vec![x.floor()];
-            if x == x.floor() {
-                v.push(x - 1.0);
-            }
-            let n = size[a] as f64 - 1.0;
-            let mut l: Vec<u32> = v.into_iter().map(|f| f.clamp(0.0, n) as u32).collect();
+            let n = size[a] as i64 - 1;
+            let band = (x.abs() + 1.0) / (1u64 << 20) as f64;
+            let mut l: Vec<u32> = floors(x, band)
+                .into_iter()
+                .map(|f| f.clamp(0, n) as u32)
+                .collect();
             l.dedup();
             cands[a] = l;
         }

@@ -192,6 +192,11 @@ impl Engine for ValhallEngine {
         crate::faults::CATALOGUE
     }
 
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        refuse_textures(program)?;
+        self.caps.check(ENGINE, program)
+    }
+
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
         Ok(Box::new(self.compile(program)?))
     }

@@ -512,6 +512,15 @@ impl Ctx<'_> {
             decls.push(ir::Declaration::new(File::Temp, 0, self.max_temp - 1));
         }
         decls.extend(self.memory_declarations());
+        // Texture units (SAMP / SVIEW), declared as the instructions were lowered
+        // (lower_tex.rs).
+        decls.extend(
+            self.out
+                .declarations
+                .iter()
+                .filter(|d| matches!(d.file, File::Sampler | File::SamplerView))
+                .cloned(),
+        );
         self.out.source_map.declarations = vec![Pos::default(); decls.len()];
         self.out.declarations = decls;
     }

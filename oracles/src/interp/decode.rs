@@ -431,7 +431,8 @@ fn classify(
             let what = if is_64bit_op(op) {
                 "64-bit operations are not supported by the interpreter"
             } else if op.info().is_tex {
-                "texture operations are not supported by the interpreter"
+                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXF and TXQ are \
+                 modelled)"
             } else {
                 "not supported by the interpreter (image, texture, interpolation, \
                  inter-lane or unspecified operation)"

@@ -76,3 +76,50 @@ fn bad_texture_entries_are_located() {
         text(&o)
     );
 }
+
+/// The corpus program OGRECave_ogre_TextureArray_h_1.nvfp (`FLR texcoord.z`, then
+/// `TEX result.color, texcoord, texture[0], ARRAY2D`) with a 2x2 texture of 2 layers keyed
+/// `texture[0]`; texel `n` (n = x + 2y + 4 layer) holds n + 1 in every channel.
+/// Hand-worked (Table X.17: layer in z, rounded and clamped): (0.25, 0.25, floor 1.7 = 1)
+/// → texel 4 → 5.0; (0.75, 0.25, 0) → texel 1 → 2.0; (0.25, 0.75, 1) → texel 6 → 7.0;
+/// (0.75, 0.75, 5 → clamped to 1) → texel 7 → 8.0.
+#[test]
+fn nv_corpus_texture_array() {
+    let s = Scratch::new("tex-nv");
+    let dir = std::env::var_os("SHADERDIFF_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let p = dir.join("corpus/nv/OGRECave_ogre_TextureArray_h_1.nvfp");
+    let texels: String = (1..=8u32)
+        .map(|n| {
+            let w = hex(f32::to_bits(n as f32));
+            w.repeat(4)
+        })
+        .collect();
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 4, \"registers\": {{\"fragment.texcoord[0]\": [\
+             [0.25, 0.25, 1.7, 1], [0.75, 0.25, 0.2, 1], [0.25, 0.75, 1.0, 1], [0.75, 0.75, 5.0, 1]]}},\
+             \"textures\": {{\"texture[0]\": {{\"target\": \"ARRAY2D\", \"format\": \"RGBA32F\", \
+             \"width\": 2, \"height\": 2, \"layers\": 2, \"levels\": [\"{texels}\"]}}}}}}"
+        ),
+    );
+    let p = p.display().to_string();
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let got = &v["registers"]["result.color"];
+    for (inv, want) in [5.0f32, 2.0, 7.0, 8.0].into_iter().enumerate() {
+        let w = format!("0x{:08x}", want.to_bits());
+        assert_eq!(got[inv], serde_json::json!([w, w, w, w]), "{v}");
+    }
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(text(&o).contains("agree (interp vs jit"), "{}", text(&o));
+}
+
+/// Little-endian hex bytes of a word.
+fn hex(w: u32) -> String {
+    w.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -29,7 +29,8 @@ impl Compiled for Checked {
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
 /// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR) and the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ (see `shaderdiff_oracles::interp` for the semantics of each).
+/// MEMBAR) and the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ (see
+/// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
     const NON_ALU: &[Opcode] = &[

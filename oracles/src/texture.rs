@@ -237,6 +237,36 @@ pub struct Texture {
 pub const MAX_EXTENT: u32 = 1 << 14;
 
 impl Texture {
+    /// A texture of `levels` levels whose texel `n` (memory order, see the type docs) of
+    /// level `l` is `texel(l, n)`; min filter NEAREST_MIPMAP_NEAREST when there is more
+    /// than one level, else NEAREST. Shapes are not checked ([`Texture::check`] does).
+    pub fn filled(
+        target: Target,
+        format: Format,
+        size: [u32; 3],
+        levels: usize,
+        wrap: Wrap,
+        texel: impl Fn(usize, u32) -> Vec4,
+    ) -> Texture {
+        let mut t = Texture {
+            target,
+            format,
+            size,
+            wrap: [wrap; 3],
+            min_filter: if levels > 1 {
+                MinFilter::NearestMipmapNearest
+            } else {
+                MinFilter::Nearest
+            },
+            levels: Vec::new(),
+        };
+        for l in 0..levels {
+            let [w, h, d] = t.level_size(l);
+            t.levels.push((0..w * h * d).map(|n| texel(l, n)).collect());
+        }
+        t
+    }
+
     /// Size of level `level` (OpenGL 3.x §3.8.8 "Mipmapping": each extent is
     /// `max(1, floor(size / 2^level))`; the layer count of array textures stays).
     pub fn level_size(&self, level: usize) -> [u32; 3] {

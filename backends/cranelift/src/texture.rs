@@ -36,15 +36,9 @@ use crate::run::RunCtx;
 /// Linker symbol of [`shaderdiff_tex`].
 pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
-/// Texture opcodes the jit runs.
-pub(crate) const TEX_OPCODES: [Opcode; 6] = [
-    Opcode::TEX,
-    Opcode::TXP,
-    Opcode::TXB,
-    Opcode::TXL,
-    Opcode::TXF,
-    Opcode::TXQ,
-];
+/// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
+/// operation number is the index).
+pub(crate) const TEX_OPCODES: [Opcode; 6] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
 /// Bytes of the per-call exchange area: 16 source words then 16 result words, each block
 /// channel-major (`4 * channel + lane`).

@@ -29,19 +29,10 @@ fn texel(l: u32, n: u32) -> Vec4 {
 
 /// A texture of the test texels.
 fn tex(target: Target, size: [u32; 3], levels: usize, min: MinFilter, wrap: Wrap) -> Texture {
-    let mut t = Texture {
-        target,
-        format: Format::Rgba32Ui,
-        size,
-        wrap: [wrap; 3],
-        min_filter: min,
-        levels: Vec::new(),
-    };
-    for l in 0..levels {
-        let [w, h, d] = t.level_size(l);
-        t.levels
-            .push((0..w * h * d).map(|n| texel(l as u32, n)).collect());
-    }
+    let mut t = Texture::filled(target, Format::Rgba32Ui, size, levels, wrap, |l, n| {
+        texel(l as u32, n)
+    });
+    t.min_filter = min;
     t
 }
 

@@ -202,14 +202,7 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
 ];
 
 /// The texture opcodes the suite covers with templates (the oracle's texture model).
-pub const TEXTURE_OPCODES: &[Opcode] = &[
-    Opcode::TEX,
-    Opcode::TXP,
-    Opcode::TXB,
-    Opcode::TXL,
-    Opcode::TXF,
-    Opcode::TXQ,
-];
+pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
 /// [`CONTROL_OPCODES`], the memory opcodes (the oracle's

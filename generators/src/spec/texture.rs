@@ -7,7 +7,7 @@
 
 use shaderdiff_ir::tgsi::parse;
 use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_oracles::texture::{Format, Target, Texture, Wrap};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use super::SpecCase;
@@ -19,23 +19,7 @@ fn texel(l: usize, n: u32) -> Vec4 {
 }
 
 fn texture(target: Target, size: [u32; 3], levels: usize, wrap: Wrap) -> Texture {
-    let mut t = Texture {
-        target,
-        format: Format::Rgba32F,
-        size,
-        wrap: [wrap; 3],
-        min_filter: if levels > 1 {
-            MinFilter::NearestMipmapNearest
-        } else {
-            MinFilter::Nearest
-        },
-        levels: Vec::new(),
-    };
-    for l in 0..levels {
-        let [w, h, d] = t.level_size(l);
-        t.levels.push((0..w * h * d).map(|n| texel(l, n)).collect());
-    }
-    t
+    Texture::filled(target, Format::Rgba32F, size, levels, wrap, texel)
 }
 
 /// Inputs: `IN[0]` of invocation `i` = `coords[i]` (padded to a multiple of 4 with the

@@ -7,7 +7,7 @@
 
 use shaderdiff_backends::{engine, EngineConfig, EngineError, Inputs, ENGINE_NAMES};
 use shaderdiff_ir::nv;
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_oracles::texture::{Format, Target, Texture, Wrap};
 use shaderdiff_oracles::RegKey;
 
 use crate::support::f;
@@ -19,24 +19,9 @@ fn texel(l: u32, n: u32) -> [u32; 4] {
 }
 
 fn tex(target: Target, format: Format, size: [u32; 3], levels: usize) -> Texture {
-    let mut t = Texture {
-        target,
-        format,
-        size,
-        wrap: [Wrap::ClampToEdge; 3],
-        min_filter: if levels > 1 {
-            MinFilter::NearestMipmapNearest
-        } else {
-            MinFilter::Nearest
-        },
-        levels: Vec::new(),
-    };
-    for l in 0..levels {
-        let [w, h, d] = t.level_size(l);
-        t.levels
-            .push((0..w * h * d).map(|n| texel(l as u32, n)).collect());
-    }
-    t
+    Texture::filled(target, format, size, levels, Wrap::ClampToEdge, |l, n| {
+        texel(l as u32, n)
+    })
 }
 
 struct Row {

@@ -54,6 +54,17 @@ use super::ExecError;
 use crate::io::{Inputs, RegKey, Vec4};
 use crate::texture::{MinFilter, Target, Texture};
 
+/// The texture opcodes the interpreter executes (every engine with a texture unit runs
+/// the same set).
+pub const TEXTURE_OPCODES: [Opcode; 6] = [
+    Opcode::TEX,
+    Opcode::TXP,
+    Opcode::TXB,
+    Opcode::TXL,
+    Opcode::TXF,
+    Opcode::TXQ,
+];
+
 /// The texture instruction kinds the interpreter executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TexOp {

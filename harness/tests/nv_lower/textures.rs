@@ -65,6 +65,8 @@ fn run_rows(rows: &[Row]) {
         let (file, idx) = l.names.lookup(l.stage, "program.local[0]").expect("p0");
         inputs.constants.insert(RegKey::new(file, idx), r.p0);
         let (file, idx) = l.names.lookup(l.stage, "texture[0]").expect("texture[0]");
+        // ARB_fragment_program: `texture` is unit 0.
+        assert_eq!(l.names.lookup(l.stage, "texture"), Some((file, idx)));
         inputs
             .textures
             .insert(RegKey::new(file, idx), r.tex.clone());

@@ -148,6 +148,10 @@ pub fn canonical_name(stage: NvStage, text: &str) -> String {
             s = (*to).to_string();
         }
     }
+    // ARB_fragment_program <texImageUnit>: `texture` is `texture[0]`.
+    if s == "texture" {
+        s = "texture[0]".to_string();
+    }
     if stage == NvStage::Fragment && s == "result.color[0]" {
         s = "result.color".to_string();
     }

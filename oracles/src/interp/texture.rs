@@ -533,3 +533,95 @@ impl Machine<'_> {
 pub fn unit_key(unit: u32) -> RegKey {
     RegKey::new(File::Sampler, unit)
 }
+
+#[cfg(test)]
+mod tests {
+    //! `eval` per instruction, hand-worked from the sections cited in the module docs.
+    //! Texel `n` of level `l` is `[100l + n; 4]`.
+    use super::*;
+    use crate::texture::{Format, Wrap};
+
+    fn tex(target: Target, size: [u32; 3], levels: usize, wrap: Wrap) -> Texture {
+        Texture::filled(target, Format::Rgba32Ui, size, levels, wrap, |l, n| {
+            [100 * l as u32 + n; 4]
+        })
+    }
+
+    fn r(op: TexOp, target: Target) -> TexRef {
+        TexRef {
+            op,
+            unit: 0,
+            target,
+            ret: None,
+        }
+    }
+
+    fn s(op: TexOp, t: &Texture, c: [f32; 4]) -> LaneResult {
+        eval(
+            &r(op, t.target),
+            Stage::Vertex,
+            Some(t),
+            c.map(f32::to_bits),
+        )
+    }
+
+    fn i(op: TexOp, t: &Texture, c: [i32; 4]) -> LaneResult {
+        eval(
+            &r(op, t.target),
+            Stage::Vertex,
+            Some(t),
+            c.map(|x| x as u32),
+        )
+    }
+
+    #[test]
+    fn txf_fetches_and_out_of_range_is_undefined() {
+        let t = tex(Target::T2D, [4, 2, 1], 2, Wrap::Repeat);
+        // (3, 1) of 4x2: 3 + 4 = 7; level 1 (2x1): (1, 0) → 101.
+        assert_eq!(i(TexOp::Txf, &t, [3, 1, 0, 0]), ([7; 4], 0));
+        assert_eq!(i(TexOp::Txf, &t, [1, 0, 0, 1]), ([101; 4], 0));
+        // Table X.18: outside the level or the levels → undefined.
+        assert_eq!(i(TexOp::Txf, &t, [0, 1, 0, 1]).1, ALL);
+        assert_eq!(i(TexOp::Txf, &t, [4, 0, 0, 0]).1, ALL);
+        assert_eq!(i(TexOp::Txf, &t, [0, 0, 0, 2]).1, ALL);
+    }
+
+    #[test]
+    fn wrap_modes_and_edges() {
+        let c = tex(Target::T1D, [4, 1, 1], 1, Wrap::ClampToEdge);
+        let r = tex(Target::T1D, [4, 1, 1], 1, Wrap::Repeat);
+        // s = -0.1: u = -0.4, floor -1 → clamp 0, repeat 3.
+        assert_eq!(s(TexOp::Tex, &c, [-0.1, 0.0, 0.0, 0.0]), ([0; 4], 0));
+        assert_eq!(s(TexOp::Tex, &r, [-0.1, 0.0, 0.0, 0.0]), ([3; 4], 0));
+        // s = 0.25: u = 1.0 is the edge between texels 0 and 1 → undefined.
+        assert_eq!(s(TexOp::Tex, &c, [0.25, 0.0, 0.0, 0.0]).1, ALL);
+        // NaN → undefined.
+        assert_eq!(s(TexOp::Tex, &c, [f32::NAN, 0.0, 0.0, 0.0]).1, ALL);
+    }
+
+    #[test]
+    fn txp_layers_and_levels() {
+        let t = tex(Target::T2D, [4, 4, 1], 3, Wrap::ClampToEdge);
+        // TXP (1.2, 0.6, 0, 2) → (0.6, 0.3) → (2, 1) → 6.
+        assert_eq!(s(TexOp::Txp, &t, [1.2, 0.6, 0.0, 2.0]), ([6; 4], 0));
+        // TXL lambda 1.0 → level 1 (2x2): (0.8, 0.8) → (1, 1) → 103.
+        assert_eq!(s(TexOp::Txl, &t, [0.8, 0.8, 0.0, 1.0]), ([103; 4], 0));
+        let a = tex(Target::Array2D, [2, 2, 3], 1, Wrap::Repeat);
+        // Layer round(1.4) = 1: (0, 1) → 0 + 2*(1 + 2) = 6; a tie at 0.5 → undefined.
+        assert_eq!(s(TexOp::Tex, &a, [0.25, 0.75, 1.4, 0.0]), ([6; 4], 0));
+        assert_eq!(s(TexOp::Tex, &a, [0.25, 0.25, 0.5, 0.0]).1, ALL);
+    }
+
+    #[test]
+    fn txq_sizes() {
+        let t = tex(Target::T2D, [5, 3, 1], 3, Wrap::Repeat);
+        // Level 1 of 5x3: 2x1; z undefined; w = 3 levels.
+        assert_eq!(i(TexOp::Txq, &t, [1, 0, 0, 0]), ([2, 1, 0, 3], 0x4));
+        assert_eq!(i(TexOp::Txq, &t, [3, 0, 0, 0]), ([0, 0, 0, 3], 0x7));
+        // No texture: everything undefined.
+        assert_eq!(
+            eval(&r(TexOp::Txq, Target::T2D), Stage::Vertex, None, [0; 4]).1,
+            ALL
+        );
+    }
+}

@@ -123,3 +123,36 @@ fn nv_corpus_texture_array() {
 fn hex(w: u32) -> String {
     w.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// examples/texture.tgsi with its inputs (examples/README.md): worked by hand from the
+/// four texels red, green, blue, white (GL §3.8.8 NEAREST, REPEAT = `i mod 2`).
+#[test]
+fn the_texture_example() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let p = root.join("examples/texture.tgsi").display().to_string();
+    let i = root
+        .join("examples/texture.inputs.json")
+        .display()
+        .to_string();
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (one, zero) = ("0x3f800000", "0x00000000");
+    let out0 = &v["registers"]["OUT[0]"];
+    assert_eq!(out0[0], serde_json::json!([one, zero, zero, one]));
+    assert_eq!(out0[1], serde_json::json!([zero, one, zero, one]));
+    assert_eq!(out0[2], serde_json::json!([zero, zero, one, one]));
+    assert_eq!(out0[3][3], one);
+    assert_eq!(
+        v["undefined"]["OUT[0]"][3],
+        serde_json::json!([true, true, true, false])
+    );
+    let out1 = &v["registers"]["OUT[1]"][0];
+    assert_eq!(
+        (out1[0].as_str(), out1[1].as_str()),
+        (Some("0x00000002"), Some("0x00000002"))
+    );
+    assert_eq!(out1[3], "0x00000001");
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+}

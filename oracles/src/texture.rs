@@ -302,10 +302,10 @@ impl Texture {
     }
 
     /// Checks the texture's consistency: extents 1..=[`MAX_EXTENT`], unused extents 1,
-    /// at most [`Texture::max_levels`] levels (exactly one for NEAREST minification is not
-    /// required: extra levels are simply never sampled), each level holding exactly its
-    /// number of texels, REPEAT not used on RECT textures (ARB_texture_rectangle allows
-    /// only the clamp modes).
+    /// one to [`Texture::max_levels`] levels (with NEAREST minification the levels past 0
+    /// are never sampled, but TXQ counts them), each level holding exactly its number of
+    /// texels, REPEAT not used on RECT textures (ARB_texture_rectangle allows only the
+    /// clamp modes).
     ///
     /// Errors: one line naming what is wrong (the caller adds the position).
     pub fn check(&self) -> Result<(), String> {

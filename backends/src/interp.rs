@@ -28,14 +28,15 @@ impl Compiled for Checked {
 }
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
-/// geometry EMIT/ENDPRIM and the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR) (see `shaderdiff_oracles::interp` for the semantics of each).
+/// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
+/// MEMBAR) and the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ (see
+/// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
     const NON_ALU: &[Opcode] = &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR,
+        DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR, TEX, TXP, TXB, TXL, TXF, TXQ,
     ];
     ALL_OPCODES
         .iter()

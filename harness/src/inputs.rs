@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 use shaderdiff_ir::{
     DeclDimension, Declaration, File, Pos, Primitive, Program, PropertyName, Stage,
 };
+use shaderdiff_oracles::texture::Texture;
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use crate::value::{
@@ -79,13 +80,15 @@ pub struct InputsDoc {
     pub buffers: Vec<(Located<RegKey>, Vec<u8>)>,
     /// `global` entries in file order (base address, bytes).
     pub global: Vec<(Located<u64>, Vec<u8>)>,
+    /// `textures` entries in file order (unit key, texture at its value's position).
+    pub textures: Vec<(Located<RegKey>, Located<Texture>)>,
 }
 
 /// The top-level object, leaves kept as raw JSON text so that positions can be computed.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a JSON object with keys invocations, registers, constants, buffers, global"
+    expecting = "a JSON object with keys invocations, registers, constants, buffers, global, textures"
 )]
 struct Top<'a> {
     #[serde(borrow, default)]
@@ -98,10 +101,12 @@ struct Top<'a> {
     buffers: Option<Entries<'a>>,
     #[serde(borrow, default)]
     global: Option<Entries<'a>>,
+    #[serde(borrow, default)]
+    textures: Option<Entries<'a>>,
 }
 
 /// A JSON object's entries in file order, duplicates kept (they are reported later).
-struct Entries<'a>(Vec<(String, &'a RawValue)>);
+pub(crate) struct Entries<'a>(pub(crate) Vec<(String, &'a RawValue)>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -125,7 +130,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
 }
 
 /// Maps byte offsets of the document to 1-based line:column (columns count characters).
-struct Locator<'t> {
+pub(crate) struct Locator<'t> {
     text: &'t str,
 }
 
@@ -144,13 +149,13 @@ impl<'t> Locator<'t> {
         (sub.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize)
     }
     /// Position of a raw value's first character.
-    fn value(&self, raw: &RawValue) -> Pos {
+    pub(crate) fn value(&self, raw: &RawValue) -> Pos {
         let s = raw.get();
         self.at(self.offset(s) + (s.len() - s.trim_start().len()))
     }
     /// Position of the key (its opening quote) whose value is `raw`; the value's position
     /// if the text before it is not `"key" :` as expected.
-    fn key(&self, raw: &RawValue) -> Pos {
+    pub(crate) fn key(&self, raw: &RawValue) -> Pos {
         let bytes = self.text.as_bytes();
         let mut i = self.offset(raw.get());
         let skip_ws = |i: &mut usize| {
@@ -296,6 +301,18 @@ pub fn parse_document_with(
         let bytes = hex(&name, raw)?;
         doc.global.push((Located { value: addr, pos }, bytes));
     }
+    for (name, raw) in top.textures.map_or(Vec::new(), |e| e.0) {
+        let k = key(&name, raw)?;
+        let t = crate::inputs_tex::parse_texture(&loc, raw)
+            .map_err(|(p, m)| err(Some(p), format!("{name}: {m}")))?;
+        doc.textures.push((
+            k,
+            Located {
+                value: t,
+                pos: loc.value(raw),
+            },
+        ));
+    }
     Ok(doc)
 }
 
@@ -406,6 +423,8 @@ pub fn load_with(
 ///   name the same register (buffer 0); the key is stored in the form the program
 ///   declares it.
 /// * `buffers` keys must be declared `BUFFER`/`MEMORY` registers.
+/// * `textures` keys must be declared `SAMP` registers (NV `texture[n]` names one); whether
+///   the texture fits the instructions on the unit is the engines' input check.
 /// * No register may be given twice.
 pub fn resolve(
     doc: &InputsDoc,
@@ -506,6 +525,21 @@ pub fn resolve(
         }
         let k = declared(program, key.value).map_err(|m| err(Some(key.pos), m))?;
         if inputs.buffers.insert(k, bytes.clone()).is_some() {
+            return Err(err(Some(key.pos), format!("{k} is given twice")));
+        }
+    }
+    for (key, tex) in &doc.textures {
+        if key.value.file != File::Sampler || key.value.dimension.is_some() {
+            return Err(err(
+                Some(key.pos),
+                format!(
+                    "{} is not a texture unit: \"textures\" takes SAMP[n] (NV: texture[n])",
+                    key.value
+                ),
+            ));
+        }
+        let k = declared(program, key.value).map_err(|m| err(Some(key.pos), m))?;
+        if inputs.textures.insert(k, tex.value.clone()).is_some() {
             return Err(err(Some(key.pos), format!("{k} is given twice")));
         }
     }

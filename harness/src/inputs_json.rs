@@ -31,7 +31,7 @@ fn object(out: &mut String, name: &str, entries: Vec<(String, String)>, last: bo
 
 /// The inputs file for `inputs`: `invocations`, `registers` (one vec4 per invocation on its
 /// own line, or a single vec4 when the register has one value for all), `constants`, and
-/// `buffers` / `global` when not empty. Keys are written in `Inputs`' map order (register
+/// `buffers` / `global` and `textures` when not empty. Keys are written in `Inputs`' map order (register
 /// file, dimension, index), so equal inputs give identical text. Register names are the
 /// `RegKey` display form (`IN[0]`, `CONST[1][2]`), which `inputs::load` reads back.
 pub fn to_json(inputs: &Inputs) -> String {
@@ -68,13 +68,14 @@ fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
         })
         .collect();
     let has_memory = !inputs.buffers.is_empty() || !inputs.global.is_empty();
+    let has_textures = !inputs.textures.is_empty();
     object(&mut out, "registers", regs, false);
     let consts = inputs
         .constants
         .iter()
         .map(|(k, v)| (name(k), vec4(v)))
         .collect();
-    object(&mut out, "constants", consts, !has_memory);
+    object(&mut out, "constants", consts, !has_memory && !has_textures);
     if has_memory {
         let bufs = inputs
             .buffers
@@ -87,7 +88,15 @@ fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
             .iter()
             .map(|(a, b)| (format!("0x{a:x}"), format!("\"{}\"", hex_bytes(b))))
             .collect();
-        object(&mut out, "global", global, true);
+        object(&mut out, "global", global, !has_textures);
+    }
+    if has_textures {
+        let texs = inputs
+            .textures
+            .iter()
+            .map(|(k, t)| (name(k), crate::inputs_tex::texture_json(t)))
+            .collect();
+        object(&mut out, "textures", texs, true);
     }
     out.push_str("}\n");
     out
@@ -142,5 +151,37 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["registers"]["IN[0]"][0][0], "0x7fc00001");
         assert_eq!(v["constants"]["CONST[1][1]"][3], "0x0000000c");
+    }
+
+    #[test]
+    fn textures_read_back_exactly() {
+        use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
+        let p = parse(
+            "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0..1]\nEND\n",
+            "p.tgsi",
+        )
+        .unwrap();
+        let mut inputs = Inputs {
+            invocations: 1,
+            ..Inputs::default()
+        };
+        // A 2x2 array of 3 layers with 2 levels (2x2x3 then 1x1x3), mixed wrap modes.
+        let tex = Texture {
+            target: Target::Array2D,
+            format: Format::Rgba32I,
+            size: [2, 2, 3],
+            wrap: [Wrap::Repeat, Wrap::ClampToEdge, Wrap::Repeat],
+            min_filter: MinFilter::NearestMipmapNearest,
+            levels: vec![
+                (0..12u32)
+                    .map(|n| [n, !n, n << 8, 0x8000_0000 | n])
+                    .collect(),
+                (0..3u32).map(|n| [n; 4]).collect(),
+            ],
+        };
+        inputs.textures.insert(RegKey::new(File::Sampler, 1), tex);
+        let text = to_json(&inputs);
+        let back = crate::inputs::load(&text, "w.json", &p, None).unwrap();
+        assert_eq!(back, inputs, "{text}");
     }
 }

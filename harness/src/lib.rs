@@ -20,6 +20,7 @@ pub mod fuzzing;
 pub mod gen_cmd;
 pub mod inputs;
 pub mod inputs_json;
+mod inputs_tex;
 pub mod isolate;
 pub mod lang;
 pub mod merge_cmd;

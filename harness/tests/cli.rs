@@ -210,7 +210,7 @@ fn nv_assembly_checks_and_runs() {
 
     let cc = s.file(
         "cc.nv",
-        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  TEX t, fragment.color, texture[0], 2D;\nEND\n",
+        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  TEX t, fragment.color, texture[0], CUBE;\nEND\n",
     );
     for cmd in ["run", "diff"] {
         let o = run(&[cmd, &cc]);
@@ -219,7 +219,10 @@ fn nv_assembly_checks_and_runs() {
     let o = run(&["run", &cc]);
     assert_eq!(
         one_line_error(&o),
-        format!("{cc}:4:3: unsupported: TEX: textures are not lowered yet")
+        format!(
+            "{cc}:4:3: unsupported: TEX: CUBE targets are outside the texture model (1D, 2D, \
+             3D, RECT, ARRAY1D, ARRAY2D, BUFFER)"
+        )
     );
 
     // `MOV` with one operand: the `;` at line 2, column 10 is where `,` was expected.
@@ -543,19 +546,19 @@ fn check_reports_every_file_and_ranks_the_status() {
 #[test]
 fn unsupported_opcodes_are_status_3_naming_them() {
     // INTERFACE.md: status 3 when the program is valid but uses something the engine does
-    // not support; "the message names it". This corpus program samples a texture (TEX on
-    // line 9), which the interpreter does not implement.
+    // not support; "the message names it". This corpus program uses SAMPLE (line 7), a
+    // sampler-view instruction the interpreter does not implement.
     let p = shared()
-        .join("corpus/tgsi/aerisarn_mesa-uwp_pp_colors_h_L31.tgsi")
+        .join("corpus/tgsi/Grima04_mesa-turnip-kgsl_quad-sample_c_L137.tgsi")
         .display()
         .to_string();
     assert_eq!(status(&run(&["check", &p])), 0);
     let o = run(&["run", &p]);
     assert_eq!(status(&o), 3);
     let e = one_line_error(&o);
-    assert!(e.starts_with(&format!("{p}:9:")), "{e}");
+    assert!(e.starts_with(&format!("{p}:7:")), "{e}");
     assert!(
-        e.contains("unsupported by interp") && e.contains("TEX"),
+        e.contains("unsupported by interp") && e.contains("SAMPLE"),
         "{e}"
     );
 }

@@ -189,10 +189,10 @@ fn every_engine_is_compared_and_unknown_engines_are_usage_errors() {
 #[test]
 fn unsupported_programs_are_reported_not_mismatched() {
     let s = Scratch::new("unsupported");
-    // tgsi.rst TEX: a texture opcode; no engine of this build samples textures.
+    // tgsi.rst TEX on a CUBE target: outside the texture model of every engine.
     let tex = s.file(
         "tex.tgsi",
-        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n",
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], CUBE, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], CUBE\n  1: END\n",
     );
     let o = run(&["diff", &tex, "--backends", "interp,jit", "--format", "json"]);
     assert_eq!(code(&o), 3, "{}", err(&o));

@@ -54,6 +54,10 @@ pub struct Inputs {
     pub buffers: BTreeMap<RegKey, Vec<u8>>,
     /// NV global memory regions by base address.
     pub global: BTreeMap<u64, Vec<u8>>,
+    /// Textures by texture unit, keyed by the unit's sampler register `SAMP[n]` (NV
+    /// `texture[n]` lowers to `SAMP[n]`). Units without an entry have no complete texture:
+    /// every access to them is undefined (NV_gpu_program4 §2.X.4.4).
+    pub textures: BTreeMap<RegKey, crate::texture::Texture>,
 }
 
 impl Inputs {

@@ -18,5 +18,6 @@ pub mod compare;
 pub mod interp;
 pub mod io;
 pub mod precision;
+pub mod texture;
 pub use interp::{ExecError, InterpConfig};
 pub use io::{emitted_key, EmitRecord, Inputs, Interval, Intervals, Outputs, RegKey, Vec4};

@@ -153,11 +153,12 @@ fn all_libcalls() -> Vec<alu::LibcallDef> {
     let mut v = alu::libcall_defs();
     v.push(crate::emit::libcall_def());
     v.push(crate::memory::libcall_def());
+    v.push(crate::texture::libcall_def());
     v
 }
 
 /// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs;
-/// EMIT/ENDPRIM, `crate::emit`; atomics, `crate::memory`).
+/// EMIT/ENDPRIM, `crate::emit`; atomics, `crate::memory`; textures, `crate::texture`).
 fn needs_libcalls(program: &Program) -> bool {
     use shaderdiff_ir::Opcode::*;
     program.instructions.iter().any(|i| {
@@ -165,6 +166,7 @@ fn needs_libcalls(program: &Program) -> bool {
             i.opcode,
             EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM | DLDEXP
         ) || shaderdiff_oracles::atomic::AtomicOp::from_opcode(i.opcode).is_some()
+            || crate::texture::TEX_OPCODES.contains(&i.opcode)
     })
 }
 

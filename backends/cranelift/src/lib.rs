@@ -18,6 +18,8 @@
 //!   host side in `memory`).
 //!   `Outputs::buffers` holds every declared resource's final bytes; `buffers_undefined` is
 //!   left to the oracle.
+//! * Textures (TEX, TXP, TXB, TXL, TXF, TXQ): one runtime call per quad and instruction
+//!   to the jit's own texture unit (`texture` module), on the inputs' `textures`.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
 //!   always empty (only the oracle reports undefinedness).
 //!
@@ -35,6 +37,7 @@ mod lower;
 mod memory;
 mod plan;
 mod run;
+mod texture;
 
 use std::any::Any;
 use std::collections::BTreeSet;
@@ -144,6 +147,7 @@ impl JitEngine {
                         alu::is_supported(op)
                             || NON_ALU_OPCODES.contains(&op)
                             || memory::is_memory(op)
+                            || texture::TEX_OPCODES.contains(&op)
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
@@ -158,6 +162,7 @@ impl JitEngine {
     /// plan and the control-flow analysis.
     fn front(&self, program: &Program) -> Result<Front, EngineError> {
         self.caps.check(ENGINE, program)?;
+        texture::check(program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
         // resolved once for every engine: shaderdiff_ir::wide_modifiers).
         let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
@@ -247,6 +252,11 @@ impl Engine for JitEngine {
 
     fn capabilities(&self) -> &Capabilities {
         &self.caps
+    }
+
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        self.caps.check(ENGINE, program)?;
+        texture::check(program)
     }
 
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {

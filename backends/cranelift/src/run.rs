@@ -56,6 +56,8 @@ pub(crate) struct RunCtx {
     pub step_limit: u64,
     /// Emitted vertices (geometry programs; null otherwise): `crate::emit`.
     pub emit: *mut EmitState,
+    /// The run's textures (`crate::texture::TexUnits`), for the texture runtime call.
+    pub textures: *const crate::texture::TexUnits<'static>,
 }
 
 /// A vec4 of zeros for inputs the run does not set.
@@ -136,6 +138,7 @@ pub(crate) fn run(
             n,
         )
     });
+    let units = crate::texture::TexUnits::new(inputs);
     let mut ctx = RunCtx {
         inputs: bindings.as_ptr(),
         outputs: out_ptrs.as_ptr(),
@@ -154,6 +157,7 @@ pub(crate) fn run(
         emit: emits
             .as_mut()
             .map_or(std::ptr::null_mut(), |e| e as *mut EmitState),
+        textures: (&units as *const crate::texture::TexUnits).cast(),
     };
     // One call for every quad; resumable programs: rounds over a block of quads until every
     // quad of the block is done, then the next block.

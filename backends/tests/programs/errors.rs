@@ -55,15 +55,16 @@ END
 
 const RECURSION: &str = "VERT\n  0: CAL :2\n  1: END\n  2: BGNSUB\n  3:   CAL :2\n  4: ENDSUB\n";
 
-/// The endless loop before the TEX (line 8) never runs.
+/// The endless loop before the TEX of a CUBE texture (line 8; cube maps are outside the
+/// texture model) never runs.
 const TEX_AFTER_LOOP: &str = "FRAG
 DCL IN[0], GENERIC[0], LINEAR
 DCL OUT[0], COLOR
 DCL SAMP[0]
-DCL SVIEW[0], 2D, FLOAT
+DCL SVIEW[0], CUBE, FLOAT
 BGNLOOP
 ENDLOOP
-TEX OUT[0], IN[0], SAMP[0], 2D
+TEX OUT[0], IN[0], SAMP[0], CUBE
 END
 ";
 

@@ -12,4 +12,5 @@ mod errors;
 mod geometry;
 mod kill_deriv;
 mod operands;
+mod texture;
 mod undefined;

@@ -121,6 +121,7 @@ impl ValhallEngine {
     /// # Errors
     /// As [`Engine::prepare`].
     pub fn compile(&self, program: &Program) -> Result<ValhallCompiled, EngineError> {
+        refuse_textures(program)?;
         self.caps.check(ENGINE, program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
         // resolved once for every engine: shaderdiff_ir::wide_modifiers).
@@ -147,6 +148,31 @@ impl ValhallEngine {
     }
 }
 
+/// Texture instructions (tgsi.rst "TEX" ... "TXQ"; any `is_tex` opcode) are refused with a
+/// reason that says why: the simulator models the shader core only, and has no texture
+/// unit to send `TEX`/`TEX_FETCH` messages to. The oracle and the jit run them.
+///
+/// # Errors
+/// [`EngineError::Unsupported`] at the first texture instruction.
+fn refuse_textures(program: &Program) -> Result<(), EngineError> {
+    match program
+        .instructions
+        .iter()
+        .position(|i| i.opcode.info().is_tex)
+    {
+        Some(i) => Err(EngineError::Unsupported {
+            engine: ENGINE.into(),
+            opcode: Some(program.instructions[i].opcode),
+            pos: program.source_map.instruction(i),
+            reason: format!(
+                "{}: textures: the valhall simulator has no texture unit",
+                program.instructions[i].opcode
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Reads a little-endian word of the record memory.
 fn word(rec: &[u8], off: usize) -> u32 {
     rec.get(off..off + 4)
@@ -164,6 +190,11 @@ impl Engine for ValhallEngine {
 
     fn faults(&self) -> &'static [shaderdiff_engine::FaultDef] {
         crate::faults::CATALOGUE
+    }
+
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        refuse_textures(program)?;
+        self.caps.check(ENGINE, program)
     }
 
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {

@@ -24,6 +24,7 @@ mod alu;
 mod control;
 pub mod edges;
 mod memory;
+mod texture;
 mod wide;
 
 use shaderdiff_ir::tgsi::{print_with, PrintOptions};
@@ -200,9 +201,13 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::ENDPRIM,
 ];
 
+/// The texture opcodes the suite covers with templates (the oracle's texture model).
+pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
-/// [`CONTROL_OPCODES`] and the memory opcodes (the oracle's
-/// `shaderdiff_oracles::interp::memory::is_memory_opcode`, templates in [`memory`]), in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
+/// [`CONTROL_OPCODES`], the memory opcodes (the oracle's
+/// `shaderdiff_oracles::interp::memory::is_memory_opcode`, templates in [`memory`]) and
+/// [`TEXTURE_OPCODES`] (templates in `texture`), in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
 /// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
 pub fn spec_opcodes() -> Vec<Opcode> {
     ALL_OPCODES
@@ -212,6 +217,7 @@ pub fn spec_opcodes() -> Vec<Opcode> {
             is_alu(op)
                 || CONTROL_OPCODES.contains(&op)
                 || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
+                || TEXTURE_OPCODES.contains(&op)
         })
         .collect()
 }
@@ -225,5 +231,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
         .collect();
     out.extend(control::cases());
     out.extend(memory::cases());
+    out.extend(texture::cases());
     out
 }

@@ -118,11 +118,12 @@ fn declares(p: &Program, key: &RegKey) -> bool {
     })
 }
 
-/// `inputs` without values for registers `p` does not declare.
+/// `inputs` without values for registers (and texture units) `p` does not declare.
 pub(crate) fn retain_declared(p: &Program, inputs: &Inputs) -> Inputs {
     let mut i = inputs.clone();
     i.registers.retain(|k, _| declares(p, k));
     i.constants.retain(|k, _| declares(p, k));
+    i.textures.retain(|k, _| declares(p, k));
     i
 }
 

@@ -13,3 +13,4 @@ mod refusals;
 mod support;
 mod table_x13;
 mod table_x13_wide;
+mod textures;

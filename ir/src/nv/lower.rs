@@ -149,6 +149,10 @@ pub fn canonical_name(stage: NvStage, text: &str) -> String {
             s = (*to).to_string();
         }
     }
+    // ARB_fragment_program <texImageUnit>: `texture` is `texture[0]`.
+    if s == "texture" {
+        s = "texture[0]".to_string();
+    }
     if stage == NvStage::Fragment && s == "result.color[0]" {
         s = "result.color".to_string();
     }
@@ -516,6 +520,15 @@ impl Ctx<'_> {
             decls.push(ir::Declaration::new(File::Temp, 0, self.max_temp - 1));
         }
         decls.extend(self.memory_declarations());
+        // Texture units (SAMP / SVIEW), declared as the instructions were lowered
+        // (lower_tex.rs).
+        decls.extend(
+            self.out
+                .declarations
+                .iter()
+                .filter(|d| matches!(d.file, File::Sampler | File::SamplerView))
+                .cloned(),
+        );
         self.out.source_map.declarations = vec![Pos::default(); decls.len()];
         self.out.declarations = decls;
     }

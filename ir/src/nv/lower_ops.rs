@@ -113,6 +113,8 @@ impl Ctx<'_> {
             }
             N::Kil => self.kil(insn, ty)?,
             N::Emit | N::Emits | N::Endprim => self.lower_emit(insn)?,
+            // Textures (lower_tex.rs).
+            _ if Self::is_lowered_tex(insn) => self.lower_tex(insn, ty, sat)?,
             // ALU.
             _ => self.alu(insn, ty, sat)?,
         }
@@ -684,17 +686,12 @@ impl Ctx<'_> {
         let name = insn.opcode.name();
         let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
         let what = match insn.opcode {
-            N::Tex
-            | N::Txb
-            | N::Txd
-            | N::Txf
-            | N::Txfms
-            | N::Txg
-            | N::Txgo
-            | N::Txl
-            | N::Txp
-            | N::Txq
-            | N::Lod => "textures are not lowered yet",
+            N::Tex | N::Txb | N::Txf | N::Txl | N::Txp | N::Txq => {
+                "condition codes on texture instructions are not lowered"
+            }
+            N::Txd | N::Txfms | N::Txg | N::Txgo | N::Lod => {
+                "outside the texture model (TEX, TXB, TXL, TXP, TXF and TXQ are lowered)"
+            }
             N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
             N::Bra => "BRA (unstructured branch) is not lowered",
             _ => "not lowered yet",

@@ -34,6 +34,7 @@ mod lower_mem;
 mod lower_ops;
 mod lower_stage;
 mod lower_start;
+mod lower_tex;
 mod lower_vars;
 mod lower_wide;
 mod lower_wide_cc;

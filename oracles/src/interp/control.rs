@@ -240,7 +240,8 @@ impl Machine<'_> {
             | Kind::Demote
             | Kind::Nop
             | Kind::Emit { .. }
-            | Kind::Mem(_) => {}
+            | Kind::Mem(_)
+            | Kind::Tex(_) => {}
         }
         Ok(next)
     }

@@ -10,6 +10,7 @@ use super::alu;
 use super::lanes::FetchType;
 use super::layout::{storage_of, Layout, Storage};
 use super::memory::{mem_op, MemOp, MemRef, ResourceDecl};
+use super::texture::{TexOp, TexRef, TexUse};
 use super::ExecError;
 use crate::io::RegKey;
 
@@ -109,6 +110,8 @@ pub(crate) enum Kind {
     },
     /// LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR (`memory_exec.rs`).
     Mem(MemOp),
+    /// TEX, TXP, TXB, TXL, TXF, TXQ (`texture.rs`).
+    Tex(TexOp),
 }
 
 impl Kind {
@@ -124,6 +127,7 @@ impl Kind {
                 | Kind::Nop
                 | Kind::Emit { .. }
                 | Kind::Mem(_)
+                | Kind::Tex(_)
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -150,6 +154,8 @@ pub(crate) struct DInsn {
     pub pos: Option<Pos>,
     /// The resource operand of a memory instruction.
     pub mem: Option<MemRef>,
+    /// The texture operand of a texture instruction.
+    pub tex: Option<TexRef>,
 }
 
 /// A program ready to run.
@@ -177,6 +183,8 @@ pub(crate) struct Decoded {
     pub wg_size: u32,
     /// The program has STORE or ATOM* instructions.
     pub mem_writes: bool,
+    /// Texture units and how the program uses them.
+    pub textures: Vec<TexUse>,
 }
 
 fn invalid(pos: Option<Pos>, message: impl Into<String>) -> ExecError {
@@ -408,6 +416,7 @@ fn classify(
             }
         }
         _ if alu::is_alu(op) => Kind::Alu,
+        _ if TexOp::of(op).is_some() => Kind::Tex(TexOp::of(op).expect("checked")),
         _ if mem_op(op).is_some() => {
             if op == BARRIER && !matches!(program.stage, Stage::Compute) {
                 return Err(invalid(
@@ -422,7 +431,8 @@ fn classify(
             let what = if is_64bit_op(op) {
                 "64-bit operations are not supported by the interpreter"
             } else if op.info().is_tex {
-                "texture operations are not supported by the interpreter"
+                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXF and TXQ are \
+                 modelled)"
             } else {
                 "not supported by the interpreter (image, texture, interpolation, \
                  inter-lane or unspecified operation)"
@@ -486,6 +496,7 @@ fn decode_expanded(program: &Program) -> Result<Decoded, ExecError> {
         indirects: Vec::new(),
     };
     let mut insns = Vec::with_capacity(kinds.len());
+    let mut textures = Vec::new();
     for (i, insn) in program.instructions.iter().enumerate() {
         let op = insn.opcode;
         let info = op.info();
@@ -494,6 +505,16 @@ fn decode_expanded(program: &Program) -> Result<Decoded, ExecError> {
         if let Kind::Mem(mop) = kind {
             insns.push(super::memory::decode_insn(
                 &mut dec, program, i, mop, &resources,
+            )?);
+            continue;
+        }
+        if let Kind::Tex(top) = kind {
+            insns.push(super::texture::decode_insn(
+                &mut dec,
+                program,
+                i,
+                top,
+                &mut textures,
             )?);
             continue;
         }
@@ -545,6 +566,7 @@ fn decode_expanded(program: &Program) -> Result<Decoded, ExecError> {
             componentwise,
             pos,
             mem: None,
+            tex: None,
         });
     }
     // SWITCH: collect the CASE operands of each switch in order.
@@ -631,5 +653,6 @@ fn decode_expanded(program: &Program) -> Result<Decoded, ExecError> {
             .any(|k| matches!(k, Kind::Mem(MemOp::Store | MemOp::Atomic(_)))),
         resources,
         wg_size,
+        textures,
     })
 }

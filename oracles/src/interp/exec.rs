@@ -29,7 +29,7 @@ type Bound<'a> = Vec<(u32, &'a [Vec4])>;
 /// Checks `inputs` against the program ([`shape::check_inputs`], shared with every engine)
 /// and binds them: per-invocation registers to lane slots, constants into the uniform storage.
 fn bind<'a>(d: &Decoded, inputs: &'a Inputs) -> Result<(Vec<Vec4>, Bound<'a>), ExecError> {
-    shape::check_inputs(d.stage, &d.layout, &d.memory_regs, inputs)?;
+    shape::check_inputs(d.stage, &d.layout, &d.memory_regs, &d.textures, inputs)?;
     let mut bound = Vec::new();
     for (key, values) in &inputs.registers {
         if let Some(slot) = shape::input_slot(&d.layout, key) {
@@ -91,6 +91,7 @@ fn run_pass(
         out.registers.insert(key, Vec::with_capacity(n));
     }
     let mut m = Machine::new(d, uniform, bound, config.step_limit);
+    m.textures = super::texture::bind(inputs);
     let has_memory = !d.resources.is_empty() || d.insns.iter().any(|i| i.mem.is_some());
     if has_memory {
         m.mem = Some(Box::new(MemState::new(
@@ -192,6 +193,10 @@ impl Machine<'_> {
                 Kind::Nop => pc + 1,
                 Kind::Mem(op) => {
                     self.memory(insn, op);
+                    pc + 1
+                }
+                Kind::Tex(_) => {
+                    self.texture(insn);
                     pc + 1
                 }
                 Kind::Emit { end_prim } => {

@@ -251,6 +251,7 @@ pub(crate) fn decode_insn(
         componentwise: false,
         pos,
         mem,
+        tex: None,
     })
 }
 

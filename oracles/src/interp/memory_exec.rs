@@ -46,7 +46,7 @@ impl Machine<'_> {
 
     /// Fetches the sources and returns, per source channel, the lanes whose value is not
     /// exactly known (undefined, or an inexact interval under `run_with_intervals`).
-    fn mem_sources(&mut self, insn: &DInsn) -> [[Mask; 4]; 4] {
+    pub(crate) fn mem_sources(&mut self, insn: &DInsn) -> [[Mask; 4]; 4] {
         self.fetch_sources(insn);
         let mut bad = self.s.src_und;
         if self.iv.is_some() {
@@ -75,7 +75,7 @@ impl Machine<'_> {
     }
 
     /// Stores `self.s.out` (exact values; undefined where `und`) to the destination.
-    fn mem_result(&mut self, insn: &DInsn, und: [Mask; 4]) {
+    pub(crate) fn mem_result(&mut self, insn: &DInsn, und: [Mask; 4]) {
         if let Some(st) = self.iv.as_deref_mut() {
             for c in 0..4 {
                 st.out.lo[c] = self.s.out[c];

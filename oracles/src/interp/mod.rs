@@ -117,6 +117,13 @@
 //!   or touched (SHARED memory: workgroup 0's copy); `Outputs::buffers_undefined`: per byte
 //!   undefined marks; `Outputs::atomics`: the log (`Some` for programs with memory).
 
+//!
+//! # Textures
+//!
+//! TEX, TXP, TXB, TXL (NEAREST sampling), TXF and TXQ on the inputs' `textures`
+//! ([`crate::texture`]); the rules and every decision where the specifications leave
+//! something open are in the `texture` module docs.
+
 pub mod alu;
 pub mod interval;
 pub mod lanes;
@@ -131,6 +138,7 @@ mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
+pub mod texture;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};
 use shaderdiff_ir::{Opcode, Pos, Program};
@@ -161,7 +169,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (images, texture, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
+    /// (images, cube/shadow textures, texel offsets, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

@@ -5,6 +5,7 @@
 //! Engines still implement the *semantics* themselves; only what a program's registers are
 //! and which inputs it accepts is shared, so engines never differ on I/O shape alone.
 
+use super::texture::TexUse;
 use shaderdiff_ir::{File, Program, Stage};
 
 use super::decode::{decode, Decoded};
@@ -54,6 +55,7 @@ pub struct Shape {
     spaces: Vec<RegisterSpace>,
     outputs: Vec<RegKey>,
     memory_regs: Vec<RegKey>,
+    textures: Vec<TexUse>,
 }
 
 impl Shape {
@@ -90,6 +92,7 @@ impl Shape {
             spaces,
             outputs: d.outputs.iter().map(|(k, _)| *k).collect(),
             memory_regs: d.memory_regs.clone(),
+            textures: d.textures.clone(),
         }
     }
 
@@ -125,7 +128,19 @@ impl Shape {
     /// (IN, SV) or constant (CONST) or that the program does not have, a per-invocation list
     /// whose length is neither 1 nor the invocation count, an undeclared buffer.
     pub fn check_inputs(&self, inputs: &Inputs) -> Result<(), ExecError> {
-        check_inputs(self.stage, &self.layout, &self.memory_regs, inputs)
+        check_inputs(
+            self.stage,
+            &self.layout,
+            &self.memory_regs,
+            &self.textures,
+            inputs,
+        )
+    }
+
+    /// The texture units the program samples, with their targets (`SAMP[n]` order of
+    /// first use).
+    pub fn textures(&self) -> &[TexUse] {
+        &self.textures
     }
 }
 
@@ -147,8 +162,10 @@ pub(crate) fn check_inputs(
     stage: Stage,
     layout: &Layout,
     memory_regs: &[RegKey],
+    textures: &[TexUse],
     inputs: &Inputs,
 ) -> Result<(), ExecError> {
+    super::texture::check_inputs(textures, inputs)?;
     let n = inputs.invocations;
     if stage == Stage::Fragment && n & 3 != 0 {
         return Err(bad(format!(

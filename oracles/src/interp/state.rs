@@ -81,6 +81,8 @@ pub(crate) struct Machine<'a> {
     pub emissions: Vec<super::emit::Emission>,
     /// Memory resources, workgroups and the atomic log (`None` without memory).
     pub mem: Option<Box<super::memory::MemState>>,
+    /// Textures by unit (`texture.rs`).
+    pub textures: std::collections::BTreeMap<u32, &'a crate::texture::Texture>,
 }
 
 impl<'a> Machine<'a> {
@@ -123,6 +125,7 @@ impl<'a> Machine<'a> {
                 Vec::new()
             },
             mem: None,
+            textures: std::collections::BTreeMap::new(),
         }
     }
 

@@ -29,6 +29,7 @@
 mod flow;
 mod memory;
 mod operand;
+mod texture;
 
 pub(crate) use memory::{BLOCK_QUADS, DONE};
 

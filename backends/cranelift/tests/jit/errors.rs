@@ -87,10 +87,10 @@ fn unsupported_is_reported_before_running() {
 DCL IN[0], GENERIC[0], LINEAR
 DCL OUT[0], COLOR
 DCL SAMP[0]
-DCL SVIEW[0], 2D, FLOAT
+DCL SVIEW[0], CUBE, FLOAT
 BGNLOOP
 ENDLOOP
-TEX OUT[0], IN[0], SAMP[0], 2D
+TEX OUT[0], IN[0], SAMP[0], CUBE
 END
 ";
     let p = parse(text);

@@ -1,0 +1,61 @@
+//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXF, TXQ): the source vector
+//! goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
+//! quad computes the four lanes, and the results are stored under the writemask like any
+//! other result (saturation included).
+
+use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
+use shaderdiff_oracles::interp::lanes::FetchType;
+
+use super::{LowerError, Lowerer};
+use crate::texture::{descriptor, IO_BYTES, TEX_SYMBOL};
+
+impl Lowerer<'_, '_> {
+    /// A texture instruction (module docs); the step is already counted.
+    pub(super) fn texture(&mut self, i: usize) -> Result<(), LowerError> {
+        let insn = &self.env.program.instructions[i];
+        if insn.src.len() < 2 || insn.dst.is_empty() {
+            return Err(self.invalid(
+                i,
+                "a texture instruction needs a destination and two sources",
+            ));
+        }
+        let desc = descriptor(self.env.program, i)
+            .ok_or_else(|| self.invalid(i, "texture operand outside the checked model"))?;
+        let ty = match insn.opcode {
+            shaderdiff_ir::Opcode::TXF | shaderdiff_ir::Opcode::TXQ => FetchType::Int,
+            _ => FetchType::Float,
+        };
+        let src = self.fetch(i, &insn.src[0], ty, 0xF)?;
+        let f = *self
+            .libcalls
+            .refs
+            .get(TEX_SYMBOL)
+            .ok_or_else(|| self.invalid(i, "the texture runtime call is not declared"))?;
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            IO_BYTES,
+            4,
+        ));
+        for (c, &v) in src.iter().enumerate() {
+            self.b.ins().stack_store(I64, v, slot, 16 * c as i32);
+        }
+        let exec = self.use_exec();
+        let bits = self.b.ins().vhigh_bits(I32, exec);
+        let addr = self.b.ins().stack_addr(I64, slot, 0);
+        let d = self.b.ins().iconst(I32, i64::from(desc));
+        self.b.ins().call(f, &[self.cv.ctx, d, bits, addr]);
+        let dst = insn.dst[0];
+        let mut out = [None; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if dst.writemask >> c & 1 != 0 {
+                *o = Some(
+                    self.b
+                        .ins()
+                        .stack_load(I64, I32X4, slot, 64 + 16 * c as i32),
+                );
+            }
+        }
+        self.store(i, &dst, out, insn.saturate)
+    }
+}

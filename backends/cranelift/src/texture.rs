@@ -1,0 +1,337 @@
+//! The jit's texture unit: a runtime function the generated code calls once per quad for
+//! every texture instruction (TEX, TXP, TXB, TXL, TXF, TXQ), and the descriptor that tells
+//! it which instruction it is running.
+//!
+//! This is a separate implementation from the oracle's (`shaderdiff_oracles::interp`
+//! `texture` module): it computes like a texture unit does, in single precision, and
+//! returns one value per lane whatever the specification leaves open:
+//!
+//! * sampling: `u = s * size` as an `f32` product (RECT: `u = s`), texel `floor(u)`
+//!   wrapped by CLAMP_TO_EDGE (`clamp(i, 0, size - 1)`) or REPEAT (`i mod size`, GL 4.6
+//!   Table 8.20); TXP divides `x`, `y`, `z` by `w` in `f32` first (tgsi.rst TXP); the
+//!   array layer is `clamp(floor(r + 0.5), 0, layers - 1)` in `f32` (NV_gpu_program4
+//!   §2.X.4.4);
+//! * level of detail: TXL's `w`; TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
+//!   programs; in fragment programs level 0 (the shared input check only lets through
+//!   textures that sample level 0 there); NEAREST minification: level 0;
+//!   NEAREST_MIPMAP_NEAREST: 0 when `lambda <= 0.5`, else `ceil(lambda + 0.5) - 1`
+//!   clamped to the last level (OpenGL 3.x §3.8.8); NaN picks level 0;
+//! * TXF: the texel at `(i, j, k)` / layer of level `w` (Table X.18); zeros out of range;
+//! * TXQ: the level's extents (Table X.17 order, layers included), zeros for components
+//!   the target does not have or levels it does not have; `w` = number of levels;
+//! * no texture on the unit, or a `DCL SVIEW` return type that does not read the format:
+//!   zeros.
+
+use std::collections::BTreeMap;
+
+use cranelift_codegen::ir::types::{I32, I64};
+use shaderdiff_engine::EngineError;
+use shaderdiff_ir::{File, Opcode, Program, ReturnType, Stage};
+use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_oracles::Inputs;
+
+use crate::alu::LibcallDef;
+use crate::run::RunCtx;
+
+/// Linker symbol of [`shaderdiff_tex`].
+pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
+
+/// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
+/// operation number is the index).
+pub(crate) const TEX_OPCODES: [Opcode; 6] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+
+/// Bytes of the per-call exchange area: 16 source words then 16 result words, each block
+/// channel-major (`4 * channel + lane`).
+pub(crate) const IO_BYTES: u32 = 128;
+
+/// The textures of one run by unit (what `RunCtx::textures` points to).
+pub(crate) struct TexUnits<'a> {
+    units: BTreeMap<u32, &'a Texture>,
+}
+
+impl<'a> TexUnits<'a> {
+    /// The inputs' textures by the unit `n` of their `SAMP[n]` key.
+    pub(crate) fn new(inputs: &'a Inputs) -> TexUnits<'a> {
+        TexUnits {
+            units: inputs
+                .textures
+                .iter()
+                .filter(|(k, _)| k.file == File::Sampler)
+                .map(|(k, t)| (k.index, t))
+                .collect(),
+        }
+    }
+}
+
+/// The compile-time descriptor of one texture instruction, packed into a `u32`:
+/// bits 0-2 operation, 3-5 target, 6-7 return type (0 none, 1 FLOAT, 2 UINT, 3 SINT),
+/// bit 8 fragment program, bits 16-31 unit.
+pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
+    let insn = &program.instructions[i];
+    let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
+    let target = Target::of_ir(insn.texture?)?;
+    let t = Target::ALL.iter().position(|&x| x == target)? as u32;
+    let unit = insn.src.get(1)?.reg.index.value;
+    if !(0..=0xFFFF).contains(&unit) {
+        return None;
+    }
+    let ret = program
+        .decls(File::SamplerView)
+        .find_map(|d| match &d.resource {
+            Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+                if d.contains(i64::from(unit)) =>
+            {
+                Some(match return_type[0] {
+                    ReturnType::Float => 1,
+                    ReturnType::Uint => 2,
+                    ReturnType::Sint => 3,
+                    _ => 0,
+                })
+            }
+            _ => None,
+        })
+        .unwrap_or(0);
+    let frag = u32::from(program.stage == Stage::Fragment);
+    Some(op | t << 3 | ret << 6 | frag << 8 | (unit as u32) << 16)
+}
+
+/// Texture instructions outside the model (cube, shadow and multisample targets, texel
+/// offsets), refused before anything is compiled, as the oracle refuses them.
+///
+/// # Errors
+/// [`EngineError::Unsupported`] at the first such instruction.
+pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
+    for (i, insn) in program.instructions.iter().enumerate() {
+        if !TEX_OPCODES.contains(&insn.opcode) {
+            continue;
+        }
+        let why = match insn.texture {
+            Some(t) if Target::of_ir(t).is_none() => format!("texture target {t} is not modelled"),
+            _ if !insn.tex_offsets.is_empty() => "texel offsets are not modelled".into(),
+            _ => continue,
+        };
+        return Err(EngineError::Unsupported {
+            engine: crate::ENGINE.into(),
+            opcode: Some(insn.opcode),
+            pos: program.source_map.instruction(i),
+            reason: why,
+        });
+    }
+    Ok(())
+}
+
+/// One lane: the instruction's result from its four source words.
+fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
+    let Some(tex) = tex else {
+        return [0; 4];
+    };
+    let op = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()];
+    if op == Opcode::TXQ {
+        let levels = tex.levels.len() as u32;
+        let l = if tex.target == Target::Buffer {
+            0
+        } else {
+            src[0] as i32
+        };
+        if l < 0 || l as u32 >= levels {
+            return [0, 0, 0, levels];
+        }
+        let [w, h, d] = extents(tex, l as u32);
+        return match tex.target {
+            Target::T1D | Target::Buffer => [w, 0, 0, levels],
+            Target::T2D | Target::Rect | Target::Array1D => [w, h, 0, levels],
+            Target::T3D | Target::Array2D => [w, h, d, levels],
+        };
+    }
+    let wanted = match desc >> 6 & 3 {
+        1 => Some(Format::Rgba32F),
+        2 => Some(Format::Rgba32Ui),
+        3 => Some(Format::Rgba32I),
+        _ => None,
+    };
+    if wanted.is_some_and(|f| f != tex.format) {
+        return [0; 4];
+    }
+    if op == Opcode::TXF {
+        return fetch(tex, src.map(|w| w as i32));
+    }
+    let mut c = src.map(f32::from_bits);
+    if op == Opcode::TXP {
+        let w = c[3];
+        c[0] /= w;
+        c[1] /= w;
+        c[2] /= w;
+    }
+    let fragment = desc >> 8 & 1 != 0;
+    let lambda = match op {
+        Opcode::TXL => c[3],
+        Opcode::TXB if !fragment => f32::NEG_INFINITY + c[3],
+        _ => f32::NEG_INFINITY,
+    };
+    let level = pick_level(tex, lambda);
+    let size = extents(tex, level);
+    let mut at = [0u32; 3];
+    let (dims, layer) = match tex.target {
+        Target::T1D | Target::Buffer => (1, None),
+        Target::T2D | Target::Rect => (2, None),
+        Target::T3D => (3, None),
+        Target::Array1D => (1, Some(1)),
+        Target::Array2D => (2, Some(2)),
+    };
+    for a in 0..dims {
+        let u = if tex.target == Target::Rect {
+            c[a]
+        } else {
+            c[a] * size[a] as f32
+        };
+        at[a] = wrap(tex.wrap[a], u.floor() as i64, size[a]);
+    }
+    if let Some(a) = layer {
+        let l = (c[a] + 0.5).floor() as i64;
+        at[a] = l.clamp(0, i64::from(size[a]) - 1) as u32;
+    }
+    read(tex, level, at)
+}
+
+fn wrap(mode: Wrap, i: i64, size: u32) -> u32 {
+    let n = i64::from(size);
+    match mode {
+        Wrap::ClampToEdge => i.clamp(0, n - 1) as u32,
+        Wrap::Repeat => (((i % n) + n) % n) as u32,
+    }
+}
+
+/// `[width, height, depth]` of `level`, layers kept (ARRAY1D: height, ARRAY2D: depth).
+fn extents(tex: &Texture, level: u32) -> [u32; 3] {
+    let shrink = |v: u32| (v >> level.min(31)).max(1);
+    let [w, h, d] = tex.size;
+    match tex.target {
+        Target::Array1D => [shrink(w), h, 1],
+        Target::Array2D => [shrink(w), shrink(h), d],
+        _ => [shrink(w), shrink(h), shrink(d)],
+    }
+}
+
+fn pick_level(tex: &Texture, lambda: f32) -> u32 {
+    let last = tex.levels.len().saturating_sub(1) as u32;
+    if tex.min_filter == MinFilter::Nearest || lambda.is_nan() || lambda <= 0.5 {
+        return 0;
+    }
+    let d = (lambda + 0.5).ceil() - 1.0;
+    if d >= last as f32 {
+        last
+    } else {
+        d as u32
+    }
+}
+
+fn read(tex: &Texture, level: u32, at: [u32; 3]) -> [u32; 4] {
+    let [w, h, _] = extents(tex, level);
+    let n = (at[2] as usize * h as usize + at[1] as usize) * w as usize + at[0] as usize;
+    tex.levels
+        .get(level as usize)
+        .and_then(|l| l.get(n))
+        .copied()
+        .unwrap_or([0; 4])
+}
+
+fn fetch(tex: &Texture, c: [i32; 4]) -> [u32; 4] {
+    let level = if tex.target == Target::Buffer {
+        0
+    } else {
+        c[3]
+    };
+    if level < 0 || level as usize >= tex.levels.len() {
+        return [0; 4];
+    }
+    if level > 0 && tex.min_filter == MinFilter::Nearest {
+        return [0; 4];
+    }
+    let size = extents(tex, level as u32);
+    let used = match tex.target {
+        Target::T1D | Target::Buffer => 1,
+        Target::T2D | Target::Rect | Target::Array1D => 2,
+        Target::T3D | Target::Array2D => 3,
+    };
+    let mut at = [0u32; 3];
+    for a in 0..used {
+        if c[a] < 0 || c[a] as u32 >= size[a] {
+            return [0; 4];
+        }
+        at[a] = c[a] as u32;
+    }
+    read(tex, level as u32, at)
+}
+
+/// The texture runtime call: runs texture instruction `desc` ([`descriptor`]) for the lanes
+/// of `exec` (bit `l` = lane `l`) on the 16 source words at `io` (channel-major), writing
+/// 16 result words at `io + 64` bytes (lanes not executing get zeros).
+///
+/// # Safety
+/// `ctx` is the run's context with `textures` pointing to the run's [`TexUnits`] (or
+/// null); `io` points to [`IO_BYTES`] writable bytes.
+unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io: *mut u32) {
+    // SAFETY: the caller passes the run's context and a 128-byte exchange area.
+    let (ctx, io) = unsafe { (&*ctx, std::slice::from_raw_parts_mut(io, 32)) };
+    let units = if ctx.textures.is_null() {
+        None
+    } else {
+        // SAFETY: `textures` points to the run's `TexUnits`, alive for the whole call.
+        Some(unsafe { &*ctx.textures.cast::<TexUnits>() })
+    };
+    let tex = units.and_then(|u| u.units.get(&(desc >> 16)).copied());
+    for l in 0..4 {
+        let r = if exec >> l & 1 != 0 {
+            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]))
+        } else {
+            [0; 4]
+        };
+        for c in 0..4 {
+            io[16 + 4 * c + l] = r[c];
+        }
+    }
+}
+
+/// The [`LibcallDef`] of [`shaderdiff_tex`]: `(ctx: i64, desc: i32, exec: i32, io: i64)`.
+pub(crate) fn libcall_def() -> LibcallDef {
+    type TexFn = unsafe extern "C" fn(*const RunCtx, u32, u32, *mut u32);
+    LibcallDef {
+        name: TEX_SYMBOL,
+        params: &[I64, I32, I32, I64],
+        returns: &[],
+        ptr: shaderdiff_tex as TexFn as *const u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tex1d(wrap_mode: Wrap) -> Texture {
+        Texture {
+            target: Target::T1D,
+            format: Format::Rgba32Ui,
+            size: [4, 1, 1],
+            wrap: [wrap_mode; 3],
+            min_filter: MinFilter::Nearest,
+            levels: vec![(0..4).map(|n| [n; 4]).collect()],
+        }
+    }
+
+    #[test]
+    fn nearest_with_wrap_modes() {
+        // 1D width 4: s = -0.1 → u = -0.4 → floor -1: clamp → 0, repeat → 3.
+        let s = [(-0.1f32).to_bits(), 0, 0, 0];
+        let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
+        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s)[0], 0);
+        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s)[0], 3);
+    }
+
+    #[test]
+    fn fetch_out_of_range_gives_zeros() {
+        let txf = 4; // TXF, 1D
+        let t = tex1d(Wrap::Repeat);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0]), [2; 4]);
+        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0]), [0; 4]);
+    }
+}

@@ -1,0 +1,158 @@
+//! The `textures` object of the inputs file (README "Textures"): a texture read by `run`,
+//! agreement of interp and jit, valhall's refusal, and bad entries reported at
+//! file:line:col with exit status 2. Expected texels are the hex bytes written in the file
+//! (RGBA32F 1.0, 2.0, 3.0, 4.0 = 0x3f800000, 0x40000000, 0x40400000, 0x40800000).
+
+mod common;
+
+use common::{code, run, text, Scratch};
+
+const TXF: &str = "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n\
+                   TXF OUT[0], IN[0], SAMP[0], 2D\nEND\n";
+
+/// Two invocations fetching texel (1, 0) and (2, 0) of a 2x1 level.
+fn inputs(levels: &str) -> String {
+    format!(
+        "{{\n  \"invocations\": 2,\n  \"registers\": {{\"IN[0]\": [[\"i:1\", \"i:0\", \"i:0\", \"i:0\"], [\"i:2\", \"i:0\", \"i:0\", \"i:0\"]]}},\n  \"textures\": {{\n    \"SAMP[0]\": {{\n      \"target\": \"2D\", \"format\": \"RGBA32F\", \"width\": 2, \"height\": 1,\n      \"levels\": [{levels}]\n    }}\n  }}\n}}\n"
+    )
+}
+
+const GOOD: &str = "\"00000000000000000000000000000000 0000803f000000400000404000008040\"";
+
+#[test]
+fn run_reads_textures_and_marks_out_of_range_undefined() {
+    let s = Scratch::new("tex-run");
+    let p = s.file("p.tgsi", TXF);
+    let i = s.file("in.json", &inputs(GOOD));
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["registers"]["OUT[0]"];
+    assert_eq!(
+        r[0],
+        serde_json::json!(["0x3f800000", "0x40000000", "0x40400000", "0x40800000"])
+    );
+    // (2, 0) is outside the 2x1 level: NV_gpu_program4 Table X.18, undefined.
+    assert_eq!(
+        v["undefined"]["OUT[0]"][1],
+        serde_json::json!([true, true, true, true])
+    );
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+    assert!(t.contains("valhall simulator has no texture unit"), "{t}");
+}
+
+#[test]
+fn bad_texture_entries_are_located() {
+    let s = Scratch::new("tex-bad");
+    let p = s.file("p.tgsi", TXF);
+    // Line 7, column 18: the level string, one texel short of 2x1.
+    let i = s.file("in.json", &inputs("\"0000803f000000400000404000008040\""));
+    let o = run(&["run", &p, "--inputs", &i]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("in.json:7:18:") && e.contains("level 0 has 1 texels"),
+        "{e}"
+    );
+    // An unknown wrap mode: at its value (line 1, column 117 of a one-line file).
+    let one = "{\"invocations\": 1, \"registers\": {}, \"textures\": {\"SAMP[0]\": {\"target\": \"1D\", \"format\": \"RGBA32UI\", \"wrap\": \"MIRROR\", \"width\": 1, \"levels\": [\"00000000000000000000000000000000\"]}}}";
+    let i = s.file("one.json", one);
+    let o = run(&["run", &p, "--inputs", &i]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let col = one.find("\"MIRROR\"").unwrap() + 1;
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains(&format!("one.json:1:{col}:")), "{e}");
+    assert!(e.contains("CLAMP_TO_EDGE, REPEAT"), "{e}");
+    // A unit the program does not declare.
+    let i = s.file("unit.json", &inputs(GOOD).replace("SAMP[0]", "SAMP[3]"));
+    let o = run(&["run", &p, "--inputs", &i]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unit.json:5:5:"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// The corpus program OGRECave_ogre_TextureArray_h_1.nvfp (`FLR texcoord.z`, then
+/// `TEX result.color, texcoord, texture[0], ARRAY2D`) with a 2x2 texture of 2 layers keyed
+/// `texture[0]`; texel `n` (n = x + 2y + 4 layer) holds n + 1 in every channel.
+/// Hand-worked (Table X.17: layer in z, rounded and clamped): (0.25, 0.25, floor 1.7 = 1)
+/// → texel 4 → 5.0; (0.75, 0.25, 0) → texel 1 → 2.0; (0.25, 0.75, 1) → texel 6 → 7.0;
+/// (0.75, 0.75, 5 → clamped to 1) → texel 7 → 8.0.
+#[test]
+fn nv_corpus_texture_array() {
+    let s = Scratch::new("tex-nv");
+    let dir = std::env::var_os("SHADERDIFF_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let p = dir.join("corpus/nv/OGRECave_ogre_TextureArray_h_1.nvfp");
+    let texels: String = (1..=8u32)
+        .map(|n| {
+            let w = hex(f32::to_bits(n as f32));
+            w.repeat(4)
+        })
+        .collect();
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 4, \"registers\": {{\"fragment.texcoord[0]\": [\
+             [0.25, 0.25, 1.7, 1], [0.75, 0.25, 0.2, 1], [0.25, 0.75, 1.0, 1], [0.75, 0.75, 5.0, 1]]}},\
+             \"textures\": {{\"texture[0]\": {{\"target\": \"ARRAY2D\", \"format\": \"RGBA32F\", \
+             \"width\": 2, \"height\": 2, \"layers\": 2, \"levels\": [\"{texels}\"]}}}}}}"
+        ),
+    );
+    let p = p.display().to_string();
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let got = &v["registers"]["result.color"];
+    for (inv, want) in [5.0f32, 2.0, 7.0, 8.0].into_iter().enumerate() {
+        let w = format!("0x{:08x}", want.to_bits());
+        assert_eq!(got[inv], serde_json::json!([w, w, w, w]), "{v}");
+    }
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(text(&o).contains("agree (interp vs jit"), "{}", text(&o));
+}
+
+/// Little-endian hex bytes of a word.
+fn hex(w: u32) -> String {
+    w.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// examples/texture.tgsi with its inputs (examples/README.md): worked by hand from the
+/// four texels red, green, blue, white (GL §3.8.8 NEAREST, REPEAT = `i mod 2`).
+#[test]
+fn the_texture_example() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let p = root.join("examples/texture.tgsi").display().to_string();
+    let i = root
+        .join("examples/texture.inputs.json")
+        .display()
+        .to_string();
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (one, zero) = ("0x3f800000", "0x00000000");
+    let out0 = &v["registers"]["OUT[0]"];
+    assert_eq!(out0[0], serde_json::json!([one, zero, zero, one]));
+    assert_eq!(out0[1], serde_json::json!([zero, one, zero, one]));
+    assert_eq!(out0[2], serde_json::json!([zero, zero, one, one]));
+    assert_eq!(out0[3][3], one);
+    assert_eq!(
+        v["undefined"]["OUT[0]"][3],
+        serde_json::json!([true, true, true, false])
+    );
+    let out1 = &v["registers"]["OUT[1]"][0];
+    assert_eq!(
+        (out1[0].as_str(), out1[1].as_str()),
+        (Some("0x00000002"), Some("0x00000002"))
+    );
+    assert_eq!(out1[3], "0x00000001");
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+}

@@ -1,0 +1,189 @@
+//! Lowering of the NV / ARB texture instructions TEX, TXB, TXL, TXP, TXF and TXQ
+//! (NV_gpu_program4 §2.X.4.4 "Program Texture Access", §2.X.8.Z; ARB_fragment_program
+//! §3.11.6; NOTES.md §13) to the IR's texture opcodes of the same names.
+//!
+//! * **Units.** `texture[n]` (and `texture`, unit 0) becomes `SAMP[n]`, declared once, and
+//!   the name `texture[n]` is recorded in the [`super::NameMap`] so the inputs file can key
+//!   the unit's texture by it. TEXTURE variables and bindless `handle(..)` units are
+//!   refused.
+//! * **Coordinates.** NV's layout (Table X.17 for sampling: array layer in `y` (ARRAY1D)
+//!   or `z` (ARRAY2D); Table X.18 for TXF: `(i, j, k)`, layer, level in `w`) is the IR's
+//!   (tgsi.rst TEX / TXF), so the operand passes through: read as floats for TEX, TXB, TXL
+//!   and TXP, as signed integers for TXF and TXQ (§2.X.8.Z TXF, TXQ).
+//! * **Data types.** TEX, TXB, TXL, TXP and TXF return the texel "interpreted as
+//!   floating-point, signed integer, or unsigned integer, according to the data type
+//!   modifier" (§2.X.4.4); a texture whose format does not match is undefined. The unit's
+//!   `DCL SVIEW[n]` carries the type (FLOAT, SINT, UINT) so the IR engines apply that rule;
+//!   a unit read with two data types is refused. TXQ takes no data type.
+//! * **Targets.** 1D, 2D, 3D, RECT, ARRAY1D, ARRAY2D and BUFFER (TXF and TXQ only: Table
+//!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
+//!   sample from multiple texture targets ... on the same texture image unit"): invalid.
+//!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
+//!   refused, as are texel offsets, TXD, TXFMS, TXG, TXGO and LOD.
+//! * TXQ's `w` is undefined in NV (§2.X.8.Z TXQ); the IR's TXQ gives the number of levels
+//!   there (tgsi.rst), one of the values an undefined result may take.
+
+use super::ast::{BaseType, Instruction as NvInsn, TexTarget as NvTarget, UnitRef};
+use super::lower::{src, Ctx, LowerError};
+use super::NvOpcode as N;
+use crate::names::{File, ReturnType, TexTarget};
+use crate::opcode::Opcode as O;
+use crate::program::{Declaration, Instruction, Register, Resource, Saturate};
+
+/// The IR target of an NV target the texture model covers.
+fn ir_target(t: NvTarget) -> Option<TexTarget> {
+    Some(match t {
+        NvTarget::T1D => TexTarget::T1D,
+        NvTarget::T2D => TexTarget::T2D,
+        NvTarget::T3D => TexTarget::T3D,
+        NvTarget::Rect => TexTarget::Rect,
+        NvTarget::Array1D => TexTarget::Array1D,
+        NvTarget::Array2D => TexTarget::Array2D,
+        NvTarget::Buffer => TexTarget::Buffer,
+        _ => return None,
+    })
+}
+
+impl Ctx<'_> {
+    /// Whether `insn` is a texture instruction this module lowers.
+    pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
+        matches!(
+            insn.opcode,
+            N::Tex | N::Txb | N::Txl | N::Txp | N::Txf | N::Txq
+        )
+    }
+
+    /// Lowers TEX, TXB, TXL, TXP, TXF or TXQ (module docs) with saturation `sat`.
+    pub(super) fn lower_tex(
+        &mut self,
+        insn: &NvInsn,
+        ty: BaseType,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let name = insn.opcode.name();
+        let access = insn
+            .texture
+            .as_ref()
+            .ok_or_else(|| self.invalid(format!("{name} needs a texture operand")))?;
+        let unit = match &access.unit {
+            UnitRef::Unit(n) => n.unwrap_or(0),
+            UnitRef::Var { .. } => {
+                return Err(self.unsupported(format!(
+                    "{name}: TEXTURE variables are not lowered (name the unit as texture[n])"
+                )))
+            }
+            UnitRef::Handle { .. } => {
+                return Err(
+                    self.unsupported(format!("{name}: bindless texture handles are not lowered"))
+                )
+            }
+        };
+        if unit > i32::MAX as u32 {
+            return Err(self.invalid(format!("{name}: texture unit {unit} is out of range")));
+        }
+        let target = ir_target(access.target).ok_or_else(|| {
+            self.unsupported(format!(
+                "{name}: {} targets are outside the texture model (1D, 2D, 3D, RECT, ARRAY1D, \
+                 ARRAY2D, BUFFER)",
+                access.target.name()
+            ))
+        })?;
+        if access.offset.is_some() {
+            return Err(self.unsupported(format!("{name}: texel offsets are not lowered")));
+        }
+        if target == TexTarget::Buffer && !matches!(insn.opcode, N::Txf | N::Txq) {
+            return Err(self.invalid(format!(
+                "{name}: BUFFER textures take TXF and TXQ only (NV_gpu_program4 Table X.17)"
+            )));
+        }
+        let op = match insn.opcode {
+            N::Tex => O::TEX,
+            N::Txb => O::TXB,
+            N::Txl => O::TXL,
+            N::Txp => O::TXP,
+            N::Txf => O::TXF,
+            _ => O::TXQ,
+        };
+        let samp = Register::new(File::Sampler, unit as i32);
+        // §2.X.4.4: one target per unit, checked against the instructions lowered so far.
+        if let Some(other) = self.out.instructions.iter().find_map(|i| {
+            (i.opcode.info().is_tex && i.src.get(1).is_some_and(|s| s.reg == samp))
+                .then_some(i.texture)
+                .flatten()
+                .filter(|&t| t != target)
+        }) {
+            return Err(self.invalid(format!(
+                "texture[{unit}] is used with targets {other} and {target} (NV_gpu_program4 \
+                 §2.X.4.4: one target per texture unit)"
+            )));
+        }
+        self.declare_unit(unit, target, (op != O::TXQ).then_some(ty))?;
+        let coord_ty = match op {
+            O::TXF | O::TXQ => BaseType::S,
+            _ => BaseType::F,
+        };
+        let coord = self.operand(insn, 0, coord_ty)?;
+        let d = self.dest(insn)?;
+        let mut i = Instruction::new(op, vec![d], vec![coord, src(samp, [0, 1, 2, 3])]);
+        i.saturate = sat;
+        i.texture = Some(target);
+        self.push(i);
+        Ok(())
+    }
+
+    /// Declares `SAMP[unit]` (and `SVIEW[unit]` with the return type of `ty`) once, and
+    /// records the name `texture[unit]`.
+    fn declare_unit(
+        &mut self,
+        unit: u32,
+        target: TexTarget,
+        ty: Option<BaseType>,
+    ) -> Result<(), LowerError> {
+        let decls = &self.out.declarations;
+        if !decls
+            .iter()
+            .any(|d| d.file == File::Sampler && d.contains(unit.into()))
+        {
+            self.out
+                .declarations
+                .push(Declaration::new(File::Sampler, unit, unit));
+            self.names
+                .entries
+                .push((format!("texture[{unit}]"), File::Sampler, unit));
+        }
+        let Some(ty) = ty else { return Ok(()) };
+        let rt = match ty {
+            BaseType::S => ReturnType::Sint,
+            BaseType::U => ReturnType::Uint,
+            _ => ReturnType::Float,
+        };
+        let existing = self
+            .out
+            .declarations
+            .iter()
+            .find_map(|d| match &d.resource {
+                Some(Resource::SamplerView { return_type, .. })
+                    if d.file == File::SamplerView && d.contains(unit.into()) =>
+                {
+                    Some(return_type[0])
+                }
+                _ => None,
+            });
+        match existing {
+            Some(r) if r != rt => Err(self.unsupported(format!(
+                "texture[{unit}] is read with two data types ({r} and {rt}): one view type per \
+                 unit is lowered"
+            ))),
+            Some(_) => Ok(()),
+            None => {
+                let mut d = Declaration::new(File::SamplerView, unit, unit);
+                d.resource = Some(Resource::SamplerView {
+                    target,
+                    return_type: [rt; 4],
+                });
+                self.out.declarations.push(d);
+                Ok(())
+            }
+        }
+    }
+}

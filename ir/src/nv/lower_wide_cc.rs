@@ -97,7 +97,10 @@ impl Ctx<'_> {
         results: &[Option<Register>; 4],
     ) -> Result<(), LowerError> {
         let name = insn.opcode.name();
-        let d = insn.dst.clone().expect("a result");
+        let d = insn
+            .dst
+            .clone()
+            .ok_or_else(|| self.invalid(format!("{name}: missing result")))?;
         let ty = self.wide_result_type(insn);
         let carry_op = matches!(insn.opcode, N::Add | N::Sub | N::Mad) && ty != BaseType::F;
         if carry_op && insn.mods.cc.is_some() && insn.srcs.iter().any(|s| s.neg || s.neg_inside) {

@@ -10,6 +10,7 @@ mod geometry;
 mod memory;
 mod ops;
 mod refusals;
+mod robust;
 mod support;
 mod table_x13;
 mod table_x13_wide;

@@ -400,3 +400,39 @@ END
         assert_eq!(out.global[&c], words(&[120]), "{engine}: counter C");
     }
 }
+
+/// examples/nv-64bit.nvvp (example 9) from the command line: `diff` agrees on every engine
+/// and `run --format json` gives the notes' 64-bit rows.
+#[test]
+fn example_9_from_the_command_line() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let prog = root.join("examples/nv-64bit.nvvp");
+    let inputs = root.join("examples/nv-64bit.inputs.json");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+            .args(args)
+            .arg(&prog)
+            .arg("--inputs")
+            .arg(&inputs)
+            .output()
+            .expect("runs")
+    };
+    let o = run(&["diff"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run(&["run", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let reg = &v["registers"];
+    assert_eq!(
+        reg["result.attrib[2]"][0],
+        serde_json::json!(["0x00000004", "0x00000002", "0x00000004", "0x00000002"])
+    );
+    assert_eq!(
+        reg["result.attrib[4]"][0],
+        serde_json::json!(["0x00000000", "0x40100000", "0x00000000", "0x40100000"])
+    );
+}

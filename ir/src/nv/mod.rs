@@ -35,6 +35,7 @@ mod lower_ops;
 mod lower_stage;
 mod lower_start;
 mod lower_tex;
+mod lower_undef;
 mod lower_vars;
 mod lower_wide;
 mod lower_wide_cc;

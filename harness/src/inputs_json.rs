@@ -44,6 +44,7 @@ pub fn to_json(inputs: &Inputs) -> String {
 /// `vertex[m].attrib[0]` ...), falling back to the IR name for a register the map does not
 /// name.
 pub fn to_json_nv(inputs: &Inputs, names: &NameMap) -> String {
+    let inputs = &crate::nv_runtime::visible(names, inputs);
     to_json_named(inputs, &|k: &RegKey| {
         names
             .name_of_key(k.file, k.dimension, k.index)
@@ -80,7 +81,7 @@ fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
         let bufs = inputs
             .buffers
             .iter()
-            .map(|(k, b)| (k.to_string(), format!("\"{}\"", hex_bytes(b))))
+            .map(|(k, b)| (name(k), format!("\"{}\"", hex_bytes(b))))
             .collect();
         object(&mut out, "buffers", bufs, false);
         let global = inputs

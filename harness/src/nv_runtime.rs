@@ -160,6 +160,24 @@ pub fn prepare_sets(
     Ok(())
 }
 
+/// `inputs` without what [`prepare`] derives (the global and shared memory windows and the
+/// window's base parameter), for writing an NV program's inputs file: the `global` regions
+/// and NV-named registers stay, so the file replays through [`prepare`].
+pub fn visible(names: &NameMap, inputs: &Inputs) -> Inputs {
+    let mut out = inputs.clone();
+    for (window, file) in [
+        (WINDOW, File::Memory),
+        (SHARED, File::Memory),
+        (BASE, File::Const),
+    ] {
+        if let Some(k) = entry(names, window, file) {
+            out.buffers.remove(&k);
+            out.constants.remove(&k);
+        }
+    }
+    out
+}
+
 /// Moves the final global memory window of `outputs` back into the input regions
 /// (`outputs.global`, INTERFACE.md `run --format json`), for a program [`prepare`]d with
 /// `inputs`, and its atomics to absolute addresses ([`Space::Global`]). The window's

@@ -126,6 +126,12 @@ impl Named {
                 inputs.constants.insert(k, *v);
             }
         }
+        // The global and shared memory windows are rebuilt for this lowering (their MEMORY
+        // indices follow first use, which a candidate may change): `nv_runtime::prepare`.
+        inputs.buffers.retain(|k, _| k.file != File::Memory);
+        if crate::nv_runtime::prepare(&l.program, &l.names, &mut inputs).is_err() {
+            inputs.buffers.clear();
+        }
         inputs
     }
 }

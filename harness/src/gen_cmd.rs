@@ -92,6 +92,11 @@ pub struct GenArgs {
     /// Swarm testing off: every program may use every feature and opcode.
     #[arg(long, conflicts_with = "spec")]
     pub no_swarm: bool,
+    /// Also the 64-bit opcodes (doubles and 64-bit integers) in TGSI programs, and 64-bit
+    /// statements (LONG TEMPs, PK64 / UP64, F64 / S64 / U64 operations, CVT) in NV programs:
+    /// the generator of `fuzz --64bit`.
+    #[arg(long = "64bit", conflicts_with_all = ["spec", "arb_only"])]
+    pub wide: bool,
     /// With `--lang nv`: only `!!ARBfp1.0` / `!!ARBvp1.0` programs, using every ARB ALU
     /// instruction (what Mesa's ARB assemblers accept); with `--spec`, the spec-derived
     /// ARB suite (every ARB instruction on edge values).
@@ -128,18 +133,13 @@ fn write(dir: &Path, name: &str, text: &str, inputs: &Inputs) -> Result<(), Fail
 
 /// `gen --lang nv --seed S --count N`: writes `NAME.EXT` and `NAME.inputs.json`.
 fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Failure> {
-    let generate = if args.arb_only {
-        nv_gen::generate_arb
-    } else {
-        nv_gen::generate
-    };
+    let (max, n) = (args.max_instructions as usize, args.invocations as usize);
     for index in args.start..end {
-        let g = generate(
-            seed,
-            index,
-            args.max_instructions as usize,
-            args.invocations as usize,
-        )
+        let g = if args.arb_only {
+            nv_gen::generate_arb(seed, index, max, n)
+        } else {
+            nv_gen::generate_with(seed, index, max, n, args.wide)
+        }
         .map_err(|e| {
             Failure::Failed(format!(
                 "gen --lang nv: seed {seed} index {index}: generator bug: {e}"
@@ -254,6 +254,7 @@ fn run(args: &GenArgs) -> Result<String, Failure> {
     cfg.invocations = args.invocations as usize;
     cfg.gen.max_instructions = args.max_instructions as usize;
     cfg.gen.swarm = !args.no_swarm;
+    cfg.gen.wide = args.wide;
     for index in args.start..end {
         let g = generate(seed, index, &cfg);
         write(&args.out, &g.name(), &g.text, &g.inputs)?;

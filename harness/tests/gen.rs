@@ -381,3 +381,61 @@ fn gen_lang_nv_spec_writes_the_nv_suite() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gen --64bit`: TGSI programs with the 64-bit opcodes and NV programs with LONG TEMPs and
+/// 64-bit statements (the generators of `fuzz --64bit`), which `diff` runs; `--64bit` with
+/// `--spec` is bad usage.
+#[test]
+fn gen_64bit_writes_programs_with_64_bit_operations() {
+    let nv = scratch("nv64");
+    run_ok(&[
+        "gen",
+        "--lang",
+        "nv",
+        "--64bit",
+        "--seed",
+        "1",
+        "--count",
+        "8",
+        "--out",
+        nv.to_str().unwrap(),
+    ]);
+    let texts: Vec<String> = files(&nv)
+        .into_iter()
+        .filter(|(n, _)| n.ends_with(".nvvp") || n.ends_with(".nvfp"))
+        .map(|(_, b)| String::from_utf8(b).unwrap())
+        .collect();
+    assert!(!texts.is_empty());
+    assert!(
+        texts
+            .iter()
+            .all(|t| t.contains("LONG TEMP") && t.contains("UP64.U")),
+        "{texts:?}"
+    );
+    run_ok(&["diff", nv.to_str().unwrap()]);
+    let tgsi = scratch("tgsi64");
+    run_ok(&[
+        "gen",
+        "--64bit",
+        "--seed",
+        "1",
+        "--count",
+        "20",
+        "--out",
+        tgsi.to_str().unwrap(),
+    ]);
+    let wide = files(&tgsi)
+        .values()
+        .filter(|b| {
+            let t = String::from_utf8_lossy(b);
+            ["DADD", "DMUL", "U64ADD", "I2D", "F2D", "DSLT", "U64MUL"]
+                .iter()
+                .any(|o| t.contains(o))
+        })
+        .count();
+    assert!(wide > 0, "no 64-bit opcode in 20 programs");
+    let o = run(&["gen", "--64bit", "--spec", "--out", tgsi.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&nv);
+    let _ = std::fs::remove_dir_all(&tgsi);
+}

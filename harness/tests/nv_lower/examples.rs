@@ -405,18 +405,8 @@ END
 /// and `run --format json` gives the notes' 64-bit rows.
 #[test]
 fn example_9_from_the_command_line() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prog = root.join("examples/nv-64bit.nvvp");
-    let inputs = root.join("examples/nv-64bit.inputs.json");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
-            .args(args)
-            .arg(&prog)
-            .arg("--inputs")
-            .arg(&inputs)
-            .output()
-            .expect("runs")
-    };
+    let run =
+        |args: &[&str]| crate::support::run_example(args, "nv-64bit.nvvp", "nv-64bit.inputs.json");
     let o = run(&["diff"]);
     assert_eq!(
         o.status.code(),

@@ -325,17 +325,12 @@ fn atomics_from_many_invocations_sum_and_membar_is_accepted() {
 /// addresses; every engine agrees.
 #[test]
 fn global_regions_in_and_out_of_the_command_line() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prog = root.join("examples/nv-global-memory.nvcp");
-    let inputs = root.join("examples/nv-global-memory.inputs.json");
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
-            .args(args)
-            .arg(&prog)
-            .arg("--inputs")
-            .arg(&inputs)
-            .output()
-            .expect("runs")
+        crate::support::run_example(
+            args,
+            "nv-global-memory.nvcp",
+            "nv-global-memory.inputs.json",
+        )
     };
     for backend in ["interp", "jit", "valhall"] {
         let o = run(&["run", "--format", "json", "--backend", backend]);

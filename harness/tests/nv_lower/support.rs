@@ -185,3 +185,16 @@ pub fn run_compute(
         })
         .collect()
 }
+
+/// Runs `shaderdiff ARGS examples/NAME --inputs examples/INPUTS` (the repository's example
+/// files) and returns its output.
+pub fn run_example(args: &[&str], name: &str, inputs: &str) -> std::process::Output {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(args)
+        .arg(root.join(name))
+        .arg("--inputs")
+        .arg(root.join(inputs))
+        .output()
+        .expect("runs")
+}

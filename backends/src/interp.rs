@@ -29,7 +29,8 @@ impl Compiled for Checked {
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
 /// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR) and the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ (see
+/// MEMBAR), the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ and the inter-lane votes
+/// VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (see
 /// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
@@ -37,6 +38,7 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
         DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR, TEX, TXP, TXB, TXL, TXF, TXQ,
+        VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST,
     ];
     ALL_OPCODES
         .iter()

@@ -18,6 +18,8 @@
 //!   host side in `memory`).
 //!   `Outputs::buffers` holds every declared resource's final bytes; `buffers_undefined` is
 //!   left to the oracle.
+//! * Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST): the thread group is the
+//!   quad's executing lanes (`lower::vote`).
 //! * Textures (TEX, TXP, TXB, TXL, TXF, TXQ): one runtime call per quad and instruction
 //!   to the jit's own texture unit (`texture` module), on the inputs' `textures`.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
@@ -61,15 +63,15 @@ pub const ENGINE: &str = "jit";
 /// 64–256 functions per module amortize page protection).
 pub const BATCH: usize = 128;
 
-/// Control-flow, kill, derivative and geometry opcodes the jit lowers itself (tgsi.rst
-/// "GLSL ISA", "KILL", "DDX", "Geometry ISA"), besides the ALU opcodes of
+/// Control-flow, kill, derivative, geometry and inter-lane opcodes the jit lowers itself
+/// (tgsi.rst "GLSL ISA", "KILL", "DDX", "Geometry ISA", "Inter-lane opcodes"), besides the ALU opcodes of
 /// [`alu::is_supported`].
 pub const NON_ALU_OPCODES: &[Opcode] = {
     use Opcode::*;
     &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE, EMIT, ENDPRIM,
+        DDY_FINE, EMIT, ENDPRIM, VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST,
     ]
 };
 

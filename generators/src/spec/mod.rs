@@ -13,6 +13,8 @@
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
 //! * Memory (LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR): hand-written templates
 //!   ([`memory`]) over BUFFER and SHARED memory, with edge addresses and operands.
+//! * Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST): templates whose inputs
+//!   decide the votes whatever the thread grouping ([`vote`]).
 //!
 //! One invocation per input combination, or for componentwise opcodes one channel per
 //! combination (counts rounded up to a multiple of 4). Every case is
@@ -25,6 +27,7 @@ mod control;
 pub mod edges;
 mod memory;
 mod texture;
+mod vote;
 mod wide;
 
 use shaderdiff_ir::tgsi::{print_with, PrintOptions};
@@ -207,7 +210,8 @@ pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEX
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
 /// [`CONTROL_OPCODES`], the memory opcodes (the oracle's
 /// `shaderdiff_oracles::interp::memory::is_memory_opcode`, templates in [`memory`]) and
-/// [`TEXTURE_OPCODES`] (templates in `texture`), in opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
+/// [`TEXTURE_OPCODES`] (templates in `texture`) and the votes (templates in [`vote`]), in
+/// opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
 /// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
 pub fn spec_opcodes() -> Vec<Opcode> {
     ALL_OPCODES
@@ -218,6 +222,7 @@ pub fn spec_opcodes() -> Vec<Opcode> {
                 || CONTROL_OPCODES.contains(&op)
                 || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
                 || TEXTURE_OPCODES.contains(&op)
+                || vote::VOTE_OPCODES.contains(&op)
         })
         .collect()
 }
@@ -232,5 +237,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(control::cases());
     out.extend(memory::cases());
     out.extend(texture::cases());
+    out.extend(vote::cases());
     out
 }

@@ -15,3 +15,4 @@ mod support;
 mod table_x13;
 mod table_x13_wide;
 mod textures;
+mod votes;

@@ -19,9 +19,9 @@
 //! lowered in `lower_wide.rs`; compute programs (`GROUP_SIZE`, `invocation.*` → SV) in
 //! `lower_start.rs`; global memory (LOAD, STORE, ATOM, MEMBAR), shared memory (LDS, STS,
 //! ATOMS, BAR), LDC on CBUFFER variables and LDB / STB / ATOMB on STORAGE variables in
-//! `lower_mem.rs`.
+//! `lower_mem.rs`; the thread-group votes TGALL / TGANY / TGEQ in `lower_vote.rs`.
 //!
-//! Everything else — BRA, textures and images, thread-group votes, F16 conversions and
+//! Everything else — BRA, textures and images, F16 conversions and
 //! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
 //! MAD with a negated operand, tessellation control programs — is refused with [`LowerError::Unsupported`] naming the
 //! instruction and its position, never lowered approximately.

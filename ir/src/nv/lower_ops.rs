@@ -252,6 +252,10 @@ impl Ctx<'_> {
                 let d = self.dest(insn)?;
                 return self.load32(insn, d, sat);
             }
+            N::Tgall | N::Tgany | N::Tgeq => {
+                let d = self.dest(insn)?;
+                return self.thread_group_vote(insn, ty, d, sat);
+            }
             N::Atom | N::Atoms | N::Atomb => {
                 if insn.mods.ty.and_then(|t| t.bits()) == Some(64) {
                     return Err(self.unsupported(format!(

@@ -37,6 +37,7 @@ mod lower_start;
 mod lower_tex;
 mod lower_undef;
 mod lower_vars;
+mod lower_vote;
 mod lower_wide;
 mod lower_wide_cc;
 mod modifiers;

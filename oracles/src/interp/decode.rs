@@ -11,6 +11,7 @@ use super::lanes::FetchType;
 use super::layout::{storage_of, Layout, Storage};
 use super::memory::{mem_op, MemOp, MemRef, ResourceDecl};
 use super::texture::{TexOp, TexRef, TexUse};
+use super::vote::VoteOp;
 use super::ExecError;
 use crate::io::RegKey;
 
@@ -112,6 +113,8 @@ pub(crate) enum Kind {
     Mem(MemOp),
     /// TEX, TXP, TXB, TXL, TXF, TXQ (`texture.rs`).
     Tex(TexOp),
+    /// VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (`vote.rs`).
+    Vote(VoteOp),
 }
 
 impl Kind {
@@ -128,6 +131,7 @@ impl Kind {
                 | Kind::Emit { .. }
                 | Kind::Mem(_)
                 | Kind::Tex(_)
+                | Kind::Vote(_)
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -416,6 +420,7 @@ fn classify(
             }
         }
         _ if alu::is_alu(op) => Kind::Alu,
+        _ if VoteOp::of(op).is_some() => Kind::Vote(VoteOp::of(op).expect("checked")),
         _ if TexOp::of(op).is_some() => Kind::Tex(TexOp::of(op).expect("checked")),
         _ if mem_op(op).is_some() => {
             if op == BARRIER && !matches!(program.stage, Stage::Compute) {
@@ -435,7 +440,8 @@ fn classify(
                  modelled)"
             } else {
                 "not supported by the interpreter (image, texture, interpolation, \
-                 inter-lane or unspecified operation)"
+                 BALLOT/READ_INVOC (results depend on lane numbering) or unspecified \
+                 operation)"
             };
             return Err(unsupported(op, pos, what));
         }

@@ -14,7 +14,9 @@
 //! BRK/CONT, SWITCH/CASE/DEFAULT/ENDSWITCH with C fall-through and DEFAULT in any
 //! position, CAL/RET/BGNSUB/ENDSUB, END). Every invocation behaves exactly as if it ran
 //! alone, except for derivatives, which read the other invocations of its fragment quad
-//! (INTERFACE.md "Fragment quads": invocations `4q..4q+3`).
+//! (INTERFACE.md "Fragment quads": invocations `4q..4q+3`), and the inter-lane votes
+//! (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST), whose thread groups are implementation-defined
+//! (module `vote`: results that depend on the grouping are undefined).
 //!
 //! # Decisions where tgsi.rst is silent (see also EXEC-NOTES.md §12; no tgsi_exec bug is copied)
 //!
@@ -139,6 +141,7 @@ pub mod memory;
 mod memory_exec;
 mod state;
 pub mod texture;
+mod vote;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};
 use shaderdiff_ir::{Opcode, Pos, Program};
@@ -169,7 +172,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (images, cube/shadow textures, texel offsets, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
+    /// (images, cube/shadow textures, texel offsets, BALLOT, READ_INVOC, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

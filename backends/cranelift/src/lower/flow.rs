@@ -512,6 +512,7 @@ impl Lowerer<'_, '_> {
             EMIT | ENDPRIM => self.emit_vertex(i, insn.opcode == ENDPRIM),
             op if crate::memory::is_memory(op) => self.memory(i),
             op if crate::texture::TEX_OPCODES.contains(&op) => self.texture(i),
+            VOTE_ANY | VOTE_ALL | VOTE_EQ | READ_FIRST => self.vote(i),
             DDX | DDY | DDX_FINE | DDY_FINE => {
                 let y = matches!(insn.opcode, DDY | DDY_FINE);
                 let fine = matches!(insn.opcode, DDX_FINE | DDY_FINE);

@@ -30,6 +30,7 @@ mod flow;
 mod memory;
 mod operand;
 mod texture;
+mod vote;
 
 pub(crate) use memory::{BLOCK_QUADS, DONE};
 

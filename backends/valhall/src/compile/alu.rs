@@ -1,5 +1,6 @@
 //! Opcode semantics of the valhall engine: every TGSI ALU opcode the oracle implements,
-//! as Valhall instruction sequences, plus KILL/DEMOTE, derivatives and geometry output.
+//! as Valhall instruction sequences, plus KILL/DEMOTE, derivatives, geometry output and
+//! (module `subgroup`) the inter-lane votes.
 //!
 //! The TGSI meaning of each opcode is tgsi.rst's (with the oracle's decisions where it is
 //! silent, `shaderdiff_oracles::interp::alu`); the Valhall instructions are ISA.xml's with
@@ -119,7 +120,19 @@ impl Lower<'_> {
         let componentwise = !replicates(op)
             && !matches!(
                 op,
-                LIT | EXP | LOG | DST | XPD | UP2H | DDX | DDY | DDX_FINE | DDY_FINE
+                LIT | EXP
+                    | LOG
+                    | DST
+                    | XPD
+                    | UP2H
+                    | DDX
+                    | DDY
+                    | DDX_FINE
+                    | DDY_FINE
+                    | VOTE_ANY
+                    | VOTE_ALL
+                    | VOTE_EQ
+                    | READ_FIRST
             );
         if componentwise {
             for k in 0..n {
@@ -388,6 +401,10 @@ impl Lower<'_> {
             DDX | DDY | DDX_FINE | DDY_FINE => {
                 let a = x(self, 0, c)?;
                 self.derivative(op, a)?
+            }
+            VOTE_ANY | VOTE_ALL | VOTE_EQ | READ_FIRST => {
+                let a = x(self, 0, c)?;
+                self.vote(op, a)?
             }
             _ => {
                 return Err(CompileError::unsupported(

@@ -24,6 +24,7 @@ mod peephole;
 mod regalloc;
 pub(crate) mod softfp64;
 mod special;
+mod subgroup;
 pub mod vcode;
 mod wide64;
 

@@ -525,6 +525,7 @@ impl Warp<'_> {
             | Op::Store { .. }
             | Op::Atom { .. }
             | Op::Clper { .. }
+            | Op::Wmask { .. }
             | Op::Barrier => {}
         }
     }

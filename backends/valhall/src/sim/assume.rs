@@ -523,6 +523,22 @@ pub fn clper_lane(own: u32, b: u32, xor: bool) -> Option<u32> {
     (l < 16).then_some(l)
 }
 
+/// `WMASK` in a 16-lane subgroup: bit `l` set when lane `l` is active and its source is
+/// nonzero [ISA "the mask of lanes ever active within the warp (subgroup), such that the
+/// source is nonzero"]. "Active" is the current active mask (SEMANTICS.md §1.2: subgroup
+/// operations see the current active mask) **\[Assumption\]**, so the `all()` / `any()`
+/// constructions ISA.xml gives vote over the threads executing the instruction.
+#[inline(always)]
+pub fn wmask(active: u16, vals: &[u32; 16]) -> u32 {
+    (0..16).fold(0, |m, l| {
+        if active >> l & 1 != 0 && vals[l] != 0 {
+            m | 1 << l
+        } else {
+            m
+        }
+    })
+}
+
 // ---------------------------------------------------------------------------------------
 // §8 Memory
 // ---------------------------------------------------------------------------------------

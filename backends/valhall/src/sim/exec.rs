@@ -303,6 +303,12 @@ impl Warp<'_> {
                 self.put(*d, active, &r);
                 Ok(Effect::Next)
             }
+            Op::Wmask { a, d } => {
+                let vals = self.get(*a);
+                let m = assume::wmask(active, &vals);
+                self.put(*d, active, &[m; 16]);
+                Ok(Effect::Next)
+            }
             _ => {
                 self.alu(op, active);
                 Ok(Effect::Next)

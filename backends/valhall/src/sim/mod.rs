@@ -50,14 +50,14 @@
 //!   `FMAX`, `FMA`, `FADD_IMM`, `FROUND`, `IADD`, `ISUB`, `IMUL` (no `.saturate`), `HADD`,
 //!   `IADD_IMM`, `CLZ`, `IABS`, `MUX`, shifts, `ICMP_OR`/`ICMP_AND`, `FCMP_OR`/`FCMP_AND`,
 //!   `CSEL` (16-bit);
-//! * subgroup: `CLPER.i32` (`subgroup16`, lane_op `none`/`xor`);
+//! * subgroup: `CLPER.i32` (`subgroup16`, lane_op `none`/`xor`), `WMASK` (`subgroup16`);
 //! * memory: `LOAD.i8`…`LOAD.i128` (every `load_lane`), `STORE.i8`…`STORE.i128`,
 //!   `ATOM`, `ATOM_RETURN`, `ATOM1_RETURN` (`.i32`, `.i64`);
 //! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), `BARRIER` (module `sched`),
 //!   flows (`.end` ends threads; waits, `.reconverge`, `.discard` have no effect).
 //!
 //! Everything else (`BRANCHZI`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
-//! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, `WMASK`,
+//! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, other `WMASK` forms,
 //! other `CLPER` forms, descriptor/varying/texture/tile/blend messages) is
 //! [`SimError::Unsupported`] when the program is loaded.
 //!

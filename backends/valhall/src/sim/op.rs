@@ -510,6 +510,11 @@ pub(crate) enum Op {
         inactive: u32,
         d: Dst,
     },
+    /// `WMASK` (`subgroup16`): the mask of active lanes whose `a` is nonzero.
+    Wmask {
+        a: Val,
+        d: Dst,
+    },
     /// Atomics: `bits` 32 or 64; operands from the read staging run at `src` (value, then
     /// comparison value for `.compare`); the old value to the run at `ret`, if any.
     Atom {

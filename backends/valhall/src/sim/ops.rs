@@ -294,6 +294,15 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst64()?,
             }
         }
+        "WMASK" => {
+            if r.need_text("subgroup")? != "subgroup16" {
+                return Err(r.unsupported("subgroup size other than 16"));
+            }
+            Op::Wmask {
+                a: r.val(0)?,
+                d: r.dst()?,
+            }
+        }
         "CLPER.i32" => {
             if r.need_text("subgroup")? != "subgroup16" {
                 return Err(r.unsupported("subgroup size other than 16"));

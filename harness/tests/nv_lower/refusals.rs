@@ -82,13 +82,17 @@ fn arb_corpus_agrees_on_every_engine() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join("corpus/nv");
-    // Refused, with the reason: BRA with condition codes, textures outside the model
+    // Refused, with the reason: textures outside the model
     // (SHADOW2D, TXD). The texture programs with 2D targets (boxFilter, fbo_test_rb_2,
     // fp_tex_pos_kil) run: their unit has no texture in random inputs, so every sample is
     // undefined and the engines agree on everything else.
-    let refused = [
+    // The two BRA programs loop forever when a component of vertex.position is zero
+    // (random inputs have zeros): `branches.rs` runs them on chosen inputs.
+    let skipped = [
         "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
+    ];
+    let refused = [
         "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",
         "Igalia_piglit_asmparsertest_ARBfp10_txd_01.arbfp",
     ];
@@ -109,6 +113,9 @@ fn arb_corpus_agrees_on_every_engine() {
     files.sort();
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if skipped.contains(&name.as_str()) {
+            continue;
+        }
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
             .args(["diff", &path.display().to_string(), "--random-inputs", "4"])
             .args(["--format", "json"])

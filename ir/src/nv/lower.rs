@@ -19,9 +19,11 @@
 //! lowered in `lower_wide.rs`; compute programs (`GROUP_SIZE`, `invocation.*` → SV) in
 //! `lower_start.rs`; global memory (LOAD, STORE, ATOM, MEMBAR), shared memory (LDS, STS,
 //! ATOMS, BAR), LDC on CBUFFER variables and LDB / STB / ATOMB on STORAGE variables in
-//! `lower_mem.rs`; the thread-group votes TGALL / TGANY / TGEQ in `lower_vote.rs`.
+//! `lower_mem.rs`; the thread-group votes TGALL / TGANY / TGEQ in `lower_vote.rs`; BRA
+//! (NV_vertex_program2_option) through a per-invocation program counter in
+//! `lower_branch.rs`.
 //!
-//! Everything else — BRA, textures and images, F16 conversions and
+//! Everything else — textures and images outside the texture model, F16 conversions and
 //! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
 //! MAD with a negated operand, tessellation control programs — is refused with [`LowerError::Unsupported`] naming the
 //! instruction and its position, never lowered approximately.
@@ -326,6 +328,11 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
     if p.header.is_arb() {
         cx.arb_undefined_temps();
     }
+    if cx.has_branches() {
+        // BRA (NV_vertex_program2_option): labels are branch targets, not region ends.
+        cx.lower_with_branches()?;
+        return cx.complete(p, stage, start);
+    }
     // Pass 2: instructions, by label region (NOTES.md §8): execution starts at `main` if
     // there is such a label, else at the first instruction; a label ends the region.
     let mut regions: Vec<(Option<String>, Vec<usize>)> = vec![(None, Vec::new())];
@@ -403,23 +410,46 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
     for (at, label) in std::mem::take(&mut cx.calls) {
         cx.out.instructions[at].label = subs.get(&label).copied();
     }
-    cx.finish();
-    cx.finish_stage();
-    // The parser checks the block structure (IF/REP nesting, blocks within one label's
-    // code); a lowered program that is still not valid IR is a limit of the lowering,
-    // reported as such rather than handed to an engine.
-    if let Err(e) = crate::validate::validate(&cx.out, "") {
-        return Err(LowerError::Unsupported {
-            pos: start,
-            message: format!("the lowered program is not valid IR: {}", e.message),
-        });
+    cx.complete(p, stage, start)
+}
+
+impl Ctx<'_> {
+    /// The last steps of [`lower`]: declarations, stage properties, IR validation, origin.
+    fn complete(
+        mut self,
+        p: &NvProgram,
+        stage: NvStage,
+        start: Pos,
+    ) -> Result<Lowered, LowerError> {
+        let cx = &mut self;
+        cx.finish();
+        cx.finish_stage();
+        // The parser checks the block structure (IF/REP nesting, blocks within one label's
+        // code); a lowered program that is still not valid IR is a limit of the lowering,
+        // reported as such rather than handed to an engine.
+        if let Err(e) = crate::validate::validate(&cx.out, "") {
+            return Err(LowerError::Unsupported {
+                pos: start,
+                message: format!("the lowered program is not valid IR: {}", e.message),
+            });
+        }
+        super::origin::NvOrigin::attach(&mut self.out, p, &self.names, stage);
+        Ok(Lowered {
+            program: self.out,
+            names: self.names,
+            stage,
+        })
     }
-    super::origin::NvOrigin::attach(&mut cx.out, p, &cx.names, stage);
-    Ok(Lowered {
-        program: cx.out,
-        names: cx.names,
-        stage,
-    })
+
+    /// The source position of statement `i`.
+    pub(super) fn stmt_pos(&self, i: usize) -> Pos {
+        self.nv
+            .source_map
+            .statements
+            .get(i)
+            .copied()
+            .unwrap_or_default()
+    }
 }
 
 impl Ctx<'_> {

@@ -591,7 +591,6 @@ impl Ctx<'_> {
                 "outside the texture model (TEX, TXB, TXL, TXP, TXF and TXQ are lowered)"
             }
             N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
-            N::Bra => "BRA (unstructured branch) is not lowered",
             _ => "not lowered yet",
         };
         self.unsupported(format!("{name}{t}: {what}"))

@@ -27,6 +27,7 @@ pub mod ast;
 mod bindings;
 mod lexer;
 pub mod lower;
+mod lower_branch;
 mod lower_cc;
 mod lower_cvt;
 mod lower_emit;

@@ -12,6 +12,7 @@ mod memory;
 mod ops;
 mod refusals;
 mod robust;
+mod subroutines;
 mod support;
 mod table_x13;
 mod table_x13_wide;

@@ -110,6 +110,7 @@ impl Ctx<'_> {
                     self.calls.push((at, label));
                 }
             }
+            N::Cali => self.cali(insn)?,
             N::Kil => self.kil(insn, ty)?,
             N::Emit | N::Emits | N::Endprim => self.lower_emit(insn)?,
             // Textures (lower_tex.rs).

@@ -193,7 +193,9 @@ impl Ctx<'_> {
             }
             Declaration::Bound(b) => {
                 use ast::DeclKind::*;
-                if !matches!(b.kind, Attrib | Param | Output) {
+                // SUBROUTINE variables name `program.subroutine[i]` parameters, read by
+                // CALI (`lower_cali.rs`).
+                if !matches!(b.kind, Attrib | Param | Output | Subroutine) {
                     return Err(self.unsupported(format!("{} declarations", b.kind)));
                 }
                 if b.mods.size == Some(ast::VarSize::Long) {
@@ -215,9 +217,8 @@ impl Ctx<'_> {
                 }
                 self.vars.insert(b.name.clone(), Var::Elems(elems));
             }
-            Declaration::SubroutineType { .. } => {
-                return Err(self.unsupported("SUBROUTINETYPE (ARB_shader_subroutine)".into()))
-            }
+            // Read by CALI (`lower_cali.rs`).
+            Declaration::SubroutineType { .. } => {}
         }
         Ok(())
     }

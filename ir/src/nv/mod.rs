@@ -28,6 +28,7 @@ mod bindings;
 mod lexer;
 pub mod lower;
 mod lower_branch;
+mod lower_cali;
 mod lower_cc;
 mod lower_cvt;
 mod lower_emit;

@@ -175,15 +175,24 @@ impl<'a> Parser<'a> {
                 self.no_mods(&mods, mods_off, kw)?;
                 let off = self.t.peek().start;
                 let name = self.t.expect_ident("a subroutine type name")?.to_string();
-                self.declare(
-                    &name,
-                    off,
-                    VarInfo {
-                        kind: VarKind::SubroutineType,
-                        dims: Vec::new(),
-                        per_vertex: false,
-                    },
-                )?;
+                // ARB_shader_subroutine §2.X.5: "creates a SUBROUTINETYPE named "Hero" (if
+                // it does not already exist) and adds the subroutines": a type may be
+                // named again to add labels; any other earlier use of the name clashes.
+                let exists = self
+                    .vars
+                    .get(&name)
+                    .is_some_and(|v| v.kind == VarKind::SubroutineType);
+                if !exists {
+                    self.declare(
+                        &name,
+                        off,
+                        VarInfo {
+                            kind: VarKind::SubroutineType,
+                            dims: Vec::new(),
+                            per_vertex: false,
+                        },
+                    )?;
+                }
                 self.t.expect(b'{')?;
                 let mut labels = Vec::new();
                 if !self.t.at(b'}') {

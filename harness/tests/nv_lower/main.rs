@@ -2,6 +2,7 @@
 //! values worked out by hand in ../shared/spec/nv/NOTES.md §16 (expected values are copied
 //! from the notes' tables, not from any engine's output).
 
+mod atomic_loops;
 mod cc;
 mod cc_table;
 mod examples;

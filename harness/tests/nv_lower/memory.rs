@@ -306,6 +306,34 @@ fn atomics_return_the_old_value_and_update_memory() {
 }
 
 #[test]
+fn dwrap_decrements_and_wraps_to_the_operand() {
+    // § ATOM: writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result - 1 (U32, so
+    // the comparison is unsigned); t.x = result. Each row: operand, word, old, new.
+    let row = |op: u32, word: usize, old: u32, new: u32| {
+        let insn = format!(
+            "ADD.U64 r.x, a.x, {};\nATOM.DWRAP.U32 t.x, p1, r.x;",
+            4 * word
+        );
+        check(&insn, [op, 0, 0, 0], &[(16, V(old)), (word, V(new))]);
+    };
+    // 5 is neither 0 nor > 10: 5 - 1 = 4.
+    row(10, 7, 5, 4);
+    // 10 > 10 is false: 10 - 1 = 9 (the operand itself still decrements).
+    row(10, 8, 10, 9);
+    // 10 > 9: wraps to the operand, 9.
+    row(9, 8, 10, 9);
+    // result == 0: wraps to the operand, 10 (TGSI's ATOMDEC_WRAP would store 0).
+    row(10, 10, 0, 10);
+    // 0xFFFFFFFF > 5 unsigned: wraps to 5 (a signed compare would give 0xFFFFFFFE).
+    row(5, 9, 0xFFFF_FFFF, 5);
+    // 1 > 0: wraps to the operand 0; and 0 with operand 0 stays 0.
+    row(0, 5, 1, 0);
+    row(0, 10, 0, 0);
+    // 1 with operand 1: 1 - 1 = 0.
+    row(1, 5, 1, 0);
+}
+
+#[test]
 fn atomics_from_many_invocations_sum_and_membar_is_accepted() {
     // 64 invocations add their localid + 1 to one dword: 100 + (1 + ... + 64) = 2180,
     // whatever the order; MEMBAR orders nothing a single dword needs.

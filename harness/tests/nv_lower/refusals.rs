@@ -5,7 +5,7 @@ use shaderdiff_ir::nv;
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
 /// negated ADD / SUB, CVT with F16, CVT.SAT to a 64-bit integer, 32-bit accesses to
-/// LONG variables, F16 storage, 64-bit atomics, DWRAP and textures outside the model
+/// LONG variables, F16 storage, 64-bit atomics and textures outside the model
 /// (cube maps; the rest in textures.rs).
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -24,11 +24,6 @@ fn unsupported_constructs_are_refused_with_their_position() {
             "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
             "CVT",
             (3, 1),
-        ),
-        (
-            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\n ATOM.DWRAP.U32 t.x, t, a.x;\nEND\n",
-            "DWRAP",
-            (4, 2),
         ),
         (
             "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nLOAD.F16 t.x, a.x;\nEND\n",

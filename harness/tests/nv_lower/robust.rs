@@ -76,6 +76,10 @@ const MEMORY: &[&str] = &[
     "LDB.S32X2 t0, sb[t0.z];",
     "STB.U64 L0, sb[8];",
     "ATOMB.XOR.U32 t2, t0, sb[4];",
+    "ATOM.DWRAP.U32 t0, t1, L0.x;",
+    "ATOMS.DWRAP.U32 t0.xy, t1.y, sm[t0.x];",
+    "ATOMB.DWRAP.U32.CC t2, -t0, sb[8];",
+    "ATOM.DWRAP.S32 t0, t1, L0.x;",
     "LOAD.U32 t0, sm[0];",
     "BAR;",
     "MEMBAR.CTA;",
@@ -145,4 +149,17 @@ fn every_64_bit_and_conversion_form_lowers_or_is_refused_without_panicking() {
     }
     // Most forms are valid and lower; the rest are parse errors or refusals with a position.
     assert!(lowered > tried / 8, "only {lowered} of {tried} lowered");
+}
+
+/// Forms the lowering used to refuse and now lowers (and every engine runs without a
+/// panic): NV's DWRAP as a compare-and-swap loop on global, shared and storage memory.
+#[test]
+fn formerly_refused_forms_lower() {
+    for body in [
+        "ATOM.DWRAP.U32 t0, t1, L0.x;",
+        "ATOMS.DWRAP.U32 t0.xy, t1.y, sm[t0.x];",
+        "ATOMB.DWRAP.U32.CC t2, -t0, sb[8];",
+    ] {
+        assert!(lower_and_run(body), "`{body}` does not lower");
+    }
 }

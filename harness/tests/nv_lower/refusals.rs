@@ -4,7 +4,7 @@ use shaderdiff_ir::nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
-/// negated ADD / SUB, CVT with F16, CVT.SAT to a 64-bit integer, 32-bit accesses to
+/// negated ADD / SUB, CVT with F16, 32-bit accesses to
 /// LONG variables, F16 storage, 64-bit atomics and textures outside the model
 /// (cube maps; the rest in textures.rs).
 #[test]
@@ -36,11 +36,6 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (4, 1),
         ),
         (
-            "!!NVvp5.0\nLONG TEMP d;\nCVT.S64.F64.SAT d, d;\nEND\n",
-            "saturating integer conversion",
-            (3, 1),
-        ),
-        (
             "!!NVvp5.0\nLONG TEMP d;\n MOV.U d.x, 1;\nEND\n",
             "32-bit access to the LONG variable `d`",
             (3, 2),
@@ -65,6 +60,26 @@ fn unsupported_constructs_are_refused_with_their_position() {
         );
         assert!(e.to_string().contains(what), "{text}: {e}");
         assert_eq!((e.pos().line, e.pos().col), (*line, *col), "{text}: {e}");
+    }
+}
+
+/// MUL.HI, MUL.S24 and MUL.U24 are 32-bit multiplies (NV_gpu_program4 § MUL: "The HI
+/// modifier specifies a 32-bit integer multiply"; S24 / U24 imply their data type): with a
+/// 64-bit data type the program is invalid (exit 2), not an unsupported form.
+#[test]
+fn mul_hi_of_64_bits_is_invalid() {
+    for (text, col) in [
+        ("!!NVvp5.0\nLONG TEMP d;\nMUL.S64.HI d, d, d;\nEND\n", 1),
+        ("!!NVvp5.0\nLONG TEMP d;\n  MUL.U64.HI d, d, d;\nEND\n", 3),
+    ] {
+        let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = nv::lower(&p).expect_err(text);
+        assert!(matches!(e, nv::LowerError::Invalid { .. }), "{text}: {e}");
+        assert!(
+            e.to_string().contains("HI is a 32-bit multiply modifier"),
+            "{text}: {e}"
+        );
+        assert_eq!((e.pos().line, e.pos().col), (3, col), "{text}: {e}");
     }
 }
 

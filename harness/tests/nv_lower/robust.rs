@@ -152,13 +152,22 @@ fn every_64_bit_and_conversion_form_lowers_or_is_refused_without_panicking() {
 }
 
 /// Forms the lowering used to refuse and now lowers (and every engine runs without a
-/// panic): NV's DWRAP as a compare-and-swap loop on global, shared and storage memory.
+/// panic): NV's DWRAP as a compare-and-swap loop on global, shared and storage memory;
+/// CVT.SAT to 32- and 64-bit integers.
 #[test]
 fn formerly_refused_forms_lower() {
     for body in [
         "ATOM.DWRAP.U32 t0, t1, L0.x;",
         "ATOMS.DWRAP.U32 t0.xy, t1.y, sm[t0.x];",
         "ATOMB.DWRAP.U32.CC t2, -t0, sb[8];",
+        "CVT.S32.F32.SAT t0, t1;",
+        "CVT.U32.F32.CEIL.SAT.CC t0, t1;",
+        "CVT.S32.F64.SAT t0, L1;",
+        "CVT.U32.S64.SAT t0.xy, L1;",
+        "CVT.S64.F32.SAT L0, t1;",
+        "CVT.U64.F64.FLR.SAT L0, L1;",
+        "CVT.U64.S32.SAT L0.xz, t1;",
+        "CVT.S64.U64.SAT L0, L1;",
     ] {
         assert!(lower_and_run(body), "`{body}` does not lower");
     }

@@ -15,8 +15,8 @@ const ALL: [u8; 4] = [0, 1, 2, 3];
 impl Ctx<'_> {
     /// CVT.<to>.<from>: integer ↔ integer of 8/16/32 bits (wraps, or clamps with SAT),
     /// 32-bit integer → F32 (round to nearest), F32 → integer with the ROUND (default),
-    /// CEIL, FLR or TRUNC rounding (SAT clamps only to 8/16-bit ranges), F32 → F32. F16 and
-    /// 64-bit types are refused.
+    /// CEIL, FLR or TRUNC rounding (SAT clamps to the result's range, `lower_cvt_sat.rs`),
+    /// F32 → F32. F16 is refused; 64-bit types are `lower_wide.rs`'s.
     pub(super) fn cvt(
         &mut self,
         insn: &NvInsn,
@@ -69,9 +69,9 @@ impl Ctx<'_> {
                 self.emit(rop, vec![dst(t, 0xF)], vec![a]);
                 if sat != Saturate::None {
                     if bits(to) == 32 {
-                        return Err(self.unsupported(format!(
-                            "CVT.{to}.{from}.SAT: float to 32-bit integer saturation"
-                        )));
+                        let v = self.f32_to_i32_sat(src(t, ALL), tb == BaseType::S);
+                        self.op_sat(O::MOV, d, vec![v], Saturate::None);
+                        return Ok(());
                     }
                     let (lo, hi) = range(tb, bits(to));
                     let lo = self.imm([(lo as f32).to_bits(); 4]);

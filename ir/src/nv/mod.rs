@@ -29,6 +29,7 @@ mod lexer;
 pub mod lower;
 mod lower_cc;
 mod lower_cvt;
+mod lower_cvt_sat;
 mod lower_emit;
 mod lower_mem;
 mod lower_ops;

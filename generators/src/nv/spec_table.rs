@@ -512,17 +512,15 @@ pub fn lowered_today(f: &Family) -> bool {
         } => {
             let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
             let float = |t: &str| t.starts_with('F');
-            // F16; 8/16-bit integers to or from 64 bits.
-            if [to, from].contains(&"F16") {
-                return false;
-            }
+            // 8/16-bit integers and F16 to or from 64 bits.
             if bits(to) == 64 || bits(from) == 64 {
                 let both_wide_or_32 = [to, from].iter().all(|t| bits(t) >= 32);
                 let directed_to_float = float(to) && round.is_some();
                 return both_wide_or_32 && !directed_to_float;
             }
-            // Integer to float with a directed rounding.
-            !(float(to) && !float(from) && round.is_some())
+            // Integer to F32 with a directed rounding (to F16 it is lowered: binary32
+            // holds every integer binary16 can round to).
+            !(to == "F32" && !float(from) && round.is_some())
         }
     }
 }

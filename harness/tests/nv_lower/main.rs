@@ -14,6 +14,7 @@ mod refusals;
 mod robust;
 mod support;
 mod table_x13;
+mod table_x13_f16;
 mod table_x13_sat;
 mod table_x13_wide;
 mod textures;

@@ -305,6 +305,64 @@ fn atomics_return_the_old_value_and_update_memory() {
     row("ATOM.IWRAP.U32 t.x, p1, r.x;", [11, 0, 0, 0], 8, 10, 11);
 }
 
+/// F16 storage (NV_gpu_program5_mem_extended BufferMemoryLoad / Store: `result.x =
+/// ((float16_t *)address)[0]` ...; alignment 2, 4, 8 for F16, F16X2, F16X4). Binary16
+/// fields of DATA decoded by hand: 0x3FC0 = 2^0 * (1 + 960/1024) = 1.9375 (binary32
+/// 0x3FF80000); 0xBEEF = -(1 + 751/1024) (0xBFDDE000); 0xDEAD = -2^8 * (1 + 685/1024) =
+/// -427.25 (0xC3D5A000); 0x0001 = 2^-24 (0x33800000).
+#[test]
+fn f16_loads_and_stores() {
+    // Word 3 = 0x3FC00000: its high half at byte 14.
+    check(
+        "ADD.U64 r.x, a.x, 14;\nLOAD.F16 t, r.x;",
+        [0; 4],
+        &t([0x3FF8_0000, 0, 0, 0]),
+    );
+    check(
+        "ADD.U64 r.x, a.x, 12;\nLOAD.F16X2 t, r.x;",
+        [0; 4],
+        &t([0, 0x3FF8_0000, 0, 0]),
+    );
+    // Words 4, 5 = 0xDEADBEEF, 0x00000001.
+    check(
+        "ADD.U64 r.x, a.x, 16;\nLOAD.F16X4 t, r.x;",
+        [0; 4],
+        &t([0xBFDD_E000, 0xC3D5_A000, 0x3380_0000, 0]),
+    );
+    // F16X4 needs 8-byte alignment: offset 4 is undefined.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.F16X4 t, r.x;",
+        [0; 4],
+        &[(16, Undef), (17, Undef), (18, Undef), (19, Undef)],
+    );
+    // Stores of p1 = (1.0, -2.0, 0.5, 65504.0): binary16 0x3C00, 0xC000, 0x3800, 0x7BFF.
+    let p1 = [0x3F80_0000, 0xC000_0000, 0x3F00_0000, 0x477F_E000];
+    // The high half of word 0 (0x44332211) becomes 0x3C00; the low half is kept.
+    check(
+        "ADD.U64 r.x, a.x, 2;\nSTORE.F16 p1, r.x;",
+        p1,
+        &[(0, V(0x3C00_2211)), (1, V(DATA[1]))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.F16X2 p1, r.x;",
+        p1,
+        &[(10, V(0xC000_3C00)), (11, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 48;\nSTORE.F16X4 p1, r.x;",
+        p1,
+        &[(12, V(0xC000_3C00)), (13, V(0x7BFF_3800)), (14, V(0))],
+    );
+    // Round to nearest even on store: 1 + 2^-11 (0x3F801000) is the tie between 0x3C00
+    // and 0x3C01, giving the even 0x3C00; 65520 (0x477FF000) ties between 65504 and 2^16,
+    // which overflows: +INF 0x7C00.
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.F16X2 p1, r.x;",
+        [0x3F80_1000, 0x477F_F000, 0, 0],
+        &[(10, V(0x7C00_3C00))],
+    );
+}
+
 #[test]
 fn dwrap_decrements_and_wraps_to_the_operand() {
     // § ATOM: writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result - 1 (U32, so

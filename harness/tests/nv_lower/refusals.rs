@@ -4,8 +4,8 @@ use shaderdiff_ir::nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
-/// negated ADD / SUB, CVT with F16, 32-bit accesses to
-/// LONG variables, F16 storage, 64-bit atomics and textures outside the model
+/// negated ADD / SUB, CVT between F16 and 64-bit types, 32-bit accesses to
+/// LONG variables, F16 and 64-bit atomics and textures outside the model
 /// (cube maps; the rest in textures.rs).
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -21,13 +21,13 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (3, 3),
         ),
         (
-            "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
-            "CVT",
-            (3, 1),
+            "!!NVvp5.0\nTEMP i;\nLONG TEMP d;\nCVT.F16.F64 i, d;\nEND\n",
+            "from 64 bits only to F32, S32 or U32",
+            (4, 1),
         ),
         (
-            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nLOAD.F16 t.x, a.x;\nEND\n",
-            "F16 storage",
+            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.F16X2 t.x, t, a.x;\nEND\n",
+            "F16 atomics",
             (4, 1),
         ),
         (

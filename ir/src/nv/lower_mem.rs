@@ -26,10 +26,13 @@
 //! (U32 S32), IWRAP (U32), EXCH and CSWAP (U32 S32); the result's x is the value read, y, z
 //! and w are undefined (§ ATOM).
 //!
+//! F16, F16X2 and F16X4 (NV_gpu_program5_mem_extended) convert between binary16 in memory
+//! and binary32 in registers (`lower_f16.rs`).
+//!
 //! DWRAP (U32) cannot use TGSI's ATOMDEC_WRAP, which wraps to 0 where NV wraps to the
 //! operand: it is a compare-and-swap loop of IR ATOMCAS attempts (`atom_dwrap`).
 //!
-//! Refused: F16 storage, 8/16-bit vector forms, 64-bit atomics. `.COH` / `.VOL` have no
+//! Refused: the 8/16-bit integer vector forms, 64-bit and F16 atomics. `.COH` / `.VOL` have no
 //! effect in a single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
@@ -82,10 +85,13 @@ impl Ctx<'_> {
                 "{name}.{t}: a storage modifier (U32, F32X4, S8 ...) is required"
             )));
         };
-        if t.base() == BaseType::F && bits == 16 {
-            return Err(self.unsupported(format!("{name}.{t}: F16 storage")));
+        let half = t.base() == BaseType::F && bits == 16;
+        if half && matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb) {
+            return Err(self.unsupported(format!(
+                "{name}.{t}: F16 atomics (NV_shader_atomic_fp16_vector)"
+            )));
         }
-        if bits < 32 && t.components() != 1 {
+        if bits < 32 && t.components() != 1 && !half {
             return Err(self.unsupported(format!("{name}.{t}: vectors of 8/16-bit values")));
         }
         Ok(Storage {
@@ -355,7 +361,9 @@ impl Ctx<'_> {
         let t = self.hidden();
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         self.emit(O::MOV, vec![dst(t, 0xF)], vec![zero]);
-        if st.bits == 32 {
+        if st.base == BaseType::F && st.bits == 16 {
+            self.load_f16(mem, off, st.count, t);
+        } else if st.bits == 32 {
             let mask = (1u8 << st.count) - 1;
             self.emit(
                 O::LOAD,
@@ -430,6 +438,11 @@ impl Ctx<'_> {
     pub(super) fn store(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let st = self.storage(insn)?;
         let (mem, off) = self.mem_target(insn, 1, st.size())?;
+        if st.base == BaseType::F && st.bits == 16 {
+            let v = self.operand(insn, 0, BaseType::F)?;
+            self.store_f16(mem, off, st.count, v);
+            return Ok(());
+        }
         match st.bits {
             64 => {
                 let v = self.wide_operand(insn, 0, st.base)?;

@@ -21,10 +21,15 @@
 //! ATOMS, BAR), LDC on CBUFFER variables and LDB / STB / ATOMB on STORAGE variables in
 //! `lower_mem.rs`.
 //!
-//! Everything else — BRA, textures and images, thread-group votes, F16 conversions and
-//! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
-//! MAD with a negated operand, tessellation control programs — is refused with [`LowerError::Unsupported`] naming the
-//! instruction and its position, never lowered approximately.
+//! CVT to and from F16 and the F16 storage modifiers are `lower_f16.rs`'s; CVT.SAT to 32- and
+//! 64-bit integers `lower_cvt_sat.rs`'s; ATOM.DWRAP is a compare-and-swap loop
+//! (`lower_mem.rs`).
+//!
+//! Everything else — BRA, textures and images, thread-group votes, F16 with 64-bit types,
+//! 64-bit and F16 atomics, LONG ATTRIB, the carry and overflow flags of integer SAD and of
+//! ADD / SUB / MAD with a negated operand, tessellation control programs — is refused with
+//! [`LowerError::Unsupported`] naming the instruction and its position, never lowered
+//! approximately.
 
 use std::collections::HashMap;
 

@@ -8,6 +8,7 @@ mod cc_table;
 mod examples;
 mod faults;
 mod geometry;
+mod long_attrib;
 mod memory;
 mod ops;
 mod refusals;

@@ -28,6 +28,9 @@
 //! results, SAT/SSAT of a 64-bit result, 64-bit SAD / REP, integer-typed
 //! FLR/CEIL/ROUND/TRUNC of 64 bits, 64-bit operands in 32-bit variables, relative
 //! addressing of LONG arrays, 8/16-bit and F16 conversions to or from 64 bits.
+//!
+//! `LONG ATTRIB` (vertex programs) is read like a LONG TEMP filled by the prologue from
+//! two inputs (`lower_vars.rs` `long_attrib`).
 
 use super::ast::{BaseType, DataType, Instruction as NvInsn, RoundMode, SrcBase, VarRef};
 use super::lower::{chan, dst, src};

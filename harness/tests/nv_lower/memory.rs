@@ -363,6 +363,64 @@ fn f16_loads_and_stores() {
     );
 }
 
+/// The 8/16-bit vector storage modifiers (NV_gpu_program5_mem_extended: `result.x =
+/// ((int8_t *)address)[0]; result.y = ((int8_t *)address)[1]` ..., little-endian;
+/// alignment 2 for S8X2 / U8X2, 4 for S8X4 / U8X4 / S16X2 / U16X2, 8 for S16X4 / U16X4).
+/// DATA bytes from offset 0: 11 22 33 44 | 55 66 77 88 | 00 80 7F FF.
+#[test]
+fn vectors_of_8_and_16_bit_values() {
+    check(
+        "ADD.U64 r.x, a.x, 2;\nLOAD.U8X2 t, r.x;",
+        [0; 4],
+        &t([0x33, 0x44, 0, 0]),
+    );
+    // Sign-extended: 0x88 is -120.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.S8X4 t, r.x;",
+        [0; 4],
+        &t([0x55, 0x66, 0x77, 0xFFFF_FF88]),
+    );
+    // 0x8000 is -32768, 0xFF7F is -129.
+    check(
+        "ADD.U64 r.x, a.x, 8;\nLOAD.S16X2 t, r.x;",
+        [0; 4],
+        &t([0xFFFF_8000, 0xFFFF_FF7F, 0, 0]),
+    );
+    check(
+        "LOAD.U16X4 t, a.x;",
+        [0; 4],
+        &t([0x2211, 0x4433, 0x6655, 0x8877]),
+    );
+    // U16X4 at offset 4 is not a multiple of 8: undefined.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.U16X4 t, r.x;",
+        [0; 4],
+        &[(16, Undef), (17, Undef), (18, Undef), (19, Undef)],
+    );
+    // Stores keep the low 8 / 16 bits of each component: 0x1FF → FF, 0x303 → 03.
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.U8X4 p1, r.x;",
+        [0x1FF, 2, 0x303, 0xFFFF_FFFF],
+        &[(10, V(0xFF03_02FF)), (11, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 44;\nSTORE.S16X2 p1, r.x;",
+        [0x1_2345, 0xFFFF_8001, 0, 0],
+        &[(11, V(0x8001_2345)), (12, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 48;\nSTORE.U16X4 p1, r.x;",
+        [1, 2, 3, 0x1_0004],
+        &[(12, V(0x0002_0001)), (13, V(0x0004_0003))],
+    );
+    // Bytes 2 and 3 of word 0 (0x44332211) replaced, bytes 0 and 1 kept.
+    check(
+        "ADD.U64 r.x, a.x, 2;\nSTORE.U8X2 p1, r.x;",
+        [0xAA, 0xBB, 0, 0],
+        &[(0, V(0xBBAA_2211)), (1, V(DATA[1]))],
+    );
+}
+
 #[test]
 fn dwrap_decrements_and_wraps_to_the_operand() {
     // § ATOM: writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result - 1 (U32, so

@@ -155,7 +155,7 @@ fn every_64_bit_and_conversion_form_lowers_or_is_refused_without_panicking() {
 
 /// Forms the lowering used to refuse and now lowers (and every engine runs without a
 /// panic): NV's DWRAP as a compare-and-swap loop on global, shared and storage memory;
-/// CVT.SAT to 32- and 64-bit integers; CVT to and from F16 and F16 storage.
+/// CVT.SAT to 32- and 64-bit integers; CVT to and from F16, F16 storage and the 8/16-bit vector storage forms.
 #[test]
 fn formerly_refused_forms_lower() {
     for body in [
@@ -180,6 +180,10 @@ fn formerly_refused_forms_lower() {
         "LDB.F16 t0.y, sb[t0.x];",
         "STB.F16X2 t1, sb[4];",
         "LDC.F16X4 t0, cb[8];",
+        "LOAD.S8X4 t0, L0.x;",
+        "STORE.U16X2 t1, L0.y;",
+        "LDS.U8X2 t0, sm[2];",
+        "STB.S16X4 t1, sb[8];",
     ] {
         assert!(lower_and_run(body), "`{body}` does not lower");
     }

@@ -32,7 +32,10 @@
 //! DWRAP (U32) cannot use TGSI's ATOMDEC_WRAP, which wraps to 0 where NV wraps to the
 //! operand: it is a compare-and-swap loop of IR ATOMCAS attempts (`atom_dwrap`).
 //!
-//! Refused: the 8/16-bit integer vector forms, 64-bit and F16 atomics. `.COH` / `.VOL` have no
+//! S8X2 S8X4 S16X2 S16X4 U8X2 U8X4 U16X2 U16X4 (mem_extended) load or store each component
+//! like the scalar form at `offset + c * size`.
+//!
+//! Refused: 64-bit and F16 atomics. `.COH` / `.VOL` have no
 //! effect in a single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
@@ -90,9 +93,6 @@ impl Ctx<'_> {
             return Err(self.unsupported(format!(
                 "{name}.{t}: F16 atomics (NV_shader_atomic_fp16_vector)"
             )));
-        }
-        if bits < 32 && t.components() != 1 && !half {
-            return Err(self.unsupported(format!("{name}.{t}: vectors of 8/16-bit values")));
         }
         Ok(Storage {
             base: t.base(),
@@ -371,30 +371,34 @@ impl Ctx<'_> {
                 vec![src(mem, [0, 1, 2, 3]), off],
             );
         } else {
-            // The aligned dword, then the field at (offset & 3) * 8 (little-endian).
-            let k3 = src(self.imm([!3; 4]), [0; 4]);
-            let w = self.hidden();
-            self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-            self.emit(
-                O::LOAD,
-                vec![dst(w, X)],
-                vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-            );
-            let three = src(self.imm([3; 4]), [0; 4]);
-            let eight = src(self.imm([8; 4]), [0; 4]);
-            self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-            self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
-            let bits = src(self.imm([st.bits; 4]), [0; 4]);
-            let op = if st.base == BaseType::S {
-                O::IBFE
-            } else {
-                O::UBFE
-            };
-            self.emit(
-                op,
-                vec![dst(t, X)],
-                vec![src(w, [0; 4]), src(w, [2; 4]), bits],
-            );
+            // Per component c (mem_extended X2 / X4: byte offset + c * size), the aligned
+            // dword, then the field at (offset & 3) * 8 (little-endian).
+            for c in 0..st.count {
+                let off = self.offset_plus(off, c * st.bits / 8);
+                let k3 = src(self.imm([!3; 4]), [0; 4]);
+                let w = self.hidden();
+                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+                self.emit(
+                    O::LOAD,
+                    vec![dst(w, X)],
+                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+                );
+                let three = src(self.imm([3; 4]), [0; 4]);
+                let eight = src(self.imm([8; 4]), [0; 4]);
+                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                let bits = src(self.imm([st.bits; 4]), [0; 4]);
+                let op = if st.base == BaseType::S {
+                    O::IBFE
+                } else {
+                    O::UBFE
+                };
+                self.emit(
+                    op,
+                    vec![dst(t, 1 << c)],
+                    vec![src(w, [0; 4]), src(w, [2; 4]), bits],
+                );
+            }
         }
         let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(t, [0, 1, 2, 3])]);
         i.saturate = sat;
@@ -457,36 +461,40 @@ impl Ctx<'_> {
                 self.emit(O::STORE, vec![dst(mem, mask)], vec![off, v]);
             }
             _ => {
-                // Read-modify-write of the aligned dword.
+                // Read-modify-write of the aligned dword, per component (mem_extended X2 /
+                // X4: byte offset + c * size).
                 let v = self.operand(insn, 0, st.base)?;
-                let k3 = src(self.imm([!3; 4]), [0; 4]);
-                let three = src(self.imm([3; 4]), [0; 4]);
-                let eight = src(self.imm([8; 4]), [0; 4]);
-                let bits = src(self.imm([st.bits; 4]), [0; 4]);
-                let w = self.hidden();
-                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                self.emit(
-                    O::LOAD,
-                    vec![dst(w, X)],
-                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-                );
-                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
-                self.emit(
-                    O::BFI,
-                    vec![dst(w, X)],
-                    vec![
-                        src(w, [0; 4]),
-                        src(v.reg, [v.swizzle[0]; 4]),
-                        src(w, [2; 4]),
-                        bits,
-                    ],
-                );
-                self.emit(
-                    O::STORE,
-                    vec![dst(mem, X)],
-                    vec![src(w, [1; 4]), src(w, [0; 4])],
-                );
+                for c in 0..st.count {
+                    let off = self.offset_plus(off, c * st.bits / 8);
+                    let k3 = src(self.imm([!3; 4]), [0; 4]);
+                    let three = src(self.imm([3; 4]), [0; 4]);
+                    let eight = src(self.imm([8; 4]), [0; 4]);
+                    let bits = src(self.imm([st.bits; 4]), [0; 4]);
+                    let w = self.hidden();
+                    self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+                    self.emit(
+                        O::LOAD,
+                        vec![dst(w, X)],
+                        vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+                    );
+                    self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+                    self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                    self.emit(
+                        O::BFI,
+                        vec![dst(w, X)],
+                        vec![
+                            src(w, [0; 4]),
+                            src(v.reg, [v.swizzle[c as usize]; 4]),
+                            src(w, [2; 4]),
+                            bits,
+                        ],
+                    );
+                    self.emit(
+                        O::STORE,
+                        vec![dst(mem, X)],
+                        vec![src(w, [1; 4]), src(w, [0; 4])],
+                    );
+                }
             }
         }
         Ok(())

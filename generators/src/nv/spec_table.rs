@@ -501,32 +501,26 @@ pub fn lowered_today(f: &Family) -> bool {
         return false;
     }
     match f.variant {
-        // 64-bit data types (NV_gpu_program5 §2.X.4.1, NOTES.md §11): MUL.HI is not
-        // lowered.
+        // 64-bit data types (NV_gpu_program5 §2.X.4.1, NOTES.md §11): MUL.HI / S24 / U24
+        // are 32-bit multiplies (NV_gpu_program4 § MUL), invalid with a 64-bit type.
         Variant::Alu { ty, m, .. } if ty.is_64() => !matches!(m, Mod::Hi | Mod::Fast24),
         // SAD's condition codes need its carry and overflow.
         Variant::Alu { m: Mod::Cc, .. } if f.row.op == "SAD" => false,
         Variant::Alu { .. } => true,
-        Variant::Cvt { to, from, round, m } => {
+        Variant::Cvt {
+            to, from, round, ..
+        } => {
             let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
             let float = |t: &str| t.starts_with('F');
-            // F16; 8/16-bit integers to or from 64 bits.
-            if [to, from].contains(&"F16") {
-                return false;
-            }
+            // 8/16-bit integers and F16 to or from 64 bits.
             if bits(to) == 64 || bits(from) == 64 {
                 let both_wide_or_32 = [to, from].iter().all(|t| bits(t) >= 32);
                 let directed_to_float = float(to) && round.is_some();
-                // SAT of a conversion to an integer (integer saturation) is not lowered.
-                let mods = m != Mod::Sat || float(to);
-                return both_wide_or_32 && mods && !directed_to_float;
+                return both_wide_or_32 && !directed_to_float;
             }
-            // Integer to float with a directed rounding.
-            if float(to) && !float(from) && round.is_some() {
-                return false;
-            }
-            // Float to a 32-bit integer with saturation.
-            !(float(from) && !float(to) && bits(to) == 32 && m == Mod::Sat)
+            // Integer to F32 with a directed rounding (to F16 it is lowered: binary32
+            // holds every integer binary16 can round to).
+            !(to == "F32" && !float(from) && round.is_some())
         }
     }
 }

@@ -2,12 +2,14 @@
 //! values worked out by hand in ../shared/spec/nv/NOTES.md §16 (expected values are copied
 //! from the notes' tables, not from any engine's output).
 
+mod atomic_loops;
 mod branches;
 mod cc;
 mod cc_table;
 mod examples;
 mod faults;
 mod geometry;
+mod long_attrib;
 mod memory;
 mod ops;
 mod refusals;
@@ -15,6 +17,8 @@ mod robust;
 mod subroutines;
 mod support;
 mod table_x13;
+mod table_x13_f16;
+mod table_x13_sat;
 mod table_x13_wide;
 mod textures;
 mod votes;

@@ -305,6 +305,150 @@ fn atomics_return_the_old_value_and_update_memory() {
     row("ATOM.IWRAP.U32 t.x, p1, r.x;", [11, 0, 0, 0], 8, 10, 11);
 }
 
+/// F16 storage (NV_gpu_program5_mem_extended BufferMemoryLoad / Store: `result.x =
+/// ((float16_t *)address)[0]` ...; alignment 2, 4, 8 for F16, F16X2, F16X4). Binary16
+/// fields of DATA decoded by hand: 0x3FC0 = 2^0 * (1 + 960/1024) = 1.9375 (binary32
+/// 0x3FF80000); 0xBEEF = -(1 + 751/1024) (0xBFDDE000); 0xDEAD = -2^8 * (1 + 685/1024) =
+/// -427.25 (0xC3D5A000); 0x0001 = 2^-24 (0x33800000).
+#[test]
+fn f16_loads_and_stores() {
+    // Word 3 = 0x3FC00000: its high half at byte 14.
+    check(
+        "ADD.U64 r.x, a.x, 14;\nLOAD.F16 t, r.x;",
+        [0; 4],
+        &t([0x3FF8_0000, 0, 0, 0]),
+    );
+    check(
+        "ADD.U64 r.x, a.x, 12;\nLOAD.F16X2 t, r.x;",
+        [0; 4],
+        &t([0, 0x3FF8_0000, 0, 0]),
+    );
+    // Words 4, 5 = 0xDEADBEEF, 0x00000001.
+    check(
+        "ADD.U64 r.x, a.x, 16;\nLOAD.F16X4 t, r.x;",
+        [0; 4],
+        &t([0xBFDD_E000, 0xC3D5_A000, 0x3380_0000, 0]),
+    );
+    // F16X4 needs 8-byte alignment: offset 4 is undefined.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.F16X4 t, r.x;",
+        [0; 4],
+        &[(16, Undef), (17, Undef), (18, Undef), (19, Undef)],
+    );
+    // Stores of p1 = (1.0, -2.0, 0.5, 65504.0): binary16 0x3C00, 0xC000, 0x3800, 0x7BFF.
+    let p1 = [0x3F80_0000, 0xC000_0000, 0x3F00_0000, 0x477F_E000];
+    // The high half of word 0 (0x44332211) becomes 0x3C00; the low half is kept.
+    check(
+        "ADD.U64 r.x, a.x, 2;\nSTORE.F16 p1, r.x;",
+        p1,
+        &[(0, V(0x3C00_2211)), (1, V(DATA[1]))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.F16X2 p1, r.x;",
+        p1,
+        &[(10, V(0xC000_3C00)), (11, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 48;\nSTORE.F16X4 p1, r.x;",
+        p1,
+        &[(12, V(0xC000_3C00)), (13, V(0x7BFF_3800)), (14, V(0))],
+    );
+    // Round to nearest even on store: 1 + 2^-11 (0x3F801000) is the tie between 0x3C00
+    // and 0x3C01, giving the even 0x3C00; 65520 (0x477FF000) ties between 65504 and 2^16,
+    // which overflows: +INF 0x7C00.
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.F16X2 p1, r.x;",
+        [0x3F80_1000, 0x477F_F000, 0, 0],
+        &[(10, V(0x7C00_3C00))],
+    );
+}
+
+/// The 8/16-bit vector storage modifiers (NV_gpu_program5_mem_extended: `result.x =
+/// ((int8_t *)address)[0]; result.y = ((int8_t *)address)[1]` ..., little-endian;
+/// alignment 2 for S8X2 / U8X2, 4 for S8X4 / U8X4 / S16X2 / U16X2, 8 for S16X4 / U16X4).
+/// DATA bytes from offset 0: 11 22 33 44 | 55 66 77 88 | 00 80 7F FF.
+#[test]
+fn vectors_of_8_and_16_bit_values() {
+    check(
+        "ADD.U64 r.x, a.x, 2;\nLOAD.U8X2 t, r.x;",
+        [0; 4],
+        &t([0x33, 0x44, 0, 0]),
+    );
+    // Sign-extended: 0x88 is -120.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.S8X4 t, r.x;",
+        [0; 4],
+        &t([0x55, 0x66, 0x77, 0xFFFF_FF88]),
+    );
+    // 0x8000 is -32768, 0xFF7F is -129.
+    check(
+        "ADD.U64 r.x, a.x, 8;\nLOAD.S16X2 t, r.x;",
+        [0; 4],
+        &t([0xFFFF_8000, 0xFFFF_FF7F, 0, 0]),
+    );
+    check(
+        "LOAD.U16X4 t, a.x;",
+        [0; 4],
+        &t([0x2211, 0x4433, 0x6655, 0x8877]),
+    );
+    // U16X4 at offset 4 is not a multiple of 8: undefined.
+    check(
+        "ADD.U64 r.x, a.x, 4;\nLOAD.U16X4 t, r.x;",
+        [0; 4],
+        &[(16, Undef), (17, Undef), (18, Undef), (19, Undef)],
+    );
+    // Stores keep the low 8 / 16 bits of each component: 0x1FF → FF, 0x303 → 03.
+    check(
+        "ADD.U64 r.x, a.x, 40;\nSTORE.U8X4 p1, r.x;",
+        [0x1FF, 2, 0x303, 0xFFFF_FFFF],
+        &[(10, V(0xFF03_02FF)), (11, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 44;\nSTORE.S16X2 p1, r.x;",
+        [0x1_2345, 0xFFFF_8001, 0, 0],
+        &[(11, V(0x8001_2345)), (12, V(0))],
+    );
+    check(
+        "ADD.U64 r.x, a.x, 48;\nSTORE.U16X4 p1, r.x;",
+        [1, 2, 3, 0x1_0004],
+        &[(12, V(0x0002_0001)), (13, V(0x0004_0003))],
+    );
+    // Bytes 2 and 3 of word 0 (0x44332211) replaced, bytes 0 and 1 kept.
+    check(
+        "ADD.U64 r.x, a.x, 2;\nSTORE.U8X2 p1, r.x;",
+        [0xAA, 0xBB, 0, 0],
+        &[(0, V(0xBBAA_2211)), (1, V(DATA[1]))],
+    );
+}
+
+#[test]
+fn dwrap_decrements_and_wraps_to_the_operand() {
+    // § ATOM: writeval = (result == 0 || result > tmp0.x) ? tmp0.x : result - 1 (U32, so
+    // the comparison is unsigned); t.x = result. Each row: operand, word, old, new.
+    let row = |op: u32, word: usize, old: u32, new: u32| {
+        let insn = format!(
+            "ADD.U64 r.x, a.x, {};\nATOM.DWRAP.U32 t.x, p1, r.x;",
+            4 * word
+        );
+        check(&insn, [op, 0, 0, 0], &[(16, V(old)), (word, V(new))]);
+    };
+    // 5 is neither 0 nor > 10: 5 - 1 = 4.
+    row(10, 7, 5, 4);
+    // 10 > 10 is false: 10 - 1 = 9 (the operand itself still decrements).
+    row(10, 8, 10, 9);
+    // 10 > 9: wraps to the operand, 9.
+    row(9, 8, 10, 9);
+    // result == 0: wraps to the operand, 10 (TGSI's ATOMDEC_WRAP would store 0).
+    row(10, 10, 0, 10);
+    // 0xFFFFFFFF > 5 unsigned: wraps to 5 (a signed compare would give 0xFFFFFFFE).
+    row(5, 9, 0xFFFF_FFFF, 5);
+    // 1 > 0: wraps to the operand 0; and 0 with operand 0 stays 0.
+    row(0, 5, 1, 0);
+    row(0, 10, 0, 0);
+    // 1 with operand 1: 1 - 1 = 0.
+    row(1, 5, 1, 0);
+}
+
 #[test]
 fn atomics_from_many_invocations_sum_and_membar_is_accepted() {
     // 64 invocations add their localid + 1 to one dword: 100 + (1 + ... + 64) = 2180,

@@ -4,8 +4,8 @@ use shaderdiff_ir::nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
-/// negated ADD / SUB, CVT with F16, CVT.SAT to a 64-bit integer, 32-bit accesses to
-/// LONG variables, F16 storage, 64-bit atomics, DWRAP and textures outside the model
+/// negated ADD / SUB, CVT between F16 and 64-bit types, 32-bit accesses to
+/// LONG variables, F16 and 64-bit atomics and textures outside the model
 /// (cube maps; the rest in textures.rs).
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -21,29 +21,19 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (3, 3),
         ),
         (
-            "!!NVvp5.0\nTEMP i;\nCVT.F16.S32 result.attrib[0], i;\nEND\n",
-            "CVT",
-            (3, 1),
+            "!!NVvp5.0\nTEMP i;\nLONG TEMP d;\nCVT.F16.F64 i, d;\nEND\n",
+            "from 64 bits only to F32, S32 or U32",
+            (4, 1),
         ),
         (
-            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\n ATOM.DWRAP.U32 t.x, t, a.x;\nEND\n",
-            "DWRAP",
-            (4, 2),
-        ),
-        (
-            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nLOAD.F16 t.x, a.x;\nEND\n",
-            "F16 storage",
+            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.F16X2 t.x, t, a.x;\nEND\n",
+            "F16 atomics",
             (4, 1),
         ),
         (
             "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.U64 t.x, t, a.x;\nEND\n",
             "only 32-bit atomics",
             (4, 1),
-        ),
-        (
-            "!!NVvp5.0\nLONG TEMP d;\nCVT.S64.F64.SAT d, d;\nEND\n",
-            "saturating integer conversion",
-            (3, 1),
         ),
         (
             "!!NVvp5.0\nLONG TEMP d;\n MOV.U d.x, 1;\nEND\n",
@@ -70,6 +60,26 @@ fn unsupported_constructs_are_refused_with_their_position() {
         );
         assert!(e.to_string().contains(what), "{text}: {e}");
         assert_eq!((e.pos().line, e.pos().col), (*line, *col), "{text}: {e}");
+    }
+}
+
+/// MUL.HI, MUL.S24 and MUL.U24 are 32-bit multiplies (NV_gpu_program4 § MUL: "The HI
+/// modifier specifies a 32-bit integer multiply"; S24 / U24 imply their data type): with a
+/// 64-bit data type the program is invalid (exit 2), not an unsupported form.
+#[test]
+fn mul_hi_of_64_bits_is_invalid() {
+    for (text, col) in [
+        ("!!NVvp5.0\nLONG TEMP d;\nMUL.S64.HI d, d, d;\nEND\n", 1),
+        ("!!NVvp5.0\nLONG TEMP d;\n  MUL.U64.HI d, d, d;\nEND\n", 3),
+    ] {
+        let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let e = nv::lower(&p).expect_err(text);
+        assert!(matches!(e, nv::LowerError::Invalid { .. }), "{text}: {e}");
+        assert!(
+            e.to_string().contains("HI is a 32-bit multiply modifier"),
+            "{text}: {e}"
+        );
+        assert_eq!((e.pos().line, e.pos().col), (3, col), "{text}: {e}");
     }
 }
 

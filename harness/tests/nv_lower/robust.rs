@@ -73,9 +73,15 @@ const MEMORY: &[&str] = &[
     "ATOMS.MAX.S32 t0, L1, sm[0];",
     "LDC.U16 t0, cb[t0.x + 6];",
     "LDC.F64X2 L2, cb[16];",
+    "LOAD.F16X2 t0, L1.x;",
+    "STS.F16 t1, sm[t0.y];",
     "LDB.S32X2 t0, sb[t0.z];",
     "STB.U64 L0, sb[8];",
     "ATOMB.XOR.U32 t2, t0, sb[4];",
+    "ATOM.DWRAP.U32 t0, t1, L0.x;",
+    "ATOMS.DWRAP.U32 t0.xy, t1.y, sm[t0.x];",
+    "ATOMB.DWRAP.U32.CC t2, -t0, sb[8];",
+    "ATOM.DWRAP.S32 t0, t1, L0.x;",
     "LOAD.U32 t0, sm[0];",
     "BAR;",
     "MEMBAR.CTA;",
@@ -145,4 +151,40 @@ fn every_64_bit_and_conversion_form_lowers_or_is_refused_without_panicking() {
     }
     // Most forms are valid and lower; the rest are parse errors or refusals with a position.
     assert!(lowered > tried / 8, "only {lowered} of {tried} lowered");
+}
+
+/// Forms the lowering used to refuse and now lowers (and every engine runs without a
+/// panic): NV's DWRAP as a compare-and-swap loop on global, shared and storage memory;
+/// CVT.SAT to 32- and 64-bit integers; CVT to and from F16, F16 storage and the 8/16-bit vector storage forms.
+#[test]
+fn formerly_refused_forms_lower() {
+    for body in [
+        "ATOM.DWRAP.U32 t0, t1, L0.x;",
+        "ATOMS.DWRAP.U32 t0.xy, t1.y, sm[t0.x];",
+        "ATOMB.DWRAP.U32.CC t2, -t0, sb[8];",
+        "CVT.S32.F32.SAT t0, t1;",
+        "CVT.U32.F32.CEIL.SAT.CC t0, t1;",
+        "CVT.S32.F64.SAT t0, L1;",
+        "CVT.U32.S64.SAT t0.xy, L1;",
+        "CVT.S64.F32.SAT L0, t1;",
+        "CVT.U64.F64.FLR.SAT L0, L1;",
+        "CVT.U64.S32.SAT L0.xz, t1;",
+        "CVT.S64.U64.SAT L0, L1;",
+        "CVT.F16.F32.CEIL t0, t1;",
+        "CVT.F32.F16.SAT t0, t1;",
+        "CVT.S16.F16.TRUNC t0.xz, t1;",
+        "LOAD.F16X4 t0, L0.x;",
+        "STORE.F16 t1, L0.y;",
+        "LDS.F16X2 t0, sm[4];",
+        "STS.F16X4 t1, sm[8];",
+        "LDB.F16 t0.y, sb[t0.x];",
+        "STB.F16X2 t1, sb[4];",
+        "LDC.F16X4 t0, cb[8];",
+        "LOAD.S8X4 t0, L0.x;",
+        "STORE.U16X2 t1, L0.y;",
+        "LDS.U8X2 t0, sm[2];",
+        "STB.S16X4 t1, sb[8];",
+    ] {
+        assert!(lower_and_run(body), "`{body}` does not lower");
+    }
 }

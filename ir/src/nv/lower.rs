@@ -23,10 +23,16 @@
 //! (NV_vertex_program2_option) through a per-invocation program counter in
 //! `lower_branch.rs`.
 //!
-//! Everything else — textures and images outside the texture model, F16 conversions and
-//! storage, 64-bit atomics, the carry and overflow flags of integer SAD and of ADD / SUB /
-//! MAD with a negated operand, tessellation control programs — is refused with [`LowerError::Unsupported`] naming the
-//! instruction and its position, never lowered approximately.
+//! CVT to and from F16 and the F16 storage modifiers are `lower_f16.rs`'s; CVT.SAT to 32- and
+//! 64-bit integers `lower_cvt_sat.rs`'s; ATOM.DWRAP is a compare-and-swap loop
+//! (`lower_mem.rs`); a vertex program's `LONG ATTRIB` is two inputs copied into a LONG
+//! TEMP pair (`lower_vars.rs`); CALI through SUBROUTINE variables is `lower_cali.rs`'s.
+//!
+//! Everything else — textures and images outside the texture model, F16 with 64-bit types,
+//! 64-bit and F16 atomics, LONG ATTRIB arrays, the carry and overflow flags of integer SAD and of
+//! ADD / SUB / MAD with a negated operand, tessellation control programs — is refused with
+//! [`LowerError::Unsupported`] naming the instruction and its position, never lowered
+//! approximately.
 
 use std::collections::HashMap;
 
@@ -204,6 +210,10 @@ pub(super) enum Var {
     Temp { base: u32 },
     /// `LONG TEMP` array starting at a TEMP index, two TEMPs per element ([`Elem::Long`]).
     LongTemp { base: u32 },
+    /// `LONG ATTRIB` of a vertex program (NV_gpu_program5 issue 6): read like a `LONG
+    /// TEMP` at `base`, which the program's prologue fills from its two input registers
+    /// (the parser rejects writes to attributes).
+    LongAttrib { base: u32 },
     /// `SHARED` variable: the byte offset of its first element in shared memory
     /// (NV_compute_program5 §2.X.3.7; `lower_mem.rs`).
     Shared { offset: u32 },

@@ -15,8 +15,9 @@ const ALL: [u8; 4] = [0, 1, 2, 3];
 impl Ctx<'_> {
     /// CVT.<to>.<from>: integer ↔ integer of 8/16/32 bits (wraps, or clamps with SAT),
     /// 32-bit integer → F32 (round to nearest), F32 → integer with the ROUND (default),
-    /// CEIL, FLR or TRUNC rounding (SAT clamps only to 8/16-bit ranges), F32 → F32. F16 and
-    /// 64-bit types are refused.
+    /// CEIL, FLR or TRUNC rounding (SAT clamps to the result's range, `lower_cvt_sat.rs`),
+    /// F32 → F32, and F16 on either side (`lower_f16.rs`); 64-bit types are
+    /// `lower_wide.rs`'s.
     pub(super) fn cvt(
         &mut self,
         insn: &NvInsn,
@@ -27,22 +28,46 @@ impl Ctx<'_> {
             return Err(self.invalid("CVT needs two storage types".into()));
         };
         let bits = |t: DataType| t.bits().unwrap_or(32);
+        let half = |t: DataType| t.base() == BaseType::F && bits(t) == 16;
         if to.components() != 1
             || from.components() != 1
             || bits(to) > 32
             || bits(from) > 32
-            || (to.base() == BaseType::F && bits(to) != 32)
-            || (from.base() == BaseType::F && bits(from) != 32)
+            || (to.base() == BaseType::F && bits(to) != 32 && !half(to))
+            || (from.base() == BaseType::F && bits(from) != 32 && !half(from))
         {
             return Err(self.unsupported(format!(
-                "CVT.{to}.{from}: only 8/16/32-bit integers and F32 are lowered"
+                "CVT.{to}.{from}: only 8/16/32-bit integers, F16 and F32 are lowered"
             )));
         }
         let round = insn.mods.round.unwrap_or(RoundMode::Round);
         let fb = from.base();
         let tb = to.base();
-        let a = self.operand(insn, 0, fb)?;
+        let mut a = self.operand(insn, 0, fb)?;
         let t = self.hidden();
+        // F16 (lower_f16.rs): widened to binary32 first; narrowed last, from binary32.
+        if half(from) {
+            a = self.f16_to_f32(a);
+        }
+        if half(to) {
+            let mut v = a;
+            if fb != BaseType::F {
+                let n = self.narrow(a, fb, bits(from), t);
+                let op = if fb == BaseType::S { O::I2F } else { O::U2F };
+                let u = self.hidden();
+                self.emit(op, vec![dst(u, 0xF)], vec![n]);
+                v = src(u, ALL);
+            }
+            if sat != Saturate::None {
+                // [0, 1] and [-1, 1] are exact in binary16: clamping first is the same.
+                let u = self.hidden();
+                self.op_sat(O::MOV, dst(u, 0xF), vec![v], sat);
+                v = src(u, ALL);
+            }
+            let h = self.f32_to_f16(v, round);
+            self.op_sat(O::MOV, d, vec![src(h, ALL)], Saturate::None);
+            return Ok(());
+        }
         match (fb, tb) {
             (BaseType::F, BaseType::F) => {
                 self.op_sat(O::MOV, d, vec![a], sat);
@@ -69,9 +94,9 @@ impl Ctx<'_> {
                 self.emit(rop, vec![dst(t, 0xF)], vec![a]);
                 if sat != Saturate::None {
                     if bits(to) == 32 {
-                        return Err(self.unsupported(format!(
-                            "CVT.{to}.{from}.SAT: float to 32-bit integer saturation"
-                        )));
+                        let v = self.f32_to_i32_sat(src(t, ALL), tb == BaseType::S);
+                        self.op_sat(O::MOV, d, vec![v], Saturate::None);
+                        return Ok(());
                     }
                     let (lo, hi) = range(tb, bits(to));
                     let lo = self.imm([(lo as f32).to_bits(); 4]);

@@ -26,9 +26,17 @@
 //! (U32 S32), IWRAP (U32), EXCH and CSWAP (U32 S32); the result's x is the value read, y, z
 //! and w are undefined (§ ATOM).
 //!
-//! Refused: F16 storage, 8/16-bit vector forms, 64-bit atomics, DWRAP (TGSI's ATOMDEC_WRAP
-//! wraps to 0 where NV's DWRAP wraps to the operand), `.COH` / `.VOL` have no effect in a
-//! single-threaded memory model and are accepted.
+//! F16, F16X2 and F16X4 (NV_gpu_program5_mem_extended) convert between binary16 in memory
+//! and binary32 in registers (`lower_f16.rs`).
+//!
+//! DWRAP (U32) cannot use TGSI's ATOMDEC_WRAP, which wraps to 0 where NV wraps to the
+//! operand: it is a compare-and-swap loop of IR ATOMCAS attempts (`atom_dwrap`).
+//!
+//! S8X2 S8X4 S16X2 S16X4 U8X2 U8X4 U16X2 U16X4 (mem_extended) load or store each component
+//! like the scalar form at `offset + c * size`.
+//!
+//! Refused: 64-bit and F16 atomics. `.COH` / `.VOL` have no
+//! effect in a single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
 use super::lower::{chan, dst, src};
@@ -80,11 +88,11 @@ impl Ctx<'_> {
                 "{name}.{t}: a storage modifier (U32, F32X4, S8 ...) is required"
             )));
         };
-        if t.base() == BaseType::F && bits == 16 {
-            return Err(self.unsupported(format!("{name}.{t}: F16 storage")));
-        }
-        if bits < 32 && t.components() != 1 {
-            return Err(self.unsupported(format!("{name}.{t}: vectors of 8/16-bit values")));
+        let half = t.base() == BaseType::F && bits == 16;
+        if half && matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb) {
+            return Err(self.unsupported(format!(
+                "{name}.{t}: F16 atomics (NV_shader_atomic_fp16_vector)"
+            )));
         }
         Ok(Storage {
             base: t.base(),
@@ -353,7 +361,9 @@ impl Ctx<'_> {
         let t = self.hidden();
         let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
         self.emit(O::MOV, vec![dst(t, 0xF)], vec![zero]);
-        if st.bits == 32 {
+        if st.base == BaseType::F && st.bits == 16 {
+            self.load_f16(mem, off, st.count, t);
+        } else if st.bits == 32 {
             let mask = (1u8 << st.count) - 1;
             self.emit(
                 O::LOAD,
@@ -361,30 +371,34 @@ impl Ctx<'_> {
                 vec![src(mem, [0, 1, 2, 3]), off],
             );
         } else {
-            // The aligned dword, then the field at (offset & 3) * 8 (little-endian).
-            let k3 = src(self.imm([!3; 4]), [0; 4]);
-            let w = self.hidden();
-            self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-            self.emit(
-                O::LOAD,
-                vec![dst(w, X)],
-                vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-            );
-            let three = src(self.imm([3; 4]), [0; 4]);
-            let eight = src(self.imm([8; 4]), [0; 4]);
-            self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-            self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
-            let bits = src(self.imm([st.bits; 4]), [0; 4]);
-            let op = if st.base == BaseType::S {
-                O::IBFE
-            } else {
-                O::UBFE
-            };
-            self.emit(
-                op,
-                vec![dst(t, X)],
-                vec![src(w, [0; 4]), src(w, [2; 4]), bits],
-            );
+            // Per component c (mem_extended X2 / X4: byte offset + c * size), the aligned
+            // dword, then the field at (offset & 3) * 8 (little-endian).
+            for c in 0..st.count {
+                let off = self.offset_plus(off, c * st.bits / 8);
+                let k3 = src(self.imm([!3; 4]), [0; 4]);
+                let w = self.hidden();
+                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+                self.emit(
+                    O::LOAD,
+                    vec![dst(w, X)],
+                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+                );
+                let three = src(self.imm([3; 4]), [0; 4]);
+                let eight = src(self.imm([8; 4]), [0; 4]);
+                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                let bits = src(self.imm([st.bits; 4]), [0; 4]);
+                let op = if st.base == BaseType::S {
+                    O::IBFE
+                } else {
+                    O::UBFE
+                };
+                self.emit(
+                    op,
+                    vec![dst(t, 1 << c)],
+                    vec![src(w, [0; 4]), src(w, [2; 4]), bits],
+                );
+            }
         }
         let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(t, [0, 1, 2, 3])]);
         i.saturate = sat;
@@ -428,6 +442,11 @@ impl Ctx<'_> {
     pub(super) fn store(&mut self, insn: &NvInsn) -> Result<(), LowerError> {
         let st = self.storage(insn)?;
         let (mem, off) = self.mem_target(insn, 1, st.size())?;
+        if st.base == BaseType::F && st.bits == 16 {
+            let v = self.operand(insn, 0, BaseType::F)?;
+            self.store_f16(mem, off, st.count, v);
+            return Ok(());
+        }
         match st.bits {
             64 => {
                 let v = self.wide_operand(insn, 0, st.base)?;
@@ -442,36 +461,40 @@ impl Ctx<'_> {
                 self.emit(O::STORE, vec![dst(mem, mask)], vec![off, v]);
             }
             _ => {
-                // Read-modify-write of the aligned dword.
+                // Read-modify-write of the aligned dword, per component (mem_extended X2 /
+                // X4: byte offset + c * size).
                 let v = self.operand(insn, 0, st.base)?;
-                let k3 = src(self.imm([!3; 4]), [0; 4]);
-                let three = src(self.imm([3; 4]), [0; 4]);
-                let eight = src(self.imm([8; 4]), [0; 4]);
-                let bits = src(self.imm([st.bits; 4]), [0; 4]);
-                let w = self.hidden();
-                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                self.emit(
-                    O::LOAD,
-                    vec![dst(w, X)],
-                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-                );
-                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
-                self.emit(
-                    O::BFI,
-                    vec![dst(w, X)],
-                    vec![
-                        src(w, [0; 4]),
-                        src(v.reg, [v.swizzle[0]; 4]),
-                        src(w, [2; 4]),
-                        bits,
-                    ],
-                );
-                self.emit(
-                    O::STORE,
-                    vec![dst(mem, X)],
-                    vec![src(w, [1; 4]), src(w, [0; 4])],
-                );
+                for c in 0..st.count {
+                    let off = self.offset_plus(off, c * st.bits / 8);
+                    let k3 = src(self.imm([!3; 4]), [0; 4]);
+                    let three = src(self.imm([3; 4]), [0; 4]);
+                    let eight = src(self.imm([8; 4]), [0; 4]);
+                    let bits = src(self.imm([st.bits; 4]), [0; 4]);
+                    let w = self.hidden();
+                    self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+                    self.emit(
+                        O::LOAD,
+                        vec![dst(w, X)],
+                        vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
+                    );
+                    self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+                    self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                    self.emit(
+                        O::BFI,
+                        vec![dst(w, X)],
+                        vec![
+                            src(w, [0; 4]),
+                            src(v.reg, [v.swizzle[c as usize]; 4]),
+                            src(w, [2; 4]),
+                            bits,
+                        ],
+                    );
+                    self.emit(
+                        O::STORE,
+                        vec![dst(mem, X)],
+                        vec![src(w, [1; 4]), src(w, [0; 4])],
+                    );
+                }
             }
         }
         Ok(())
@@ -509,11 +532,8 @@ impl Ctx<'_> {
             (AtomicOp::CSwap, S | U) => O::ATOMCAS,
             // (old >= v) ? 0 : old + 1 is ATOMINC_WRAP's (old + 1 <= v) ? old + 1 : 0.
             (AtomicOp::IWrap, U) => O::ATOMINC_WRAP,
-            (AtomicOp::DWrap, U) => {
-                return Err(self.unsupported(
-                    "ATOM.DWRAP: NV wraps to the operand, TGSI's ATOMDEC_WRAP to 0".into(),
-                ))
-            }
+            // NV wraps to the operand where TGSI's ATOMDEC_WRAP wraps to 0: a CAS loop.
+            (AtomicOp::DWrap, U) => return self.atom_dwrap(insn, d, sat),
             _ => return Err(self.invalid(format!("ATOM.{}.{t}: not in Table X.Y", op.name()))),
         };
         let (mem, off) = self.mem_target(insn, 1, 4)?;
@@ -532,6 +552,61 @@ impl Ctx<'_> {
             let minus_one = src(self.imm([u32::MAX; 4]), [0; 4]);
             self.emit(O::UADD, vec![dst(h, X)], vec![src(h, [0; 4]), minus_one]);
         }
+        let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(h, [0, 1, 2, 3])]);
+        i.saturate = sat;
+        self.push(i);
+        Ok(())
+    }
+
+    /// ATOM.DWRAP.U32 (and ATOMS / ATOMB; §2.X.8.Z ATOM: `writeval = (result == 0 ||
+    /// result > tmp0.x) ? tmp0.x : result - 1`, unsigned) as a compare-and-swap loop: from
+    /// a guess `g` of the old value (0 at first), compute `f(g)`, `ATOMCAS` it in when
+    /// memory holds `g`, and retry with the value the CAS found until it finds its guess.
+    /// Every attempt is one IR atomic, so the loop is a serial history of CAS operations
+    /// that the memory model logs and judges like any other; the successful attempt
+    /// performs exactly NV's transition `old → f(old)` and returns `old` in `x` (`y`, `z`,
+    /// `w` undefined, as the IR atomic leaves them). It terminates: a round of attempts in
+    /// which none succeeds writes nothing, so every retrying invocation then holds the
+    /// current value and the first of them succeeds next round. Out of range the CAS is
+    /// not performed and its result undefined (the oracle makes the invocation
+    /// unconstrained, the engines return a fixed value, which ends the loop at the second
+    /// attempt).
+    fn atom_dwrap(&mut self, insn: &NvInsn, d: ir::Dst, sat: Saturate) -> Result<(), LowerError> {
+        let (mem, off) = self.mem_target(insn, 1, 4)?;
+        let v = self.operand(insn, 0, BaseType::U)?;
+        let v = src(v.reg, [v.swizzle[0]; 4]);
+        let zero = src(self.imm([0; 4]), [0; 4]);
+        let minus_one = src(self.imm([u32::MAX; 4]), [0; 4]);
+        // g.x = guess, g.y = f(guess); f.x = wrap?, f.y = guess - 1, f.z = found the guess.
+        let g = self.hidden();
+        let f = self.hidden();
+        let h = self.hidden();
+        // The operand is read once, before the loop (a destination that is also the
+        // operand must not change it between attempts).
+        self.emit(O::MOV, vec![dst(g, 0b0100)], vec![v]);
+        self.emit(O::MOV, vec![dst(g, X)], vec![zero]);
+        self.emit(O::BGNLOOP, vec![], vec![]);
+        let (gx, gz) = (src(g, [0; 4]), src(g, [2; 4]));
+        self.emit(O::USEQ, vec![dst(f, X)], vec![gx, zero]);
+        self.emit(O::USLT, vec![dst(f, 0b0010)], vec![gz, gx]);
+        self.emit(O::OR, vec![dst(f, X)], vec![src(f, [0; 4]), src(f, [1; 4])]);
+        self.emit(O::UADD, vec![dst(f, 0b0010)], vec![gx, minus_one]);
+        self.emit(
+            O::UCMP,
+            vec![dst(g, 0b0010)],
+            vec![src(f, [0; 4]), gz, src(f, [1; 4])],
+        );
+        self.emit(
+            O::ATOMCAS,
+            vec![dst(h, d.writemask | X)],
+            vec![src(mem, [0, 1, 2, 3]), off, gx, src(g, [1; 4])],
+        );
+        self.emit(O::USEQ, vec![dst(f, 0b0100)], vec![src(h, [0; 4]), gx]);
+        self.emit(O::MOV, vec![dst(g, X)], vec![src(h, [0; 4])]);
+        self.emit(O::UIF, vec![], vec![src(f, [2; 4])]);
+        self.emit(O::BRK, vec![], vec![]);
+        self.emit(O::ENDIF, vec![], vec![]);
+        self.emit(O::ENDLOOP, vec![], vec![]);
         let mut i = ir::Instruction::new(O::MOV, vec![d], vec![src(h, [0, 1, 2, 3])]);
         i.saturate = sat;
         self.push(i);

@@ -88,6 +88,68 @@ impl Ctx<'_> {
         Ok(v)
     }
 
+    /// `LONG ATTRIB name = vertex.attrib[n];` (NV_gpu_program5 issue 6: "The LONG modifier
+    /// can only be used [for] vertex program inputs"; the attribute's components are 64-bit,
+    /// VertexAttribL*). The attribute is two IR inputs: `vertex.attrib[n]` holds x and y
+    /// (lo, hi, lo, hi words, the LONG TEMP layout) and `vertex.attrib[n].zw` holds z and w;
+    /// the prologue copies them into a LONG TEMP pair that the program reads. Errors: LONG
+    /// on anything but a vertex program ATTRIB is invalid; arrays and conventional
+    /// attributes (`vertex.position` ..., which VertexAttribL does not feed) are refused.
+    fn long_attrib(&mut self, b: &ast::BoundDecl) -> Result<(), LowerError> {
+        if b.kind != ast::DeclKind::Attrib || self.stage != NvStage::Vertex {
+            return Err(self.invalid(format!(
+                "LONG {} `{}`: LONG is only allowed on vertex program attributes (NV_gpu_program5 issue 6)",
+                b.kind, b.name
+            )));
+        }
+        let (true, [InitItem::Binding(bd)]) = (b.dims.is_empty(), b.init.as_slice()) else {
+            return Err(self.unsupported(format!("LONG ATTRIB `{}`: arrays", b.name)));
+        };
+        let text = canonical_name(self.stage, &binding_text(bd));
+        if !text.starts_with("vertex.attrib[") {
+            return Err(self.unsupported(format!(
+                "LONG ATTRIB `{}` = {text}: only generic attributes (vertex.attrib[n]) are 64-bit",
+                b.name
+            )));
+        }
+        let lo = match self.binding_elems(bd)?.as_slice() {
+            [Elem::Reg(File::Input, i)] => *i,
+            _ => {
+                return Err(
+                    self.unsupported(format!("LONG ATTRIB `{}` = {text}: one attribute", b.name))
+                )
+            }
+        };
+        let hi = self.binding_reg(File::Input, &format!("{text}.zw"));
+        let base = self.next_temp;
+        if self.next_temp + 2 > MAX_TEMPS {
+            return Err(self.unsupported(format!(
+                "LONG ATTRIB `{}`: more than {MAX_TEMPS} temporaries",
+                b.name
+            )));
+        }
+        self.next_temp += 2;
+        for (k, i) in [lo, hi].into_iter().enumerate() {
+            self.emit(
+                crate::opcode::Opcode::MOV,
+                vec![ir::Dst {
+                    reg: Register::new(File::Temp, (base + k as u32) as i32),
+                    writemask: 0xF,
+                }],
+                vec![super::lower::src(
+                    Register::new(File::Input, i as i32),
+                    [0, 1, 2, 3],
+                )],
+            );
+        }
+        self.names.entries.push((b.name.clone(), File::Input, lo));
+        self.names
+            .entries
+            .push((format!("{}.zw", b.name), File::Input, hi));
+        self.vars.insert(b.name.clone(), Var::LongAttrib { base });
+        Ok(())
+    }
+
     pub(super) fn declare(&mut self, d: &Declaration) -> Result<(), LowerError> {
         match d {
             Declaration::Temp { mods, vars } => {
@@ -199,7 +261,7 @@ impl Ctx<'_> {
                     return Err(self.unsupported(format!("{} declarations", b.kind)));
                 }
                 if b.mods.size == Some(ast::VarSize::Long) {
-                    return Err(self.unsupported("LONG variables (64-bit)".into()));
+                    return self.long_attrib(b);
                 }
                 let mut elems = Vec::new();
                 for item in &b.init {
@@ -258,7 +320,9 @@ impl Ctx<'_> {
                         "STORAGE variable `{name}` used outside LDB, STB and ATOMB (NV_shader_storage_buffer_object §2.X.3.7)"
                     ))),
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
-                    (Var::LongTemp { base }, None) => Ok(Elem::Long(base)),
+                    (Var::LongTemp { base } | Var::LongAttrib { base }, None) => {
+                        Ok(Elem::Long(base))
+                    }
                     (Var::LongTemp { base }, Some(Index::Abs(k))) => {
                         Ok(Elem::Long(base.saturating_add(k.saturating_mul(2))))
                     }

@@ -21,10 +21,16 @@
 //! word the IR leaves undefined in exactly those cases (as for 32-bit, `lower_ops.rs`
 //! `with_undefined`), so the oracle marks the channels undefined.
 //!
+//! CVT.SAT to a 32- or 64-bit integer clamps (`lower_cvt_sat.rs`). MUL.HI / S24 / U24 with
+//! a 64-bit type is invalid: NV_gpu_program4 § MUL defines them as 32-bit multiplies.
+//!
 //! Refused with [`LowerError::Unsupported`]: `.CC` and conditional write masks on 64-bit
-//! results, SAT/SSAT of a 64-bit result, 64-bit SAD / REP / MUL.HI, integer-typed
+//! results, SAT/SSAT of a 64-bit result, 64-bit SAD / REP, integer-typed
 //! FLR/CEIL/ROUND/TRUNC of 64 bits, 64-bit operands in 32-bit variables, relative
 //! addressing of LONG arrays, 8/16-bit and F16 conversions to or from 64 bits.
+//!
+//! `LONG ATTRIB` (vertex programs) is read like a LONG TEMP filled by the prologue from
+//! two inputs (`lower_vars.rs` `long_attrib`).
 
 use super::ast::{BaseType, DataType, Instruction as NvInsn, RoundMode, SrcBase, VarRef};
 use super::lower::{chan, dst, src};
@@ -315,8 +321,15 @@ impl Ctx<'_> {
                 insn.mods.ty.map(DataType::name).unwrap_or("")
             )))
         };
-        if insn.mods.mul.is_some() {
-            return refuse(self, "MUL.HI/S24/U24 of 64-bit operands");
+        if let Some(m) = insn.mods.mul {
+            // NV_gpu_program4 § MUL: "The HI modifier specifies a 32-bit integer multiply",
+            // and S24 / U24 imply their (32-bit) data type.
+            return Err(self.invalid(format!(
+                "{name}.{}.{}: {} is a 32-bit multiply modifier (NV_gpu_program4 § MUL)",
+                insn.mods.ty.map(DataType::name).unwrap_or(""),
+                m.name(),
+                m.name()
+            )));
         }
         // Operand types: FLR/CEIL/TRUNC/ROUND read floats ("vf", Table X.13): binary64
         // for the 64-bit forms, converted to S64 / U64 after rounding for the integer ones.
@@ -613,9 +626,14 @@ impl Ctx<'_> {
                     return Err(self.invalid("CVT needs two storage types".into()));
                 };
                 let int_sat = sat != Saturate::None && to.base() != BaseType::F;
-                if int_sat || to.bits() != Some(32) || from.components() != 1 {
+                if to.bits() != Some(32) || from.components() != 1 {
                     return Err(self.unsupported(format!(
-                        "{name}.{to}.{from}: from 64 bits only to F32, S32 or U32, SAT only to F32"
+                        "{name}.{to}.{from}: from 64 bits only to F32, S32 or U32"
+                    )));
+                }
+                if int_sat && sat != Saturate::Zero {
+                    return Err(self.invalid(format!(
+                        "{name}.{to}.{from}.SSAT: SSAT needs a floating-point result (§2.X.4.1)"
                     )));
                 }
                 if to.base() == BaseType::F && insn.mods.round.is_some() {
@@ -639,8 +657,15 @@ impl Ctx<'_> {
                         (ib, BaseType::F) => {
                             let h = self.hidden();
                             let r = self.round_f64(h, *ac, insn.mods.round);
+                            if int_sat {
+                                self.f64_to_i32_sat(r, ib == BaseType::S, t, m);
+                                continue;
+                            }
                             let op = if ib == BaseType::S { O::D2I } else { O::D2U };
                             self.emit(op, vec![dst(t, m)], vec![r]);
+                        }
+                        (ib, fb) if int_sat => {
+                            self.i64_to_i32_sat(*ac, fb, ib == BaseType::S, t, m);
                         }
                         // Integer narrowing wraps: the low word (CVT "drop MSBs").
                         _ => {
@@ -650,7 +675,12 @@ impl Ctx<'_> {
                 }
             }
         }
-        self.mov_sat(d, t, sat);
+        // Integer results are saturated above; SAT as a float clamp is for float results.
+        let float_sat = match (insn.opcode, insn.mods.ty) {
+            (N::Cvt, Some(to)) if to.base() != BaseType::F => Saturate::None,
+            _ => sat,
+        };
+        self.mov_sat(d, t, float_sat);
         Ok(())
     }
 
@@ -677,6 +707,8 @@ impl Ctx<'_> {
             )));
         }
         let round = insn.mods.round;
+        // CVT.SAT to S64 / U64 (`lower_cvt_sat.rs`); a float result's SAT is `wide_clamp`'s.
+        let sat = insn.mods.clamp.is_some() && to.base() != F;
         if fb == 64 {
             let a = self.wide_operand(insn, 0, from.base())?;
             for (c, r) in results.iter().enumerate() {
@@ -688,8 +720,16 @@ impl Ctx<'_> {
                     (F, U) => self.emit(O::U642D, vec![hd], vec![a[c]]),
                     (ib, F) => {
                         let r = self.round_f64(h, a[c], round);
+                        if sat {
+                            self.f64_to_i64_sat(r, ib == S, h);
+                            continue;
+                        }
                         let op = if ib == S { O::D2I64 } else { O::D2U64 };
                         self.emit(op, vec![hd], vec![r])
+                    }
+                    (ib, ob) if sat => {
+                        self.i64_to_i64_sat(a[c], ob, ib, h);
+                        continue;
                     }
                     // S64 <-> U64: the same bits (wraps).
                     _ => self.emit(O::MOV, vec![hd], vec![a[c]]),
@@ -714,8 +754,18 @@ impl Ctx<'_> {
                         RoundMode::Trunc => O::TRUNC,
                     };
                     self.emit(op, vec![dst(h, 1)], vec![ac]);
+                    if sat {
+                        self.f32_to_i64_sat(src(h, [0; 4]), ib == S, h);
+                        continue;
+                    }
                     let cv = if ib == S { O::F2I64 } else { O::F2U64 };
                     self.emit(cv, vec![hd], vec![src(h, [0; 4])])
+                }
+                // S32 → U64.SAT: negatives clamp to 0; other integer widenings fit.
+                (U, S) if sat => {
+                    let zero = src(self.imm([0; 4]), [0; 4]);
+                    self.emit(O::IMAX, vec![dst(h, 1)], vec![ac, zero]);
+                    self.emit(O::U2I64, vec![hd], vec![src(h, [0; 4])])
                 }
                 // Integer widening extends by the operand's signedness.
                 (_, S) => self.emit(O::I2I64, vec![hd], vec![ac]),

@@ -49,6 +49,9 @@ struct Case {
     frag: bool,
     coords: Vec<[u32; 4]>,
     seed: u32,
+    /// A texel offset (an IMM operand; -9..=8 so the -8..=7 limits are crossed), never on
+    /// TXQ.
+    offset: Option<[i32; 3]>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -67,9 +70,10 @@ fn case() -> impl Strategy<Value = Case> {
             INVOCATIONS,
         ),
         any::<u32>(),
+        prop::option::of([-9i32..9, -9i32..9, -9i32..9]),
     )
         .prop_map(
-            |(target, (w, h, d), levels, repeat, mip, op, frag, cs, seed)| {
+            |(target, (w, h, d), levels, repeat, mip, op, frag, cs, seed, offset)| {
                 let size = match target {
                     Target::T1D | Target::Buffer => [w, 1, 1],
                     Target::T2D | Target::Rect => [w, h, 1],
@@ -122,6 +126,7 @@ fn case() -> impl Strategy<Value = Case> {
                     frag: frag && !(mip && levels > 1),
                     coords,
                     seed,
+                    offset: offset.filter(|_| op != "TXQ"),
                 }
             },
         )
@@ -142,8 +147,15 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     } else {
         "DCL IN[0]"
     };
+    let (imm, off) = match c.offset {
+        Some([x, y, z]) => (
+            format!("IMM[0] INT32 {{{x}, {y}, {z}, 0}}\n"),
+            ", IMM[0].xyz",
+        ),
+        None => (String::new(), ""),
+    };
     let text = format!(
-        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{} OUT[0], IN[0], SAMP[0], {}\nEND\n",
+        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{imm}{} OUT[0], IN[0], SAMP[0], {}{off}\nEND\n",
         c.op,
         tgsi_target(c.target)
     );

@@ -16,6 +16,9 @@
 //!   textures that sample level 0 there); NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: 0 when `lambda <= 0.5`, else `ceil(lambda + 0.5) - 1`
 //!   clamped to the last level (OpenGL 3.x §3.8.8); NaN picks level 0;
+//! * texel offsets: the `i32` offset added to the texel index `floor(u)` of each axis the
+//!   target has (not the layer) before wrapping (NV_gpu_program4 §3.8.8 edit), or to TXF's
+//!   `(i, j, k)` before the range check; an offset outside -8..=7 on a used axis gives zeros;
 //! * TXF: the texel at `(i, j, k)` / layer of level `w` (Table X.18); zeros out of range;
 //! * TXQ: the level's extents (Table X.17 order, layers included), zeros for components
 //!   the target does not have or levels it does not have; `w` = number of levels;
@@ -40,9 +43,15 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 /// operation number is the index).
 pub(crate) const TEX_OPCODES: [Opcode; 6] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
-/// Bytes of the per-call exchange area: 16 source words then 16 result words, each block
-/// channel-major (`4 * channel + lane`).
-pub(crate) const IO_BYTES: u32 = 128;
+/// Bytes of the per-call exchange area: 16 source words, 16 texel offset words (`x`, `y`,
+/// `z` used), then 16 result words, each block channel-major (`4 * channel + lane`).
+pub(crate) const IO_BYTES: u32 = 192;
+
+/// Byte offset of the texel offset block in the exchange area.
+pub(crate) const IO_OFFSETS: i32 = 64;
+
+/// Byte offset of the result block in the exchange area.
+pub(crate) const IO_RESULTS: i32 = 128;
 
 /// The textures of one run by unit (what `RunCtx::textures` points to).
 pub(crate) struct TexUnits<'a> {
@@ -65,7 +74,7 @@ impl<'a> TexUnits<'a> {
 
 /// The compile-time descriptor of one texture instruction, packed into a `u32`:
 /// bits 0-2 operation, 3-5 target, 6-7 return type (0 none, 1 FLOAT, 2 UINT, 3 SINT),
-/// bit 8 fragment program, bits 16-31 unit.
+/// bit 8 fragment program, bit 9 texel offset operand, bits 16-31 unit.
 pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let insn = &program.instructions[i];
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
@@ -92,11 +101,13 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
         })
         .unwrap_or(0);
     let frag = u32::from(program.stage == Stage::Fragment);
-    Some(op | t << 3 | ret << 6 | frag << 8 | (unit as u32) << 16)
+    let off = u32::from(!insn.tex_offsets.is_empty());
+    Some(op | t << 3 | ret << 6 | frag << 8 | off << 9 | (unit as u32) << 16)
 }
 
-/// Texture instructions outside the model (cube, shadow and multisample targets, texel
-/// offsets), refused before anything is compiled, as the oracle refuses them.
+/// Texture instructions outside the model (cube, shadow and multisample targets, more than
+/// one texel offset operand), refused before anything is compiled, as the oracle refuses
+/// them.
 ///
 /// # Errors
 /// [`EngineError::Unsupported`] at the first such instruction.
@@ -107,7 +118,9 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
         }
         let why = match insn.texture {
             Some(t) if Target::of_ir(t).is_none() => format!("texture target {t} is not modelled"),
-            _ if !insn.tex_offsets.is_empty() => "texel offsets are not modelled".into(),
+            _ if insn.tex_offsets.len() > 1 => {
+                "more than one texel offset operand is not modelled".into()
+            }
             _ => continue,
         };
         return Err(EngineError::Unsupported {
@@ -120,8 +133,11 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// One lane: the instruction's result from its four source words.
-fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
+/// The guaranteed texel offset range (MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT).
+const OFFSETS: std::ops::RangeInclusive<i32> = -8..=7;
+
+/// One lane: the instruction's result from its four source words and texel offset `off`.
+fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4], off: [i32; 3]) -> [u32; 4] {
     let Some(tex) = tex else {
         return [0; 4];
     };
@@ -152,8 +168,18 @@ fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
     if wanted.is_some_and(|f| f != tex.format) {
         return [0; 4];
     }
+    let (dims, layer) = match tex.target {
+        Target::T1D | Target::Buffer => (1, None),
+        Target::T2D | Target::Rect => (2, None),
+        Target::T3D => (3, None),
+        Target::Array1D => (1, Some(1)),
+        Target::Array2D => (2, Some(2)),
+    };
+    if off[..dims].iter().any(|o| !OFFSETS.contains(o)) {
+        return [0; 4];
+    }
     if op == Opcode::TXF {
-        return fetch(tex, src.map(|w| w as i32));
+        return fetch(tex, src.map(|w| w as i32), off, dims);
     }
     let mut c = src.map(f32::from_bits);
     if op == Opcode::TXP {
@@ -171,20 +197,17 @@ fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
     let level = pick_level(tex, lambda);
     let size = extents(tex, level);
     let mut at = [0u32; 3];
-    let (dims, layer) = match tex.target {
-        Target::T1D | Target::Buffer => (1, None),
-        Target::T2D | Target::Rect => (2, None),
-        Target::T3D => (3, None),
-        Target::Array1D => (1, Some(1)),
-        Target::Array2D => (2, Some(2)),
-    };
     for a in 0..dims {
         let u = if tex.target == Target::Rect {
             c[a]
         } else {
             c[a] * size[a] as f32
         };
-        at[a] = wrap(tex.wrap[a], u.floor() as i64, size[a]);
+        at[a] = wrap(
+            tex.wrap[a],
+            (u.floor() as i64).saturating_add(i64::from(off[a])),
+            size[a],
+        );
     }
     if let Some(a) = layer {
         let l = (c[a] + 0.5).floor() as i64;
@@ -235,7 +258,7 @@ fn read(tex: &Texture, level: u32, at: [u32; 3]) -> [u32; 4] {
         .unwrap_or([0; 4])
 }
 
-fn fetch(tex: &Texture, c: [i32; 4]) -> [u32; 4] {
+fn fetch(tex: &Texture, c: [i32; 4], off: [i32; 3], dims: usize) -> [u32; 4] {
     let level = if tex.target == Target::Buffer {
         0
     } else {
@@ -255,24 +278,31 @@ fn fetch(tex: &Texture, c: [i32; 4]) -> [u32; 4] {
     };
     let mut at = [0u32; 3];
     for a in 0..used {
-        if c[a] < 0 || c[a] as u32 >= size[a] {
+        let v = i64::from(c[a]) + if a < dims { i64::from(off[a]) } else { 0 };
+        if v < 0 || v >= i64::from(size[a]) {
             return [0; 4];
         }
-        at[a] = c[a] as u32;
+        at[a] = v as u32;
     }
     read(tex, level as u32, at)
 }
 
 /// The texture runtime call: runs texture instruction `desc` ([`descriptor`]) for the lanes
-/// of `exec` (bit `l` = lane `l`) on the 16 source words at `io` (channel-major), writing
-/// 16 result words at `io + 64` bytes (lanes not executing get zeros).
+/// of `exec` (bit `l` = lane `l`) on the 16 source words at `io` and (with an offset
+/// operand) the 16 offset words at `io + IO_OFFSETS` (channel-major), writing 16 result
+/// words at `io + IO_RESULTS` bytes (lanes not executing get zeros).
 ///
 /// # Safety
 /// `ctx` is the run's context with `textures` pointing to the run's [`TexUnits`] (or
 /// null); `io` points to [`IO_BYTES`] writable bytes.
 unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io: *mut u32) {
-    // SAFETY: the caller passes the run's context and a 128-byte exchange area.
-    let (ctx, io) = unsafe { (&*ctx, std::slice::from_raw_parts_mut(io, 32)) };
+    // SAFETY: the caller passes the run's context and an IO_BYTES exchange area.
+    let (ctx, io) = unsafe {
+        (
+            &*ctx,
+            std::slice::from_raw_parts_mut(io, IO_BYTES as usize / 4),
+        )
+    };
     let units = if ctx.textures.is_null() {
         None
     } else {
@@ -280,14 +310,20 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         Some(unsafe { &*ctx.textures.cast::<TexUnits>() })
     };
     let tex = units.and_then(|u| u.units.get(&(desc >> 16)).copied());
+    let (ob, rb) = (IO_OFFSETS as usize / 4, IO_RESULTS as usize / 4);
     for l in 0..4 {
+        let off = if desc >> 9 & 1 != 0 {
+            [0, 1, 2].map(|c| io[ob + 4 * c + l] as i32)
+        } else {
+            [0; 3]
+        };
         let r = if exec >> l & 1 != 0 {
-            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]))
+            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), off)
         } else {
             [0; 4]
         };
         for c in 0..4 {
-            io[16 + 4 * c + l] = r[c];
+            io[rb + 4 * c + l] = r[c];
         }
     }
 }
@@ -323,15 +359,30 @@ mod tests {
         // 1D width 4: s = -0.1 → u = -0.4 → floor -1: clamp → 0, repeat → 3.
         let s = [(-0.1f32).to_bits(), 0, 0, 0];
         let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
-        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s)[0], 0);
-        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s)[0], 3);
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, [0; 3])[0],
+            0
+        );
+        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [0; 3])[0], 3);
+        // Offset -1: floor(-0.4) - 1 = -2: clamp → 0, repeat → 2; offset 9: out of range.
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [-1, 0, 0])[0],
+            2
+        );
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [9, 0, 0]),
+            [0; 4]
+        );
     }
 
     #[test]
     fn fetch_out_of_range_gives_zeros() {
         let txf = 4; // TXF, 1D
         let t = tex1d(Wrap::Repeat);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0]), [2; 4]);
-        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [0; 3]), [2; 4]);
+        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], [0; 3]), [0; 4]);
+        // (2) + offset 1 = 3; (2) + offset 2 = 4 is outside the width.
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [1, 0, 0]), [3; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [2, 0, 0]), [0; 4]);
     }
 }

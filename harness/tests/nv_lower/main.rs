@@ -14,4 +14,5 @@ mod robust;
 mod support;
 mod table_x13;
 mod table_x13_wide;
+mod tex_offsets;
 mod textures;

@@ -147,6 +147,11 @@ impl Ctx<'_> {
         let s = insn.srcs.get(k).ok_or_else(|| {
             self.invalid(format!("{}: missing operand {}", insn.opcode.name(), k + 1))
         })?;
+        self.operand_of(s, ty)
+    }
+
+    /// Lowers NV operand `s` read with type `ty`, as [`Ctx::operand`].
+    pub(super) fn operand_of(&mut self, s: &ast::Src, ty: BaseType) -> Result<ir::Src, LowerError> {
         let reg = self.src_reg(&s.base, ty)?;
         let swz = s.swizzle.components();
         if ty == BaseType::F {

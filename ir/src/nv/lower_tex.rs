@@ -19,16 +19,22 @@
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
 //!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are texel offsets, TXD, TXFMS, TXG, TXGO and LOD.
+//!   refused, as are TXD, TXFMS, TXG, TXGO and LOD.
+//! * **Texel offsets** (§2.X.4.4 `(a, b, c)`, NV_gpu_program5 `offset(operand)`): the IR
+//!   instruction's texel offset register (an IMM for a constant, the operand read as
+//!   signed integers otherwise); TXQ takes none (invalid). The parser rejects constants
+//!   outside -8..7 and non-zero components the target has no coordinate for.
 //! * TXQ's `w` is undefined in NV (§2.X.8.Z TXQ); the IR's TXQ gives the number of levels
 //!   there (tgsi.rst), one of the values an undefined result may take.
 
-use super::ast::{BaseType, Instruction as NvInsn, TexTarget as NvTarget, UnitRef};
-use super::lower::{src, Ctx, LowerError};
+use super::ast::{
+    BaseType, Instruction as NvInsn, TexOffset as NvTexOffset, TexTarget as NvTarget, UnitRef,
+};
+use super::lower::{dst, src, Ctx, LowerError};
 use super::NvOpcode as N;
 use crate::names::{File, ReturnType, TexTarget};
 use crate::opcode::Opcode as O;
-use crate::program::{Declaration, Instruction, Register, Resource, Saturate};
+use crate::program::{Declaration, Instruction, Register, Resource, Saturate, TexOffset};
 
 /// The IR target of an NV target the texture model covers.
 fn ir_target(t: NvTarget) -> Option<TexTarget> {
@@ -88,9 +94,6 @@ impl Ctx<'_> {
                 access.target.name()
             ))
         })?;
-        if access.offset.is_some() {
-            return Err(self.unsupported(format!("{name}: texel offsets are not lowered")));
-        }
         if target == TexTarget::Buffer && !matches!(insn.opcode, N::Txf | N::Txq) {
             return Err(self.invalid(format!(
                 "{name}: BUFFER textures take TXF and TXQ only (NV_gpu_program4 Table X.17)"
@@ -123,12 +126,52 @@ impl Ctx<'_> {
             _ => BaseType::F,
         };
         let coord = self.operand(insn, 0, coord_ty)?;
+        let offset = match &access.offset {
+            Some(_) if op == O::TXQ => {
+                return Err(self.invalid(format!("{name} takes no texel offset")))
+            }
+            Some(o) => Some(self.tex_offset(o)?),
+            None => None,
+        };
         let d = self.dest(insn)?;
         let mut i = Instruction::new(op, vec![d], vec![coord, src(samp, [0, 1, 2, 3])]);
         i.saturate = sat;
         i.texture = Some(target);
+        i.tex_offsets.extend(offset);
         self.push(i);
         Ok(())
+    }
+
+    /// The IR texel offset of an NV offset (NV_gpu_program4 §2.X.4.4 `(a, b, c)`, missing
+    /// components zero: an IMM; NV_gpu_program5 `offset(operand)`: the operand read as
+    /// signed integers, moved to a hidden TEMP when it is not a plain direct register, since
+    /// an IR offset is a register with three swizzle letters, TEXT-FORMAT.md §7.5). The
+    /// parser has checked the constant's range and the components the target lacks.
+    fn tex_offset(&mut self, o: &NvTexOffset) -> Result<TexOffset, LowerError> {
+        match o {
+            NvTexOffset::Const(v) => {
+                let mut w = [0u32; 4];
+                for (k, &c) in v.iter().take(3).enumerate() {
+                    w[k] = c as u32;
+                }
+                Ok(TexOffset {
+                    reg: self.imm(w),
+                    swizzle: [0, 1, 2],
+                })
+            }
+            NvTexOffset::Operand(s) => {
+                let mut v = self.operand_of(s, BaseType::S)?;
+                if v.abs || v.neg || v.reg.is_indirect() || v.reg.dimension.is_some() {
+                    let t = self.hidden();
+                    self.emit(O::MOV, vec![dst(t, 0xF)], vec![v]);
+                    v = src(t, [0, 1, 2, 3]);
+                }
+                Ok(TexOffset {
+                    reg: v.reg,
+                    swizzle: [v.swizzle[0], v.swizzle[1], v.swizzle[2]],
+                })
+            }
+        }
     }
 
     /// Declares `SAMP[unit]` (and `SVIEW[unit]` with the return type of `ty`) once, and

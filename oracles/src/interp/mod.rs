@@ -138,6 +138,7 @@ mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
+mod tex_eval;
 pub mod texture;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};
@@ -169,7 +170,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (images, cube/shadow textures, texel offsets, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
+    /// (images, cube/shadow textures, votes, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

@@ -56,7 +56,7 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     let target = prop::sample::select(Target::ALL.to_vec());
-    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXF", "TXQ"]);
+    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ"]);
     (
         target,
         (1u32..7, 1u32..5, 1u32..4),
@@ -122,8 +122,9 @@ fn case() -> impl Strategy<Value = Case> {
                         MinFilter::Nearest
                     },
                     op,
-                    // Implicit LOD in fragment programs needs level 0 only.
-                    frag: frag && !(mip && levels > 1),
+                    // Implicit LOD in fragment programs needs level 0 only (TXD's is
+                    // explicit).
+                    frag: frag && (op == "TXD" || !(mip && levels > 1)),
                     coords,
                     seed,
                     offset: offset.filter(|_| op != "TXQ"),
@@ -143,10 +144,13 @@ fn tgsi_target(t: Target) -> &'static str {
 fn run_case(c: &Case) -> Result<(), TestCaseError> {
     let stage = if c.frag { "FRAG" } else { "VERT" };
     let decl = if c.frag {
-        "DCL IN[0], GENERIC[0], PERSPECTIVE"
+        "DCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], PERSPECTIVE\n\
+         DCL IN[2], GENERIC[2], PERSPECTIVE"
     } else {
-        "DCL IN[0]"
+        "DCL IN[0]\nDCL IN[1]\nDCL IN[2]"
     };
+    // TXD's derivatives (tgsi.rst TXD: src1, src2) come from IN[1] and IN[2].
+    let derivs = if c.op == "TXD" { "IN[1], IN[2], " } else { "" };
     let (imm, off) = match c.offset {
         Some([x, y, z]) => (
             format!("IMM[0] INT32 {{{x}, {y}, {z}, 0}}\n"),
@@ -155,7 +159,7 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
         None => (String::new(), ""),
     };
     let text = format!(
-        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{imm}{} OUT[0], IN[0], SAMP[0], {}{off}\nEND\n",
+        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{imm}{} OUT[0], IN[0], {derivs}SAMP[0], {}{off}\nEND\n",
         c.op,
         tgsi_target(c.target)
     );
@@ -181,6 +185,19 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     inputs
         .registers
         .insert(RegKey::new(File::Input, 0), c.coords.clone());
+    // Derivatives: the coordinates scaled by 1/4 and 1/8 (rotated), so the level of detail
+    // spans the levels, boundaries and non-finite values.
+    for (k, div) in [(1u32, 4.0f32), (2, 8.0)] {
+        let d = c
+            .coords
+            .iter()
+            .map(|v| {
+                let f = v.map(f32::from_bits);
+                [f[k as usize % 3], f[(k as usize + 1) % 3], f[3], 0.0].map(|x| (x / div).to_bits())
+            })
+            .collect();
+        inputs.registers.insert(RegKey::new(File::Input, k), d);
+    }
     inputs.textures.insert(RegKey::new(File::Sampler, 0), tex);
     let cfg = EngineConfig::default();
     let oracle = engine("interp", &cfg).expect("interp");

@@ -247,3 +247,57 @@ fn txq_with_an_offset_is_invalid() {
         "{e}"
     );
 }
+
+/// TGSI TXD (tgsi.rst TXD: coord = src0, ddx = src1, ddy = src2, unit = src3) on interp and
+/// jit. 4x4 RGBA32UI with levels 4x4, 2x2, 1x1, texel `n` of level `l` = `[100l + n; 4]`;
+/// coordinates (0.3, 0.3). OpenGL 3.x §3.8.8: invocation 0, d/dx = (0.25, 0, 0),
+/// d/dy = 0: du/dx = 4 * 0.25 = 1, rho = 1, lambda = 0 → level 0, (1, 1) → 5; invocation 1,
+/// d/dx = (0.5, 0, 0), d/dy = (0, 0.5, 0): rho = 2, lambda = 1 → d = ceil(1.5) - 1 = 1,
+/// (0.6, 0.6) → (0, 0) → 100.
+#[test]
+fn tgsi_txd() {
+    let s = Scratch::new("tex-txd");
+    let p = s.file(
+        "p.tgsi",
+        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL OUT[0]\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, UINT\nTXD OUT[0], IN[0], IN[1], IN[2], SAMP[0], 2D\nEND\n",
+    );
+    let level = |l: u32, n: u32| -> String {
+        (0..n)
+            .map(|k| hex(100 * l + k).repeat(4))
+            .collect::<String>()
+    };
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 2, \"registers\": {{\
+             \"IN[0]\": [[0.3, 0.3, 0, 0], [0.3, 0.3, 0, 0]],\
+             \"IN[1]\": [[0.25, 0, 0, 0], [0.5, 0, 0, 0]],\
+             \"IN[2]\": [[0, 0, 0, 0], [0, 0.5, 0, 0]]}},\
+             \"textures\": {{\"SAMP[0]\": {{\"target\": \"2D\", \"format\": \"RGBA32UI\", \
+             \"width\": 4, \"height\": 4, \"min_filter\": \"NEAREST_MIPMAP_NEAREST\", \
+             \"levels\": [\"{}\", \"{}\", \"{}\"]}}}}}}",
+            level(0, 16),
+            level(1, 4),
+            level(2, 1)
+        ),
+    );
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["registers"]["OUT[0]"];
+    assert_eq!(
+        r[0],
+        serde_json::json!(["0x00000005", "0x00000005", "0x00000005", "0x00000005"]),
+        "{v}"
+    );
+    assert_eq!(
+        r[1],
+        serde_json::json!(["0x00000064", "0x00000064", "0x00000064", "0x00000064"]),
+        "{v}"
+    );
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+}

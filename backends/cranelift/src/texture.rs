@@ -1,5 +1,5 @@
 //! The jit's texture unit: a runtime function the generated code calls once per quad for
-//! every texture instruction (TEX, TXP, TXB, TXL, TXF, TXQ), and the descriptor that tells
+//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ), and the descriptor that tells
 //! it which instruction it is running.
 //!
 //! This is a separate implementation from the oracle's (`shaderdiff_oracles::interp`
@@ -11,7 +11,8 @@
 //!   Table 8.20); TXP divides `x`, `y`, `z` by `w` in `f32` first (tgsi.rst TXP); the
 //!   array layer is `clamp(floor(r + 0.5), 0, layers - 1)` in `f32` (NV_gpu_program4
 //!   §2.X.4.4);
-//! * level of detail: TXL's `w`; TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
+//! * level of detail: TXL's `w`; TXD's `log2` of the exact scale factor `rho` of OpenGL
+//!   3.x §3.8.8 (equation 3.20, level-0 sizes, in `f32`); TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
 //!   programs; in fragment programs level 0 (the shared input check only lets through
 //!   textures that sample level 0 there); NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: 0 when `lambda <= 0.5`, else `ceil(lambda + 0.5) - 1`
@@ -41,17 +42,21 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
 /// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
 /// operation number is the index).
-pub(crate) const TEX_OPCODES: [Opcode; 6] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub(crate) const TEX_OPCODES: [Opcode; 7] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
-/// Bytes of the per-call exchange area: 16 source words, 16 texel offset words (`x`, `y`,
-/// `z` used), then 16 result words, each block channel-major (`4 * channel + lane`).
-pub(crate) const IO_BYTES: u32 = 192;
+/// Bytes of the per-call exchange area: 16 source words, TXD's 16 d/dx and 16 d/dy words,
+/// 16 texel offset words (`x`, `y`, `z` used), then 16 result words, each block
+/// channel-major (`4 * channel + lane`).
+pub(crate) const IO_BYTES: u32 = 320;
+
+/// Byte offset of TXD's d/dx block (d/dy follows at `IO_DERIVS + 64`).
+pub(crate) const IO_DERIVS: i32 = 64;
 
 /// Byte offset of the texel offset block in the exchange area.
-pub(crate) const IO_OFFSETS: i32 = 64;
+pub(crate) const IO_OFFSETS: i32 = 192;
 
 /// Byte offset of the result block in the exchange area.
-pub(crate) const IO_RESULTS: i32 = 128;
+pub(crate) const IO_RESULTS: i32 = 256;
 
 /// The textures of one run by unit (what `RunCtx::textures` points to).
 pub(crate) struct TexUnits<'a> {
@@ -80,7 +85,9 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
     let target = Target::of_ir(insn.texture?)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
-    let unit = insn.src.get(1)?.reg.index.value;
+    // tgsi.rst: the unit is src1, TXD's src3.
+    let k = if insn.opcode == Opcode::TXD { 3 } else { 1 };
+    let unit = insn.src.get(k)?.reg.index.value;
     if !(0..=0xFFFF).contains(&unit) {
         return None;
     }
@@ -136,8 +143,15 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
 /// The guaranteed texel offset range (MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT).
 const OFFSETS: std::ops::RangeInclusive<i32> = -8..=7;
 
-/// One lane: the instruction's result from its four source words and texel offset `off`.
-fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4], off: [i32; 3]) -> [u32; 4] {
+/// One lane: the instruction's result from its four source words, TXD's derivatives `d`
+/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise) and texel offset `off`.
+fn lane(
+    desc: u32,
+    tex: Option<&Texture>,
+    src: [u32; 4],
+    d: [[f32; 3]; 2],
+    off: [i32; 3],
+) -> [u32; 4] {
     let Some(tex) = tex else {
         return [0; 4];
     };
@@ -191,6 +205,7 @@ fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4], off: [i32; 3]) -> [u32;
     let fragment = desc >> 8 & 1 != 0;
     let lambda = match op {
         Opcode::TXL => c[3],
+        Opcode::TXD => txd_lambda(tex, d, dims),
         Opcode::TXB if !fragment => f32::NEG_INFINITY + c[3],
         _ => f32::NEG_INFINITY,
     };
@@ -233,6 +248,36 @@ fn extents(tex: &Texture, level: u32) -> [u32; 3] {
         Target::Array2D => [shrink(w), shrink(h), d],
         _ => [shrink(w), shrink(h), shrink(d)],
     }
+}
+
+/// TXD's level of detail: `log2` of the exact scale factor of OpenGL 3.x §3.8.8
+/// (equation 3.20: the longer of the x and y texel-space derivative vectors, level-0 size,
+/// RECT unscaled), in `f32`.
+fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2], dims: usize) -> f32 {
+    let rho = d
+        .iter()
+        .map(|dir| {
+            (0..dims)
+                .map(|a| {
+                    let scale = if tex.target == Target::Rect {
+                        1.0
+                    } else {
+                        tex.size[a] as f32
+                    };
+                    let v = dir[a] * scale;
+                    v * v
+                })
+                .sum::<f32>()
+                .sqrt()
+        })
+        .fold(0f32, |m, x| {
+            if x.is_nan() || m.is_nan() {
+                f32::NAN
+            } else {
+                m.max(x)
+            }
+        });
+    rho.log2()
 }
 
 fn pick_level(tex: &Texture, lambda: f32) -> u32 {
@@ -310,15 +355,25 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         Some(unsafe { &*ctx.textures.cast::<TexUnits>() })
     };
     let tex = units.and_then(|u| u.units.get(&(desc >> 16)).copied());
-    let (ob, rb) = (IO_OFFSETS as usize / 4, IO_RESULTS as usize / 4);
+    let (db, ob, rb) = (
+        IO_DERIVS as usize / 4,
+        IO_OFFSETS as usize / 4,
+        IO_RESULTS as usize / 4,
+    );
+    let txd = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()] == Opcode::TXD;
     for l in 0..4 {
+        let d = if txd {
+            [0, 16].map(|k| [0, 1, 2].map(|c| f32::from_bits(io[db + k + 4 * c + l])))
+        } else {
+            [[0.0; 3]; 2]
+        };
         let off = if desc >> 9 & 1 != 0 {
             [0, 1, 2].map(|c| io[ob + 4 * c + l] as i32)
         } else {
             [0; 3]
         };
         let r = if exec >> l & 1 != 0 {
-            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), off)
+            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), d, off)
         } else {
             [0; 4]
         };
@@ -343,6 +398,8 @@ pub(crate) fn libcall_def() -> LibcallDef {
 mod tests {
     use super::*;
 
+    const Z: [[f32; 3]; 2] = [[0.0; 3]; 2];
+
     fn tex1d(wrap_mode: Wrap) -> Texture {
         Texture {
             target: Target::T1D,
@@ -360,17 +417,20 @@ mod tests {
         let s = [(-0.1f32).to_bits(), 0, 0, 0];
         let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, [0; 3])[0],
+            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, Z, [0; 3])[0],
             0
         );
-        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [0; 3])[0], 3);
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [0; 3])[0],
+            3
+        );
         // Offset -1: floor(-0.4) - 1 = -2: clamp → 0, repeat → 2; offset 9: out of range.
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [-1, 0, 0])[0],
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [-1, 0, 0])[0],
             2
         );
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, [9, 0, 0]),
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [9, 0, 0]),
             [0; 4]
         );
     }
@@ -379,10 +439,10 @@ mod tests {
     fn fetch_out_of_range_gives_zeros() {
         let txf = 4; // TXF, 1D
         let t = tex1d(Wrap::Repeat);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [0; 3]), [2; 4]);
-        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], [0; 3]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [0; 3]), [2; 4]);
+        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], Z, [0; 3]), [0; 4]);
         // (2) + offset 1 = 3; (2) + offset 2 = 4 is outside the width.
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [1, 0, 0]), [3; 4]);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], [2, 0, 0]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [1, 0, 0]), [3; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [2, 0, 0]), [0; 4]);
     }
 }

@@ -15,4 +15,5 @@ mod support;
 mod table_x13;
 mod table_x13_wide;
 mod tex_offsets;
+mod tex_txd;
 mod textures;

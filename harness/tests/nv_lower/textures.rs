@@ -277,7 +277,7 @@ fn refusals() {
             true,
         ),
         (
-            "TXD t, p0, p0, p0, texture[0], 2D;",
+            "TXG t, p0, texture[0], 2D;",
             "outside the texture model",
             false,
         ),

@@ -1,4 +1,4 @@
-//! Lowering of the NV / ARB texture instructions TEX, TXB, TXL, TXP, TXF and TXQ
+//! Lowering of the NV / ARB texture instructions TEX, TXB, TXL, TXP, TXD, TXF and TXQ
 //! (NV_gpu_program4 §2.X.4.4 "Program Texture Access", §2.X.8.Z; ARB_fragment_program
 //! §3.11.6; NOTES.md §13) to the IR's texture opcodes of the same names.
 //!
@@ -19,7 +19,8 @@
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
 //!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are TXD, TXFMS, TXG, TXGO and LOD.
+//!   refused, as are TXFMS, TXG, TXGO and LOD. TXD's derivative operands (§2.X.8.Z TXD)
+//!   become the IR TXD's `src1` and `src2` (read as floats).
 //! * **Texel offsets** (§2.X.4.4 `(a, b, c)`, NV_gpu_program5 `offset(operand)`): the IR
 //!   instruction's texel offset register (an IMM for a constant, the operand read as
 //!   signed integers otherwise); TXQ takes none (invalid). The parser rejects constants
@@ -55,11 +56,11 @@ impl Ctx<'_> {
     pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
         matches!(
             insn.opcode,
-            N::Tex | N::Txb | N::Txl | N::Txp | N::Txf | N::Txq
+            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq
         )
     }
 
-    /// Lowers TEX, TXB, TXL, TXP, TXF or TXQ (module docs) with saturation `sat`.
+    /// Lowers TEX, TXB, TXL, TXP, TXD, TXF or TXQ (module docs) with saturation `sat`.
     pub(super) fn lower_tex(
         &mut self,
         insn: &NvInsn,
@@ -105,12 +106,13 @@ impl Ctx<'_> {
             N::Txl => O::TXL,
             N::Txp => O::TXP,
             N::Txf => O::TXF,
+            N::Txd => O::TXD,
             _ => O::TXQ,
         };
         let samp = Register::new(File::Sampler, unit as i32);
         // §2.X.4.4: one target per unit, checked against the instructions lowered so far.
         if let Some(other) = self.out.instructions.iter().find_map(|i| {
-            (i.opcode.info().is_tex && i.src.get(1).is_some_and(|s| s.reg == samp))
+            (i.opcode.info().is_tex && i.src.last().is_some_and(|s| s.reg == samp))
                 .then_some(i.texture)
                 .flatten()
                 .filter(|&t| t != target)
@@ -133,8 +135,17 @@ impl Ctx<'_> {
             Some(o) => Some(self.tex_offset(o)?),
             None => None,
         };
+        let mut srcs = vec![coord];
+        if op == O::TXD {
+            // §2.X.8.Z TXD: the partial derivatives d/dx and d/dy of (s, t, r), tgsi.rst
+            // TXD's src1 and src2.
+            for k in 1..3 {
+                srcs.push(self.operand(insn, k, BaseType::F)?);
+            }
+        }
+        srcs.push(src(samp, [0, 1, 2, 3]));
         let d = self.dest(insn)?;
-        let mut i = Instruction::new(op, vec![d], vec![coord, src(samp, [0, 1, 2, 3])]);
+        let mut i = Instruction::new(op, vec![d], srcs);
         i.saturate = sat;
         i.texture = Some(target);
         i.tex_offsets.extend(offset);

@@ -21,9 +21,10 @@ pub const MIN_TEXEL_OFFSET: i32 = -8;
 /// at least +7).
 pub const MAX_TEXEL_OFFSET: i32 = 7;
 
-/// Executes texture instruction `r` for one lane with source words `src` (all four channels)
-/// and texel offset `off` (`(u, v, w)` texels, zeros without an offset operand) on `tex`
-/// (the unit's texture, if any), in a program of stage `stage`.
+/// Executes texture instruction `r` for one lane with source words `src` (all four channels),
+/// TXD's derivatives `derivs` (`[d(s,t,r)/dx, d(s,t,r)/dy]`, `None` for other opcodes) and
+/// texel offset `off` (`(u, v, w)` texels, zeros without an offset operand) on `tex` (the
+/// unit's texture, if any), in a program of stage `stage`.
 ///
 /// Texel offsets (NV_gpu_program4 §2.X.4.4 and §3.8.8 edits, NV_gpu_program5 §2.X.4.4):
 /// added to the texel coordinates `u`, `v`, `w` of the level sampled (TXF: to `i`, `j`,
@@ -36,6 +37,7 @@ pub(crate) fn eval(
     stage: Stage,
     tex: Option<&Texture>,
     src: Vec4,
+    derivs: Option<[[f32; 3]; 2]>,
     off: [i32; 3],
 ) -> LaneResult {
     let Some(tex) = tex else {
@@ -56,7 +58,7 @@ pub(crate) fn eval(
     }
     match r.op {
         TexOp::Txf => fetch(tex, src.map(|w| w as i32), off),
-        _ => sample(r.op, stage, tex, src.map(f32::from_bits), off),
+        _ => sample(r.op, stage, tex, src.map(f32::from_bits), derivs, off),
     }
 }
 
@@ -119,35 +121,69 @@ fn floors(x: f64, band: f64) -> Vec<i64> {
     (lo..=hi).collect()
 }
 
-/// The levels `lambda` may select (module docs), empty when undefined.
-fn levels_for(tex: &Texture, lambda: f32) -> Vec<usize> {
+/// The levels a level of detail in `[lo, hi]` may select (module docs; `lo == hi` for an
+/// exact `lambda`), widened by the `2^-8` band at level boundaries; empty when undefined
+/// (NaN).
+fn levels_for(tex: &Texture, lo: f64, hi: f64) -> Vec<usize> {
     if tex.min_filter == MinFilter::Nearest {
         return vec![0];
     }
-    if lambda.is_nan() {
+    if lo.is_nan() || hi.is_nan() {
         return Vec::new();
     }
     let last = tex.levels.len() as i64 - 1;
-    let lam = lambda as f64;
+    // OpenGL 3.x §3.8.8 NEAREST_MIPMAP_NEAREST: d = 0 for lambda <= 1/2, else
+    // ceil(lambda + 1/2) - 1, clamped to the last level; monotone in lambda.
     let pick = |l: f64| -> i64 {
         if l <= 0.5 {
             0
         } else {
-            ((l + 0.5).ceil() as i64 - 1).min(last)
+            ((l + 0.5).ceil().min(1e9) as i64 - 1).min(last)
         }
     };
-    let mut v: Vec<usize> = [pick(lam - EDGE), pick(lam), pick(lam + EDGE)]
-        .into_iter()
-        .map(|l| l.clamp(0, last) as usize)
-        .collect();
-    v.dedup();
-    v
+    let (a, b) = (pick(lo - EDGE), pick(hi + EDGE));
+    (a.clamp(0, last) as usize..=b.clamp(0, last) as usize).collect()
+}
+
+/// TXD's level of detail bounds `[log2 rho_min, log2 rho_max]` (module docs: OpenGL 3.x
+/// §3.8.8 equations 3.18-3.20 and the approximations it allows) for derivatives `d` of
+/// `(s, t, r)` on `tex`; NaN when a derivative is NaN.
+fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2]) -> (f64, f64) {
+    let t = tex.target;
+    let mut lo = 0f64;
+    let mut hi = 0f64;
+    for dir in d {
+        let (mut mx, mut sum) = (0f64, 0f64);
+        for (a, &v) in dir.iter().enumerate().take(t.dims()) {
+            if v.is_nan() {
+                return (f64::NAN, f64::NAN);
+            }
+            let scale = if t == Target::Rect {
+                1.0
+            } else {
+                tex.size[a] as f64
+            };
+            let x = (v as f64 * scale).abs();
+            mx = mx.max(x);
+            sum += x;
+        }
+        lo = lo.max(mx);
+        hi = hi.max(sum);
+    }
+    (lo.log2(), hi.log2())
 }
 
 /// TEX / TXP / TXB / TXL with NEAREST filtering (module docs); texel offset `off` is added
 /// to `u`, `v`, `w` of the level sampled (NV_gpu_program4 §3.8.8 edit:
 /// `u = w_t * s + offsetu_shader`).
-fn sample(op: TexOp, stage: Stage, tex: &Texture, c: [f32; 4], off: [i32; 3]) -> LaneResult {
+fn sample(
+    op: TexOp,
+    stage: Stage,
+    tex: &Texture,
+    c: [f32; 4],
+    derivs: Option<[[f32; 3]; 2]>,
+    off: [i32; 3],
+) -> LaneResult {
     let mut coord = [c[0] as f64, c[1] as f64, c[2] as f64];
     if op == TexOp::Txp {
         // tgsi.rst TXP: coord.xyz = src.xyz / src.w (in f64: the edge band covers the
@@ -161,8 +197,12 @@ fn sample(op: TexOp, stage: Stage, tex: &Texture, c: [f32; 4], off: [i32; 3]) ->
         TexOp::Txl => c[3],
         TexOp::Txb if stage != Stage::Fragment => f32::NEG_INFINITY + c[3],
         _ => f32::NEG_INFINITY,
+    } as f64;
+    let (lo, hi) = match derivs {
+        Some(d) if op == TexOp::Txd => txd_lambda(tex, d),
+        _ => (lambda, lambda),
     };
-    let levels = levels_for(tex, lambda);
+    let levels = levels_for(tex, lo, hi);
     let t = tex.target;
     let dims = t.dims();
     let mut result: Option<Vec4> = None;
@@ -259,6 +299,7 @@ mod tests {
             Stage::Vertex,
             Some(t),
             c.map(f32::to_bits),
+            None,
             [0; 3],
         )
     }
@@ -269,6 +310,7 @@ mod tests {
             Stage::Vertex,
             Some(t),
             c.map(|x| x as u32),
+            None,
             [0; 3],
         )
     }
@@ -324,6 +366,7 @@ mod tests {
                 Stage::Vertex,
                 None,
                 [0; 4],
+                None,
                 [0; 3]
             )
             .1,
@@ -337,6 +380,7 @@ mod tests {
             Stage::Vertex,
             Some(t),
             c.map(f32::to_bits),
+            None,
             off,
         )
     }
@@ -400,11 +444,56 @@ mod tests {
                 Stage::Vertex,
                 Some(&t),
                 c.map(|x| x as u32),
+                None,
                 off,
             )
         };
         assert_eq!(f([1, 0, 0, 0], [2, 1, 0]), ([7; 4], 0));
         assert_eq!(f([1, 0, 0, 0], [3, 0, 0]).1, ALL);
         assert_eq!(f([1, 0, 0, 0], [-2, 0, 0]).1, ALL);
+    }
+
+    fn txd(t: &Texture, c: [f32; 2], dx: [f32; 3], dy: [f32; 3]) -> LaneResult {
+        eval(
+            &r(TexOp::Txd, t.target),
+            Stage::Fragment,
+            Some(t),
+            [c[0], c[1], 0.0, 0.0].map(f32::to_bits),
+            Some([dx, dy]),
+            [0; 3],
+        )
+    }
+
+    #[test]
+    fn txd_level_of_detail() {
+        // 8x8 with levels 8x8, 4x4, 2x2, 1x1; coordinates (0.3, 0.3) read texel
+        // (floor(0.3 * size), same) of the chosen level: level 0 (2, 2) = 18, level 1
+        // (1, 1) = 105, level 2 (0, 0) = 200, level 3 (0, 0) = 300.
+        let t = tex(Target::T2D, [8, 8, 1], 4, Wrap::ClampToEdge);
+        let c = [0.3, 0.3];
+        // ds/dx = 1/8, the rest 0: du/dx = 1 → rho = 1 (every approximation agrees:
+        // max = sum = 1) → lambda 0 → level 0.
+        assert_eq!(txd(&t, c, [0.125, 0.0, 0.0], [0.0; 3]), ([18; 4], 0));
+        // du/dx = 8 * 0.25 = 2, dv/dy = 8 * 0.5 = 4 → rho = 4 → lambda 2 →
+        // d = ceil(2.5) - 1 = 2 → level 2.
+        assert_eq!(txd(&t, c, [0.25, 0.0, 0.0], [0.0, 0.5, 0.0]), ([200; 4], 0));
+        // Zero derivatives: rho = 0, lambda = -inf → level 0.
+        assert_eq!(txd(&t, c, [0.0; 3], [0.0; 3]), ([18; 4], 0));
+        // du/dx = dv/dx = 8 * 0.25 = 2: the exact rho is 2 sqrt 2 (lambda 1.5, on the
+        // boundary between levels 1 and 2), and GL allows any f_x from max = 2 (lambda 1,
+        // level 1) to sum = 4 (lambda 2, level 2): candidates levels 1 and 2, whose texels
+        // differ → undefined.
+        assert_eq!(txd(&t, c, [0.25, 0.25, 0.0], [0.0; 3]).1, ALL);
+        // du/dx = 8 * 0.375 = 3 alone: rho = 3, lambda = log2 3 = 1.585 → d = ceil(2.085)
+        // - 1 = 2; lambda is 0.085 from the 1.5 boundary, outside the 2^-8 band → level 2.
+        assert_eq!(txd(&t, c, [0.375, 0.0, 0.0], [0.0; 3]), ([200; 4], 0));
+        // rho = 2^5 → lambda 5, clamped to the last level 3.
+        assert_eq!(txd(&t, c, [4.0, 0.0, 0.0], [0.0; 3]), ([300; 4], 0));
+        // A NaN derivative: undefined.
+        assert_eq!(txd(&t, c, [f32::NAN, 0.0, 0.0], [0.0; 3]).1, ALL);
+        // NEAREST minification: level 0 whatever the derivatives.
+        let mut n = t.clone();
+        n.min_filter = MinFilter::Nearest;
+        assert_eq!(txd(&n, c, [4.0, 0.0, 0.0], [0.0; 3]), ([18; 4], 0));
     }
 }

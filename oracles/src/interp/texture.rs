@@ -1,5 +1,5 @@
-//! Texture instructions: TEX, TXP, TXB, TXL (NEAREST sampling), TXF (texel fetch) and TXQ
-//! (size query) on the texture model of [`crate::texture`]. This is the one place their
+//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch) and
+//! TXQ (size query) on the texture model of [`crate::texture`]. This is the one place their
 //! semantics are written for the oracle; the decisions are listed in README "Textures".
 //!
 //! Sources: tgsi.rst "TEX", "TXP", "TXB", "TXL", "TXF", "TXQ" (TXF and TXQ "as per
@@ -34,6 +34,15 @@
 //!   (checked with the inputs). Level choice (GL §3.8.8): NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: level 0 when `lambda <= 1/2`, else `ceil(lambda + 1/2) - 1`
 //!   clamped to the last level; NaN: undefined.
+//! * **TXD** (tgsi.rst TXD, NV_gpu_program4 §2.X.8.Z TXD): `lambda = log2(rho)` from the
+//!   derivatives `src1` = d(s,t,r)/dx, `src2` = d(s,t,r)/dy scaled by the level-0 size
+//!   (OpenGL 3.x §3.8.8 equations 3.18-3.20: `du/dx = w_t ds/dx` ..., RECT unscaled, the
+//!   layer excluded). GL lets implementations approximate
+//!   `rho = max(|(du/dx, dv/dx, dw/dx)|, |(du/dy, dv/dy, dw/dy)|)` by any `f` with
+//!   `max(|du/dx|, |dv/dx|, |dw/dx|) <= f_x <= |du/dx| + |dv/dx| + |dw/dx|` (same for y), so
+//!   every level some `lambda` in `[log2 rho_min, log2 rho_max]` (widened by `2^-8`)
+//!   selects is a candidate; a NaN derivative is undefined. No bias, and the default
+//!   TEXTURE_MIN/MAX_LOD (-1000, 1000) never clamp.
 //! * **TXF**: integer `(i, j, k)` and layer per Table X.18, level `src.w` (BUFFER: `x` only,
 //!   level 0). Undefined (Table X.18 list): a level outside the texture's levels, a level
 //!   other than 0 with NEAREST minification, a texel or layer outside the level.
@@ -66,13 +75,14 @@ use crate::texture::{MinFilter, Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
-pub const TEXTURE_OPCODES: [Opcode; 6] = [
+pub const TEXTURE_OPCODES: [Opcode; 7] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
     Opcode::TXL,
     Opcode::TXF,
     Opcode::TXQ,
+    Opcode::TXD,
 ];
 
 /// The texture instruction kinds the interpreter executes.
@@ -90,6 +100,8 @@ pub(crate) enum TexOp {
     Txf,
     /// TXQ: size query.
     Txq,
+    /// TXD: explicit derivatives `src1` (d/dx) and `src2` (d/dy) of `(s, t, r)`.
+    Txd,
 }
 
 impl TexOp {
@@ -102,8 +114,19 @@ impl TexOp {
             Opcode::TXL => TexOp::Txl,
             Opcode::TXF => TexOp::Txf,
             Opcode::TXQ => TexOp::Txq,
+            Opcode::TXD => TexOp::Txd,
             _ => return None,
         })
+    }
+
+    /// The source operand index of the unit (`SAMP[n]`): 3 for TXD (tgsi.rst TXD
+    /// `unit = src3`), else 1.
+    pub(crate) fn unit_src(self) -> usize {
+        if self == TexOp::Txd {
+            3
+        } else {
+            1
+        }
     }
 
     /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB).
@@ -122,8 +145,8 @@ pub(crate) struct TexRef {
     pub target: Target,
     /// The return type of the program's `DCL SVIEW[n]`, if declared.
     pub ret: Option<ReturnType>,
-    /// The instruction has a texel offset operand (its second decoded source, read as
-    /// signed integers `(u, v, w)`).
+    /// The instruction has a texel offset operand (its last decoded source, read as
+    /// signed integers `(u, v, w)`; TXD's derivatives are decoded sources 1 and 2).
     pub offset: bool,
 }
 
@@ -170,10 +193,11 @@ pub(crate) fn decode_insn(
     let op = insn.opcode;
     let smap = &program.source_map;
     let pos = smap.instruction(i);
-    if insn.src.len() < 2 || insn.dst.is_empty() {
+    let uk = top.unit_src();
+    if insn.src.len() != uk + 1 || insn.dst.is_empty() {
         return Err(invalid(
             pos,
-            format!("{op} needs a destination and two sources"),
+            format!("{op} needs a destination and {} sources", uk + 1),
         ));
     }
     let Some(ir_target) = insn.texture else {
@@ -208,8 +232,8 @@ pub(crate) fn decode_insn(
             ),
         ));
     }
-    let unit_pos = smap.operand(i, insn.dst.len() + 1);
-    let u = insn.src[1].reg;
+    let unit_pos = smap.operand(i, insn.dst.len() + uk);
+    let u = insn.src[uk].reg;
     if u.file != File::Sampler || u.is_indirect() || u.dimension.is_some() || u.index.value < 0 {
         return Err(unsupported(
             op,
@@ -261,6 +285,12 @@ pub(crate) fn decode_insn(
         _ => FetchType::Float,
     };
     let mut srcs = vec![dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?];
+    let mut mask = [0xF, 0, 0, 0];
+    for (k, s) in insn.src.iter().enumerate().take(uk).skip(1) {
+        // TXD's derivatives of (s, t, r).
+        srcs.push(dec.src(s, ty, smap.operand(i, insn.dst.len() + k), op)?);
+        mask[k] = 0x7;
+    }
     if let Some(o) = insn.tex_offsets.first() {
         // TEXT-FORMAT.md §7.5: a register and three swizzle letters, read as integers.
         let s = o.swizzle;
@@ -272,8 +302,9 @@ pub(crate) fn decode_insn(
         };
         let p = smap.operand(i, insn.dst.len() + insn.src.len());
         srcs.push(dec.src(&off, FetchType::Int, p, op)?);
+        mask[srcs.len() - 1] = 0x7;
     }
-    let offset = srcs.len() > 1;
+    let offset = !insn.tex_offsets.is_empty();
     Ok(DInsn {
         op,
         kind: Kind::Tex(top),
@@ -281,8 +312,8 @@ pub(crate) fn decode_insn(
         writemask: d.writemask & 0xF,
         srcs,
         saturate: insn.saturate,
-        fetch_mask: [0xF, if offset { 0x7 } else { 0 }, 0, 0],
-        read_mask: [0xF, if offset { 0x7 } else { 0 }, 0, 0],
+        fetch_mask: mask,
+        read_mask: mask,
         componentwise: false,
         pos,
         mem: None,
@@ -368,15 +399,18 @@ impl Machine<'_> {
                 continue;
             }
             let src = [0, 1, 2, 3].map(|c| self.s.srcs[0][c][l]);
+            let last = insn.srcs.len() - 1;
             let off = if r.offset {
-                [0, 1, 2].map(|c| self.s.srcs[1][c][l] as i32)
+                [0, 1, 2].map(|c| self.s.srcs[last][c][l] as i32)
             } else {
                 [0; 3]
             };
+            let derivs = (r.op == TexOp::Txd)
+                .then(|| [1, 2].map(|k| [0, 1, 2].map(|c| f32::from_bits(self.s.srcs[k][c][l]))));
             let (v, u) = if bad_any >> l & 1 != 0 {
                 ([0; 4], ALL)
             } else {
-                eval(&r, stage, tex, src, off)
+                eval(&r, stage, tex, src, derivs, off)
             };
             for c in 0..4 {
                 self.s.out[c][l] = v[c];

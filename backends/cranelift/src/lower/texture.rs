@@ -1,5 +1,5 @@
-//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXF, TXQ): the source vector
-//! (and the texel offset operand's, if any) goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
+//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ): the source
+//! vector (and TXD's derivatives and the texel offset operand's, if any) goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
 //! quad computes the four lanes, and the results are stored under the writemask like any
 //! other result (saturation included).
 
@@ -8,16 +8,18 @@ use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
 use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{LowerError, Lowerer};
-use crate::texture::{descriptor, IO_BYTES, IO_OFFSETS, IO_RESULTS, TEX_SYMBOL};
+use crate::texture::{descriptor, IO_BYTES, IO_DERIVS, IO_OFFSETS, IO_RESULTS, TEX_SYMBOL};
 
 impl Lowerer<'_, '_> {
     /// A texture instruction (module docs); the step is already counted.
     pub(super) fn texture(&mut self, i: usize) -> Result<(), LowerError> {
         let insn = &self.env.program.instructions[i];
-        if insn.src.len() < 2 || insn.dst.is_empty() {
+        // tgsi.rst TXD: coordinates, d/dx, d/dy, unit; the others: coordinates, unit.
+        let txd = insn.opcode == shaderdiff_ir::Opcode::TXD;
+        if insn.src.len() < if txd { 4 } else { 2 } || insn.dst.is_empty() {
             return Err(self.invalid(
                 i,
-                "a texture instruction needs a destination and two sources",
+                "a texture instruction needs a destination, its sources and a unit",
             ));
         }
         let desc = descriptor(self.env.program, i)
@@ -27,6 +29,12 @@ impl Lowerer<'_, '_> {
             _ => FetchType::Float,
         };
         let src = self.fetch(i, &insn.src[0], ty, 0xF)?;
+        let mut derivs = Vec::new();
+        if txd {
+            for k in 1..3 {
+                derivs.push(self.fetch(i, &insn.src[k], FetchType::Float, 0x7)?);
+            }
+        }
         // TEXT-FORMAT.md §7.5: the offset register's three swizzled components, as integers.
         let off = match insn.tex_offsets.first() {
             Some(o) => {
@@ -53,6 +61,12 @@ impl Lowerer<'_, '_> {
         ));
         for (c, &v) in src.iter().enumerate() {
             self.b.ins().stack_store(I64, v, slot, 16 * c as i32);
+        }
+        for (k, d) in derivs.iter().enumerate() {
+            for (c, &v) in d.iter().take(3).enumerate() {
+                let at = IO_DERIVS + 64 * k as i32 + 16 * c as i32;
+                self.b.ins().stack_store(I64, v, slot, at);
+            }
         }
         for (c, &v) in off.iter().flat_map(|o| o.iter()).take(3).enumerate() {
             self.b

@@ -56,7 +56,7 @@ struct Case {
 
 fn case() -> impl Strategy<Value = Case> {
     let target = prop::sample::select(Target::ALL.to_vec());
-    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ"]);
+    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ", "TG4"]);
     (
         target,
         (1u32..7, 1u32..5, 1u32..4),
@@ -88,6 +88,11 @@ fn case() -> impl Strategy<Value = Case> {
                 t.levels.clear();
                 let op = if target == Target::Buffer && !matches!(op, "TXF" | "TXQ") {
                     "TXF"
+                } else if op == "TG4"
+                    && !matches!(target, Target::T2D | Target::Array2D | Target::Rect)
+                {
+                    // tgsi.rst TG4: 2D, 2D array (and RECT, NV TXG) only.
+                    "TEX"
                 } else {
                     op
                 };
@@ -149,8 +154,17 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     } else {
         "DCL IN[0]\nDCL IN[1]\nDCL IN[2]"
     };
+    let decl = format!(
+        "{decl}\nDCL IN[3]{}",
+        if c.frag { ", GENERIC[3], CONSTANT" } else { "" }
+    );
     // TXD's derivatives (tgsi.rst TXD: src1, src2) come from IN[1] and IN[2].
-    let derivs = if c.op == "TXD" { "IN[1], IN[2], " } else { "" };
+    // TG4's component (tgsi.rst TG4: src1.x, an integer) from IN[3].
+    let derivs = match c.op {
+        "TXD" => "IN[1], IN[2], ",
+        "TG4" => "IN[3], ",
+        _ => "",
+    };
     let (imm, off) = match c.offset {
         Some([x, y, z]) => (
             format!("IMM[0] INT32 {{{x}, {y}, {z}, 0}}\n"),
@@ -198,6 +212,11 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
             .collect();
         inputs.registers.insert(RegKey::new(File::Input, k), d);
     }
+    // Components 0..4 (4 does not exist: undefined).
+    let comps = (0..INVOCATIONS as u32)
+        .map(|i| [i.wrapping_add(seed) % 5, 0, 0, 0])
+        .collect();
+    inputs.registers.insert(RegKey::new(File::Input, 3), comps);
     inputs.textures.insert(RegKey::new(File::Sampler, 0), tex);
     let cfg = EngineConfig::default();
     let oracle = engine("interp", &cfg).expect("interp");

@@ -301,3 +301,44 @@ fn tgsi_txd() {
     assert_eq!(code(&o), 0, "{t}");
     assert!(t.contains("agree (interp vs jit"), "{t}");
 }
+
+/// TGSI TG4 (tgsi.rst TG4: coord = src0, component = src1, "the four samples that
+/// contribute to filtering ... in clockwise order, starting with ... (-, +), (+, +),
+/// (+, -), (-, -)"; OpenGL 3.x equations 3.23-3.25) on interp and jit. 4x4 RGBA32UI,
+/// REPEAT, texel `n = x + 4y` = `[n, 0x10 + n, 0x20 + n, 0x30 + n]`, component 1 (G).
+/// Invocation 0, (0.4, 0.6): u - 1/2 = 1.1, v - 1/2 = 1.9 → i0 = 1, i1 = 2, j0 = 1,
+/// j1 = 2 → T(1, 2) = 9, T(2, 2) = 10, T(2, 1) = 6, T(1, 1) = 5. Invocation 1, (0, 0):
+/// u - 1/2 = -0.5 → i0 = wrap(-1) = 3, i1 = 0, likewise j → T(3, 0) = 3, T(0, 0) = 0,
+/// T(0, 3) = 12, T(3, 3) = 15.
+#[test]
+fn tgsi_tg4() {
+    let s = Scratch::new("tex-tg4");
+    let p = s.file(
+        "p.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, UINT\n\
+         IMM[0] INT32 {1, 0, 0, 0}\nTG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D\nEND\n",
+    );
+    let texels: String = (0..16u32)
+        .map(|n| [n, 0x10 + n, 0x20 + n, 0x30 + n].map(hex).concat())
+        .collect();
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 2, \"registers\": {{\
+             \"IN[0]\": [[0.4, 0.6, 0, 0], [0, 0, 0, 0]]}},\
+             \"textures\": {{\"SAMP[0]\": {{\"target\": \"2D\", \"format\": \"RGBA32UI\", \
+             \"wrap\": \"REPEAT\", \"width\": 4, \"height\": 4, \"levels\": [\"{texels}\"]}}}}}}"
+        ),
+    );
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let g = |ns: [u32; 4]| serde_json::json!(ns.map(|n| format!("0x{:08x}", 0x10 + n)));
+    let r = &v["registers"]["OUT[0]"];
+    assert_eq!(r[0], g([9, 10, 6, 5]), "{v}");
+    assert_eq!(r[1], g([3, 0, 12, 15]), "{v}");
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+}

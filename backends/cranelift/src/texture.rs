@@ -1,5 +1,5 @@
 //! The jit's texture unit: a runtime function the generated code calls once per quad for
-//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ), and the descriptor that tells
+//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4), and the descriptor that tells
 //! it which instruction it is running.
 //!
 //! This is a separate implementation from the oracle's (`shaderdiff_oracles::interp`
@@ -21,6 +21,9 @@
 //!   target has (not the layer) before wrapping (NV_gpu_program4 §3.8.8 edit), or to TXF's
 //!   `(i, j, k)` before the range check; an offset outside -8..=7 on a used axis gives zeros;
 //! * TXF: the texel at `(i, j, k)` / layer of level `w` (Table X.18); zeros out of range;
+//! * TG4: component `src1.x` of the 2x2 LINEAR footprint of level 0 in `f32`
+//!   (`floor(u - 1/2)`, OpenGL 3.x equations 3.23-3.25), order `(i0, j1)`, `(i1, j1)`,
+//!   `(i1, j0)`, `(i0, j0)`;
 //! * TXQ: the level's extents (Table X.17 order, layers included), zeros for components
 //!   the target does not have or levels it does not have; `w` = number of levels;
 //! * no texture on the unit, or a `DCL SVIEW` return type that does not read the format:
@@ -42,14 +45,15 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
 /// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
 /// operation number is the index).
-pub(crate) const TEX_OPCODES: [Opcode; 7] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub(crate) const TEX_OPCODES: [Opcode; 8] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
 /// Bytes of the per-call exchange area: 16 source words, TXD's 16 d/dx and 16 d/dy words,
 /// 16 texel offset words (`x`, `y`, `z` used), then 16 result words, each block
 /// channel-major (`4 * channel + lane`).
 pub(crate) const IO_BYTES: u32 = 320;
 
-/// Byte offset of TXD's d/dx block (d/dy follows at `IO_DERIVS + 64`).
+/// Byte offset of TXD's d/dx block (d/dy follows at `IO_DERIVS + 64`); TG4's component
+/// words are its first channel.
 pub(crate) const IO_DERIVS: i32 = 64;
 
 /// Byte offset of the texel offset block in the exchange area.
@@ -85,8 +89,12 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
     let target = Target::of_ir(insn.texture?)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
-    // tgsi.rst: the unit is src1, TXD's src3.
-    let k = if insn.opcode == Opcode::TXD { 3 } else { 1 };
+    // tgsi.rst: the unit is src1, TXD's src3, TG4's src2.
+    let k = match insn.opcode {
+        Opcode::TXD => 3,
+        Opcode::TG4 => 2,
+        _ => 1,
+    };
     let unit = insn.src.get(k)?.reg.index.value;
     if !(0..=0xFFFF).contains(&unit) {
         return None;
@@ -144,12 +152,14 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
 const OFFSETS: std::ops::RangeInclusive<i32> = -8..=7;
 
 /// One lane: the instruction's result from its four source words, TXD's derivatives `d`
-/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise) and texel offset `off`.
+/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise), TG4's component `comp` and texel
+/// offset `off`.
 fn lane(
     desc: u32,
     tex: Option<&Texture>,
     src: [u32; 4],
     d: [[f32; 3]; 2],
+    comp: u32,
     off: [i32; 3],
 ) -> [u32; 4] {
     let Some(tex) = tex else {
@@ -196,6 +206,9 @@ fn lane(
         return fetch(tex, src.map(|w| w as i32), off, dims);
     }
     let mut c = src.map(f32::from_bits);
+    if op == Opcode::TG4 {
+        return gather(tex, c, comp, off, layer);
+    }
     if op == Opcode::TXP {
         let w = c[3];
         c[0] /= w;
@@ -229,6 +242,41 @@ fn lane(
         at[a] = l.clamp(0, i64::from(size[a]) - 1) as u32;
     }
     read(tex, level, at)
+}
+
+/// TG4: component `comp` of the texels `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)` of
+/// level 0, `i0 = wrap(floor(u - 1/2) + offset)`, `i1 = wrap(floor(u - 1/2) + offset + 1)`
+/// (OpenGL 3.x equations 3.23-3.25; RECT `u = s`); zeros for a component outside 0..3.
+fn gather(tex: &Texture, c: [f32; 4], comp: u32, off: [i32; 3], layer: Option<usize>) -> [u32; 4] {
+    if comp > 3 {
+        return [0; 4];
+    }
+    let size = extents(tex, 0);
+    let mut p = [[0u32; 2]; 2];
+    for a in 0..2 {
+        let u = if tex.target == Target::Rect {
+            c[a]
+        } else {
+            c[a] * size[a] as f32
+        };
+        let f = ((u - 0.5).floor() as i64).saturating_add(i64::from(off[a]));
+        p[a] = [
+            wrap(tex.wrap[a], f, size[a]),
+            wrap(tex.wrap[a], f.saturating_add(1), size[a]),
+        ];
+    }
+    let l = layer.map_or(0, |a| {
+        ((c[a] + 0.5).floor() as i64).clamp(0, i64::from(size[a]) - 1) as u32
+    });
+    let at = |i: u32, j: u32| {
+        let mut v = [i, j, 0];
+        if let Some(a) = layer {
+            v[a] = l;
+        }
+        read(tex, 0, v)[comp as usize]
+    };
+    let ([i0, i1], [j0, j1]) = (p[0], p[1]);
+    [at(i0, j1), at(i1, j1), at(i1, j0), at(i0, j0)]
 }
 
 fn wrap(mode: Wrap, i: i64, size: u32) -> u32 {
@@ -360,7 +408,8 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         IO_OFFSETS as usize / 4,
         IO_RESULTS as usize / 4,
     );
-    let txd = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()] == Opcode::TXD;
+    let op = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()];
+    let txd = op == Opcode::TXD;
     for l in 0..4 {
         let d = if txd {
             [0, 16].map(|k| [0, 1, 2].map(|c| f32::from_bits(io[db + k + 4 * c + l])))
@@ -373,7 +422,8 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
             [0; 3]
         };
         let r = if exec >> l & 1 != 0 {
-            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), d, off)
+            let comp = if op == Opcode::TG4 { io[db + l] } else { 0 };
+            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), d, comp, off)
         } else {
             [0; 4]
         };
@@ -417,20 +467,20 @@ mod tests {
         let s = [(-0.1f32).to_bits(), 0, 0, 0];
         let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, Z, [0; 3])[0],
+            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, Z, 0, [0; 3])[0],
             0
         );
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [0; 3])[0],
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [0; 3])[0],
             3
         );
         // Offset -1: floor(-0.4) - 1 = -2: clamp → 0, repeat → 2; offset 9: out of range.
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [-1, 0, 0])[0],
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [-1, 0, 0])[0],
             2
         );
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, [9, 0, 0]),
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [9, 0, 0]),
             [0; 4]
         );
     }
@@ -439,10 +489,10 @@ mod tests {
     fn fetch_out_of_range_gives_zeros() {
         let txf = 4; // TXF, 1D
         let t = tex1d(Wrap::Repeat);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [0; 3]), [2; 4]);
-        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], Z, [0; 3]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [0; 3]), [2; 4]);
+        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], Z, 0, [0; 3]), [0; 4]);
         // (2) + offset 1 = 3; (2) + offset 2 = 4 is outside the width.
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [1, 0, 0]), [3; 4]);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, [2, 0, 0]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [1, 0, 0]), [3; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [2, 0, 0]), [0; 4]);
     }
 }

@@ -14,6 +14,7 @@ mod robust;
 mod support;
 mod table_x13;
 mod table_x13_wide;
+mod tex_gather;
 mod tex_offsets;
 mod tex_txd;
 mod textures;

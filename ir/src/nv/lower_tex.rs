@@ -19,8 +19,10 @@
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
 //!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are TXFMS, TXG, TXGO and LOD. TXD's derivative operands (§2.X.8.Z TXD)
-//!   become the IR TXD's `src1` and `src2` (read as floats).
+//!   refused, as are TXFMS, TXGO and LOD. TXD's derivative operands (§2.X.8.Z TXD)
+//!   become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
+//!   §2.X.8.Z TXG) becomes TG4 with the `texture[n].c` component as an immediate `src1`
+//!   (targets 2D, ARRAY2D and RECT; a 1D or 3D target fails to load).
 //! * **Texel offsets** (§2.X.4.4 `(a, b, c)`, NV_gpu_program5 `offset(operand)`): the IR
 //!   instruction's texel offset register (an IMM for a constant, the operand read as
 //!   signed integers otherwise); TXQ takes none (invalid). The parser rejects constants
@@ -56,11 +58,11 @@ impl Ctx<'_> {
     pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
         matches!(
             insn.opcode,
-            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq
+            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq | N::Txg
         )
     }
 
-    /// Lowers TEX, TXB, TXL, TXP, TXD, TXF or TXQ (module docs) with saturation `sat`.
+    /// Lowers TEX, TXB, TXL, TXP, TXD, TXG, TXF or TXQ (module docs) with saturation `sat`.
     pub(super) fn lower_tex(
         &mut self,
         insn: &NvInsn,
@@ -95,6 +97,17 @@ impl Ctx<'_> {
                 access.target.name()
             ))
         })?;
+        if insn.opcode == N::Txg
+            && !matches!(
+                target,
+                TexTarget::T2D | TexTarget::Array2D | TexTarget::Rect
+            )
+        {
+            return Err(self.invalid(format!(
+                "TXG operates on 2D, ARRAY2D, RECT (and SHADOW, CUBE) targets only, not \
+                 {target} (NV_gpu_program5 §2.X.8.Z TXG)"
+            )));
+        }
         if target == TexTarget::Buffer && !matches!(insn.opcode, N::Txf | N::Txq) {
             return Err(self.invalid(format!(
                 "{name}: BUFFER textures take TXF and TXQ only (NV_gpu_program4 Table X.17)"
@@ -107,6 +120,7 @@ impl Ctx<'_> {
             N::Txp => O::TXP,
             N::Txf => O::TXF,
             N::Txd => O::TXD,
+            N::Txg => O::TG4,
             _ => O::TXQ,
         };
         let samp = Register::new(File::Sampler, unit as i32);
@@ -142,6 +156,12 @@ impl Ctx<'_> {
             for k in 1..3 {
                 srcs.push(self.operand(insn, k, BaseType::F)?);
             }
+        }
+        if op == O::TG4 {
+            // NV_gpu_program5 §2.X.8.Z TXG: the `texture[n].c` component (x without a
+            // suffix) becomes TG4's `component = src1` (an integer in x).
+            let c = u32::from(access.component.unwrap_or(0));
+            srcs.push(src(self.imm([c, 0, 0, 0]), [0, 0, 0, 0]));
         }
         srcs.push(src(samp, [0, 1, 2, 3]));
         let d = self.dest(insn)?;

@@ -139,6 +139,7 @@ pub mod memory;
 mod memory_exec;
 mod state;
 mod tex_eval;
+mod tex_gather;
 pub mod texture;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};

@@ -12,6 +12,7 @@ use crate::texture::{MinFilter, Target, Texture};
 /// One lane's result: the words and the undefined channels (bit c = channel c).
 pub(crate) type LaneResult = (Vec4, u8);
 
+/// Every channel (undefined mask).
 pub(crate) const ALL: u8 = 0xF;
 
 /// The smallest texel offset every implementation supports (NV_gpu_program4 state table:
@@ -22,7 +23,8 @@ pub const MIN_TEXEL_OFFSET: i32 = -8;
 pub const MAX_TEXEL_OFFSET: i32 = 7;
 
 /// Executes texture instruction `r` for one lane with source words `src` (all four channels),
-/// TXD's derivatives `derivs` (`[d(s,t,r)/dx, d(s,t,r)/dy]`, `None` for other opcodes) and
+/// TXD's derivatives `derivs` (`[d(s,t,r)/dx, d(s,t,r)/dy]`, `None` for other opcodes),
+/// TG4's component `comp` (ignored by other opcodes) and
 /// texel offset `off` (`(u, v, w)` texels, zeros without an offset operand) on `tex` (the
 /// unit's texture, if any), in a program of stage `stage`.
 ///
@@ -38,6 +40,7 @@ pub(crate) fn eval(
     tex: Option<&Texture>,
     src: Vec4,
     derivs: Option<[[f32; 3]; 2]>,
+    comp: u32,
     off: [i32; 3],
 ) -> LaneResult {
     let Some(tex) = tex else {
@@ -58,6 +61,7 @@ pub(crate) fn eval(
     }
     match r.op {
         TexOp::Txf => fetch(tex, src.map(|w| w as i32), off),
+        TexOp::Tg4 => super::tex_gather::gather(tex, src.map(f32::from_bits), comp, off),
         _ => sample(r.op, stage, tex, src.map(f32::from_bits), derivs, off),
     }
 }
@@ -112,10 +116,27 @@ fn fetch(tex: &Texture, c: [i32; 4], off: [i32; 3]) -> LaneResult {
 }
 
 /// Width of the band around a texel edge or level boundary where either side may be chosen.
-const EDGE: f64 = 1.0 / 256.0;
+pub(super) const EDGE: f64 = 1.0 / 256.0;
+
+/// The candidate array layers of layer coordinate `r` in a texture of `n` layers:
+/// `clamp(floor(r + 0.5), 0, n - 1)` (NV_gpu_program4 §2.X.4.4), with `r + 0.5` known
+/// within single-precision rounding; `None` (undefined) when `r` is not finite.
+pub(super) fn layers(r: f64, n: u32) -> Option<Vec<u32>> {
+    if !r.is_finite() {
+        return None;
+    }
+    let x = r + 0.5;
+    let band = (x.abs() + 1.0) / (1u64 << 20) as f64;
+    let mut l: Vec<u32> = floors(x, band)
+        .into_iter()
+        .map(|f| f.clamp(0, i64::from(n) - 1) as u32)
+        .collect();
+    l.dedup();
+    Some(l)
+}
 
 /// The candidate integers `floor(x)` for `x` known within `± band`.
-fn floors(x: f64, band: f64) -> Vec<i64> {
+pub(super) fn floors(x: f64, band: f64) -> Vec<i64> {
     let lo = (x - band).floor() as i64;
     let hi = (x + band).floor() as i64;
     (lo..=hi).collect()
@@ -231,20 +252,10 @@ fn sample(
             cands[a] = v;
         }
         if let Some(a) = t.layer_axis() {
-            let r = coord[a];
-            if !r.is_finite() {
-                return ([0; 4], ALL);
+            match layers(coord[a], size[a]) {
+                Some(l) => cands[a] = l,
+                None => return ([0; 4], ALL),
             }
-            // floor(r + 0.5), with r + 0.5 known within single-precision rounding.
-            let x = r + 0.5;
-            let n = size[a] as i64 - 1;
-            let band = (x.abs() + 1.0) / (1u64 << 20) as f64;
-            let mut l: Vec<u32> = floors(x, band)
-                .into_iter()
-                .map(|f| f.clamp(0, n) as u32)
-                .collect();
-            l.dedup();
-            cands[a] = l;
         }
         for &i in &cands[0] {
             for &j in &cands[1] {
@@ -300,6 +311,7 @@ mod tests {
             Some(t),
             c.map(f32::to_bits),
             None,
+            0,
             [0; 3],
         )
     }
@@ -311,6 +323,7 @@ mod tests {
             Some(t),
             c.map(|x| x as u32),
             None,
+            0,
             [0; 3],
         )
     }
@@ -367,6 +380,7 @@ mod tests {
                 None,
                 [0; 4],
                 None,
+                0,
                 [0; 3]
             )
             .1,
@@ -381,6 +395,7 @@ mod tests {
             Some(t),
             c.map(f32::to_bits),
             None,
+            0,
             off,
         )
     }
@@ -445,6 +460,7 @@ mod tests {
                 Some(&t),
                 c.map(|x| x as u32),
                 None,
+                0,
                 off,
             )
         };
@@ -460,6 +476,7 @@ mod tests {
             Some(t),
             [c[0], c[1], 0.0, 0.0].map(f32::to_bits),
             Some([dx, dy]),
+            0,
             [0; 3],
         )
     }

@@ -43,6 +43,7 @@
 //!   every level some `lambda` in `[log2 rho_min, log2 rho_max]` (widened by `2^-8`)
 //!   selects is a candidate; a NaN derivative is undefined. No bias, and the default
 //!   TEXTURE_MIN/MAX_LOD (-1000, 1000) never clamp.
+//! * **TG4** (gather; 2D, 2D_ARRAY and RECT, else invalid): `tex_gather` module docs.
 //! * **TXF**: integer `(i, j, k)` and layer per Table X.18, level `src.w` (BUFFER: `x` only,
 //!   level 0). Undefined (Table X.18 list): a level outside the texture's levels, a level
 //!   other than 0 with NEAREST minification, a texel or layer outside the level.
@@ -75,7 +76,7 @@ use crate::texture::{MinFilter, Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
-pub const TEXTURE_OPCODES: [Opcode; 7] = [
+pub const TEXTURE_OPCODES: [Opcode; 8] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
@@ -83,6 +84,7 @@ pub const TEXTURE_OPCODES: [Opcode; 7] = [
     Opcode::TXF,
     Opcode::TXQ,
     Opcode::TXD,
+    Opcode::TG4,
 ];
 
 /// The texture instruction kinds the interpreter executes.
@@ -102,6 +104,8 @@ pub(crate) enum TexOp {
     Txq,
     /// TXD: explicit derivatives `src1` (d/dx) and `src2` (d/dy) of `(s, t, r)`.
     Txd,
+    /// TG4: gather component `src1.x` of the 2x2 LINEAR footprint (`tex_gather`).
+    Tg4,
 }
 
 impl TexOp {
@@ -115,17 +119,18 @@ impl TexOp {
             Opcode::TXF => TexOp::Txf,
             Opcode::TXQ => TexOp::Txq,
             Opcode::TXD => TexOp::Txd,
+            Opcode::TG4 => TexOp::Tg4,
             _ => return None,
         })
     }
 
     /// The source operand index of the unit (`SAMP[n]`): 3 for TXD (tgsi.rst TXD
-    /// `unit = src3`), else 1.
+    /// `unit = src3`), 2 for TG4 (`component = src1`), else 1.
     pub(crate) fn unit_src(self) -> usize {
-        if self == TexOp::Txd {
-            3
-        } else {
-            1
+        match self {
+            TexOp::Txd => 3,
+            TexOp::Tg4 => 2,
+            _ => 1,
         }
     }
 
@@ -223,6 +228,15 @@ pub(crate) fn decode_insn(
     if top == TexOp::Txq && !insn.tex_offsets.is_empty() {
         return Err(invalid(pos, "TXQ takes no texel offset"));
     }
+    if top == TexOp::Tg4 && !matches!(target, Target::T2D | Target::Array2D | Target::Rect) {
+        return Err(invalid(
+            pos,
+            format!(
+                "TG4 cannot gather from a {target} texture (tgsi.rst TG4: 2D, 2D array and \
+                 cube targets; NV_gpu_program5 TXG adds RECT)"
+            ),
+        ));
+    }
     if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq) {
         return Err(invalid(
             pos,
@@ -287,9 +301,14 @@ pub(crate) fn decode_insn(
     let mut srcs = vec![dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?];
     let mut mask = [0xF, 0, 0, 0];
     for (k, s) in insn.src.iter().enumerate().take(uk).skip(1) {
-        // TXD's derivatives of (s, t, r).
-        srcs.push(dec.src(s, ty, smap.operand(i, insn.dst.len() + k), op)?);
-        mask[k] = 0x7;
+        // TXD's derivatives of (s, t, r) (floats); TG4's component (an integer in x).
+        let (t, m) = if top == TexOp::Tg4 {
+            (FetchType::Int, 0x1)
+        } else {
+            (ty, 0x7)
+        };
+        srcs.push(dec.src(s, t, smap.operand(i, insn.dst.len() + k), op)?);
+        mask[k] = m;
     }
     if let Some(o) = insn.tex_offsets.first() {
         // TEXT-FORMAT.md §7.5: a register and three swizzle letters, read as integers.
@@ -407,10 +426,15 @@ impl Machine<'_> {
             };
             let derivs = (r.op == TexOp::Txd)
                 .then(|| [1, 2].map(|k| [0, 1, 2].map(|c| f32::from_bits(self.s.srcs[k][c][l]))));
+            let comp = if r.op == TexOp::Tg4 {
+                self.s.srcs[1][0][l]
+            } else {
+                0
+            };
             let (v, u) = if bad_any >> l & 1 != 0 {
                 ([0; 4], ALL)
             } else {
-                eval(&r, stage, tex, src, derivs, off)
+                eval(&r, stage, tex, src, derivs, comp, off)
             };
             for c in 0..4 {
                 self.s.out[c][l] = v[c];

@@ -16,7 +16,15 @@ impl Lowerer<'_, '_> {
         let insn = &self.env.program.instructions[i];
         // tgsi.rst TXD: coordinates, d/dx, d/dy, unit; the others: coordinates, unit.
         let txd = insn.opcode == shaderdiff_ir::Opcode::TXD;
-        if insn.src.len() < if txd { 4 } else { 2 } || insn.dst.is_empty() {
+        let tg4 = insn.opcode == shaderdiff_ir::Opcode::TG4;
+        let needed = if txd {
+            4
+        } else if tg4 {
+            3
+        } else {
+            2
+        };
+        if insn.src.len() < needed || insn.dst.is_empty() {
             return Err(self.invalid(
                 i,
                 "a texture instruction needs a destination, its sources and a unit",
@@ -34,6 +42,9 @@ impl Lowerer<'_, '_> {
             for k in 1..3 {
                 derivs.push(self.fetch(i, &insn.src[k], FetchType::Float, 0x7)?);
             }
+        } else if tg4 {
+            // tgsi.rst TG4 `component = src1` (x, an integer): the d/dx block's first channel.
+            derivs.push(self.fetch(i, &insn.src[1], FetchType::Int, 0x1)?);
         }
         // TEXT-FORMAT.md §7.5: the offset register's three swizzled components, as integers.
         let off = match insn.tex_offsets.first() {

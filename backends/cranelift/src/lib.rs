@@ -18,8 +18,8 @@
 //!   host side in `memory`).
 //!   `Outputs::buffers` holds every declared resource's final bytes; `buffers_undefined` is
 //!   left to the oracle.
-//! * Textures (TEX, TXP, TXB, TXL, TXF, TXQ): one runtime call per quad and instruction
-//!   to the jit's own texture unit (`texture` module), on the inputs' `textures`.
+//! * Textures (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4): one runtime call per quad and
+//!   instruction to the jit's own texture unit (`texture` module), on the inputs' `textures`.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
 //!   always empty (only the oracle reports undefinedness).
 //!

@@ -431,8 +431,8 @@ fn classify(
             let what = if is_64bit_op(op) {
                 "64-bit operations are not supported by the interpreter"
             } else if op.info().is_tex {
-                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXD, TXF and TXQ are \
-                 modelled)"
+                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXD, TXF, TXQ and \
+                 TG4 are modelled)"
             } else {
                 "not supported by the interpreter (image, texture, interpolation, \
                  inter-lane or unspecified operation)"

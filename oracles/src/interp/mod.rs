@@ -120,7 +120,7 @@
 //!
 //! # Textures
 //!
-//! TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF and TXQ on the inputs' `textures`
+//! TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF, TXQ and TG4 on the inputs' `textures`
 //! ([`crate::texture`]); the rules and every decision where the specifications leave
 //! something open are in the `texture` module docs.
 

@@ -50,3 +50,29 @@ fn txg_footprints() {
         ),
     ]);
 }
+
+/// TXGO (NV_gpu_program5 §2.X.8.Z TXGO): component `k` is `T_i0_j0` with the texel offset
+/// `(op1[k], op2[k])`. (0.4, 0.6) on 4x4: i0 = floor(1.6 - 1/2) = 1, j0 = floor(2.4 - 1/2)
+/// = 1; offsets (0, 0), (1, 0), (-1, 1), (2, -1) → (1, 1) = 5, (2, 1) = 6, (0, 2) = 8,
+/// (3, 0) = 3; component y = 0x100 + n. An x offset of 8 (outside -8..7): undefined.
+#[test]
+fn txgo_per_texel_offsets() {
+    let f4 = || tex(Target::T2D, Format::Rgba32F, [4, 4, 1], 1);
+    let fv = |v: [f32; 4]| v.map(f);
+    run_rows(&[
+        row(
+            "TEMP ox, oy;\nMOV.S ox, {0, 1, -1, 2};\nMOV.S oy, {0, 0, 1, -1};\n\
+             TXGO.F t, p0, ox, oy, texture[0].y, 2D;",
+            fv([0.4, 0.6, 0.0, 0.0]),
+            f4(),
+            [V(0x105), V(0x106), V(0x108), V(0x103)],
+        ),
+        row(
+            "TEMP ox, oy;\nMOV.S ox, {0, 8, 0, 0};\nMOV.S oy, {0, 0, 0, 0};\n\
+             TXGO.F t, p0, ox, oy, texture[0], 2D;",
+            fv([0.4, 0.6, 0.0, 0.0]),
+            f4(),
+            [V(5), crate::table_x13::W::Undef, V(5), V(5)],
+        ),
+    ]);
+}

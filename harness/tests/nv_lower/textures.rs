@@ -277,7 +277,7 @@ fn refusals() {
             true,
         ),
         (
-            "TXGO t, p0, p0, p0, texture[0], 2D;",
+            "LOD t, p0, texture[0], 2D;",
             "outside the texture model",
             false,
         ),

@@ -585,12 +585,12 @@ impl Ctx<'_> {
         let name = insn.opcode.name();
         let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
         let what = match insn.opcode {
-            N::Tex | N::Txb | N::Txd | N::Txf | N::Txg | N::Txl | N::Txp | N::Txq => {
+            N::Tex | N::Txb | N::Txd | N::Txf | N::Txg | N::Txgo | N::Txl | N::Txp | N::Txq => {
                 "condition codes on texture instructions are not lowered"
             }
-            N::Txfms | N::Txgo | N::Lod => {
-                "outside the texture model (TEX, TXB, TXL, TXP, TXD, TXG, TXF and TXQ are \
-                 lowered)"
+            N::Txfms | N::Lod => {
+                "outside the texture model (TEX, TXB, TXL, TXP, TXD, TXG, TXGO, TXF and TXQ \
+                 are lowered)"
             }
             N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
             N::Bra => "BRA (unstructured branch) is not lowered",

@@ -19,8 +19,8 @@
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
 //!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are TXFMS, TXGO and LOD. TXD's derivative operands (§2.X.8.Z TXD)
-//!   become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
+//!   refused, as are TXFMS and LOD. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
+//!   derivative operands (§2.X.8.Z TXD) become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
 //!   §2.X.8.Z TXG) becomes TG4 with the `texture[n].c` component as an immediate `src1`
 //!   (targets 2D, ARRAY2D and RECT; a 1D or 3D target fails to load).
 //! * **Texel offsets** (§2.X.4.4 `(a, b, c)`, NV_gpu_program5 `offset(operand)`): the IR
@@ -33,7 +33,7 @@
 use super::ast::{
     BaseType, Instruction as NvInsn, TexOffset as NvTexOffset, TexTarget as NvTarget, UnitRef,
 };
-use super::lower::{dst, src, Ctx, LowerError};
+use super::lower::{chan, dst, src, Ctx, LowerError};
 use super::NvOpcode as N;
 use crate::names::{File, ReturnType, TexTarget};
 use crate::opcode::Opcode as O;
@@ -58,7 +58,7 @@ impl Ctx<'_> {
     pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
         matches!(
             insn.opcode,
-            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq | N::Txg
+            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq | N::Txg | N::Txgo
         )
     }
 
@@ -97,7 +97,7 @@ impl Ctx<'_> {
                 access.target.name()
             ))
         })?;
-        if insn.opcode == N::Txg
+        if matches!(insn.opcode, N::Txg | N::Txgo)
             && !matches!(
                 target,
                 TexTarget::T2D | TexTarget::Array2D | TexTarget::Rect
@@ -120,7 +120,7 @@ impl Ctx<'_> {
             N::Txp => O::TXP,
             N::Txf => O::TXF,
             N::Txd => O::TXD,
-            N::Txg => O::TG4,
+            N::Txg | N::Txgo => O::TG4,
             _ => O::TXQ,
         };
         let samp = Register::new(File::Sampler, unit as i32);
@@ -165,11 +165,51 @@ impl Ctx<'_> {
         }
         srcs.push(src(samp, [0, 1, 2, 3]));
         let d = self.dest(insn)?;
+        if insn.opcode == N::Txgo {
+            return self.lower_txgo(insn, srcs, target, d, sat);
+        }
         let mut i = Instruction::new(op, vec![d], srcs);
         i.saturate = sat;
         i.texture = Some(target);
         i.tex_offsets.extend(offset);
         self.push(i);
+        Ok(())
+    }
+
+    /// TXGO (NV_gpu_program5 §2.X.8.Z TXGO): result component `k` is `T_i0_j0` of the
+    /// footprint offset by `(op1[k], op2[k])` (signed integers), which is the `w` result of
+    /// a TG4 with that texel offset (tgsi.rst TG4 order `(-, +), (+, +), (+, -), (-, -)`:
+    /// `w` = `(i0, j0)`). Lowered to four TG4 (`tg4` = coordinates, component, unit) whose
+    /// `w` is gathered in a hidden TEMP, then moved to `d` with saturation `sat`. Offsets
+    /// outside -8..7 are undefined (the texture model's guaranteed range; NV's own limits
+    /// for TXGO are MIN/MAX_PROGRAM_TEXTURE_GATHER_OFFSET_NV, "out-of-bounds offsets produce
+    /// undefined results").
+    fn lower_txgo(
+        &mut self,
+        insn: &NvInsn,
+        tg4: Vec<crate::program::Src>,
+        target: TexTarget,
+        d: crate::program::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let ox = self.operand(insn, 1, BaseType::S)?;
+        let oy = self.operand(insn, 2, BaseType::S)?;
+        let (r, o, g) = (self.hidden(), self.hidden(), self.hidden());
+        for k in 0..4 {
+            self.emit(O::MOV, vec![dst(o, 0x1)], vec![chan(ox, k)]);
+            self.emit(O::MOV, vec![dst(o, 0x2)], vec![chan(oy, k)]);
+            let mut i = Instruction::new(O::TG4, vec![dst(g, 0xF)], tg4.clone());
+            i.texture = Some(target);
+            i.tex_offsets.push(TexOffset {
+                reg: o,
+                swizzle: [0, 1, 1],
+            });
+            self.push(i);
+            self.emit(O::MOV, vec![dst(r, 1 << k)], vec![src(g, [3, 3, 3, 3])]);
+        }
+        let mut m = Instruction::new(O::MOV, vec![d], vec![src(r, [0, 1, 2, 3])]);
+        m.saturate = sat;
+        self.push(m);
         Ok(())
     }
 

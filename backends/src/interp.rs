@@ -29,16 +29,16 @@ impl Compiled for Checked {
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
 /// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR), the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ and the inter-lane votes
-/// VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (see
+/// MEMBAR), the texture instructions of `interp::texture::TEXTURE_OPCODES` and the
+/// inter-lane votes VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (see
 /// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
     const NON_ALU: &[Opcode] = &[
         IF, UIF, ELSE, ENDIF, BGNLOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH, CAL,
         RET, BGNSUB, ENDSUB, END, NOP, KILL, KILL_IF, KIL, KILP, DEMOTE, DDX, DDY, DDX_FINE,
-        DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR, TEX, TXP, TXB, TXL, TXF, TXQ,
-        VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST,
+        DDY_FINE, EMIT, ENDPRIM, LOAD, STORE, RESQ, BARRIER, MEMBAR, VOTE_ANY, VOTE_ALL, VOTE_EQ,
+        READ_FIRST,
     ];
     ALL_OPCODES
         .iter()
@@ -46,6 +46,7 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
         .filter(|&op| {
             alu::is_alu(op)
                 || NON_ALU.contains(&op)
+                || shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
                 || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
         })
         .collect()

@@ -49,11 +49,14 @@ struct Case {
     frag: bool,
     coords: Vec<[u32; 4]>,
     seed: u32,
+    /// A texel offset (an IMM operand; -9..=8 so the -8..=7 limits are crossed), never on
+    /// TXQ.
+    offset: Option<[i32; 3]>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
     let target = prop::sample::select(Target::ALL.to_vec());
-    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXF", "TXQ"]);
+    let ops = prop::sample::select(vec!["TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ", "TG4"]);
     (
         target,
         (1u32..7, 1u32..5, 1u32..4),
@@ -67,9 +70,10 @@ fn case() -> impl Strategy<Value = Case> {
             INVOCATIONS,
         ),
         any::<u32>(),
+        prop::option::of([-9i32..9, -9i32..9, -9i32..9]),
     )
         .prop_map(
-            |(target, (w, h, d), levels, repeat, mip, op, frag, cs, seed)| {
+            |(target, (w, h, d), levels, repeat, mip, op, frag, cs, seed, offset)| {
                 let size = match target {
                     Target::T1D | Target::Buffer => [w, 1, 1],
                     Target::T2D | Target::Rect => [w, h, 1],
@@ -84,6 +88,11 @@ fn case() -> impl Strategy<Value = Case> {
                 t.levels.clear();
                 let op = if target == Target::Buffer && !matches!(op, "TXF" | "TXQ") {
                     "TXF"
+                } else if op == "TG4"
+                    && !matches!(target, Target::T2D | Target::Array2D | Target::Rect)
+                {
+                    // tgsi.rst TG4: 2D, 2D array (and RECT, NV TXG) only.
+                    "TEX"
                 } else {
                     op
                 };
@@ -118,10 +127,12 @@ fn case() -> impl Strategy<Value = Case> {
                         MinFilter::Nearest
                     },
                     op,
-                    // Implicit LOD in fragment programs needs level 0 only.
-                    frag: frag && !(mip && levels > 1),
+                    // Implicit LOD in fragment programs needs level 0 only (TXD's is
+                    // explicit).
+                    frag: frag && (op == "TXD" || !(mip && levels > 1)),
                     coords,
                     seed,
+                    offset: offset.filter(|_| op != "TXQ"),
                 }
             },
         )
@@ -138,12 +149,31 @@ fn tgsi_target(t: Target) -> &'static str {
 fn run_case(c: &Case) -> Result<(), TestCaseError> {
     let stage = if c.frag { "FRAG" } else { "VERT" };
     let decl = if c.frag {
-        "DCL IN[0], GENERIC[0], PERSPECTIVE"
+        "DCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], PERSPECTIVE\n\
+         DCL IN[2], GENERIC[2], PERSPECTIVE"
     } else {
-        "DCL IN[0]"
+        "DCL IN[0]\nDCL IN[1]\nDCL IN[2]"
+    };
+    let decl = format!(
+        "{decl}\nDCL IN[3]{}",
+        if c.frag { ", GENERIC[3], CONSTANT" } else { "" }
+    );
+    // TXD's derivatives (tgsi.rst TXD: src1, src2) come from IN[1] and IN[2].
+    // TG4's component (tgsi.rst TG4: src1.x, an integer) from IN[3].
+    let derivs = match c.op {
+        "TXD" => "IN[1], IN[2], ",
+        "TG4" => "IN[3], ",
+        _ => "",
+    };
+    let (imm, off) = match c.offset {
+        Some([x, y, z]) => (
+            format!("IMM[0] INT32 {{{x}, {y}, {z}, 0}}\n"),
+            ", IMM[0].xyz",
+        ),
+        None => (String::new(), ""),
     };
     let text = format!(
-        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{} OUT[0], IN[0], SAMP[0], {}\nEND\n",
+        "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{imm}{} OUT[0], IN[0], {derivs}SAMP[0], {}{off}\nEND\n",
         c.op,
         tgsi_target(c.target)
     );
@@ -169,6 +199,24 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     inputs
         .registers
         .insert(RegKey::new(File::Input, 0), c.coords.clone());
+    // Derivatives: the coordinates scaled by 1/4 and 1/8 (rotated), so the level of detail
+    // spans the levels, boundaries and non-finite values.
+    for (k, div) in [(1u32, 4.0f32), (2, 8.0)] {
+        let d = c
+            .coords
+            .iter()
+            .map(|v| {
+                let f = v.map(f32::from_bits);
+                [f[k as usize % 3], f[(k as usize + 1) % 3], f[3], 0.0].map(|x| (x / div).to_bits())
+            })
+            .collect();
+        inputs.registers.insert(RegKey::new(File::Input, k), d);
+    }
+    // Components 0..4 (4 does not exist: undefined).
+    let comps = (0..INVOCATIONS as u32)
+        .map(|i| [i.wrapping_add(seed) % 5, 0, 0, 0])
+        .collect();
+    inputs.registers.insert(RegKey::new(File::Input, 3), comps);
     inputs.textures.insert(RegKey::new(File::Sampler, 0), tex);
     let cfg = EngineConfig::default();
     let oracle = engine("interp", &cfg).expect("interp");

@@ -156,3 +156,189 @@ fn the_texture_example() {
     let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
     assert_eq!(code(&o), 0, "{}", text(&o));
 }
+
+/// TGSI texel offsets (TEXT-FORMAT.md §7.5: one register plus three swizzle letters, read
+/// as signed integers; NV_gpu_program4 §3.8.8 edit `u = w_t * s + offset`, the offset
+/// added before wrapping; TXF adds it to `(i, j)` before the range check; an offset
+/// outside -8..7 is undefined, NV_gpu_program5 §2.X.4.4), on interp and jit.
+///
+/// 4x2 RGBA32UI texture, CLAMP_TO_EDGE, texel `n = x + 4y` = `[n, 0x10 + n, 0x20 + n,
+/// 0x30 + n]`. Invocation 0, IN[0] = (0.375, 0.25): u = 1.5, v = 0.5 → (1, 0);
+/// invocation 1, IN[0] = (0.875, 0.75): u = 3.5, v = 1.5 → (3, 1).
+/// * OUT[0] = TEX, IMM offset (1, -1): (2, -1) → clamp (2, 0) = 2; (4, 0) → (3, 0) = 3.
+/// * OUT[1] = TXL lambda 0, TEMP offset (-1, 1) (IMM[0].yxz): (0, 1) = 4; (2, 2) → (2, 1)
+///   = 6.
+/// * OUT[2] = TXF (1, 1) with offset (1, -1): (2, 0) = 2 for both.
+/// * OUT[3] = TXF (1, 1) with offset (8, 0): 8 is outside -8..7: undefined.
+#[test]
+fn tgsi_texel_offsets() {
+    let s = Scratch::new("tex-offsets");
+    let prog = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0]\nDCL OUT[1]\nDCL OUT[2]\nDCL OUT[3]\n\
+                DCL SAMP[0]\nDCL SVIEW[0], 2D, UINT\nDCL TEMP[0]\n\
+                IMM[0] INT32 {1, -1, 0, 0}\nIMM[1] INT32 {8, 0, 0, 0}\n\
+                TEX OUT[0], IN[0], SAMP[0], 2D, IMM[0].xyz\n\
+                MOV TEMP[0], IMM[0].yxzw\n\
+                TXL OUT[1], IN[0].xyzz, SAMP[0], 2D, TEMP[0].xyz\n\
+                TXF OUT[2], IN[1], SAMP[0], 2D, IMM[0].xyz\n\
+                TXF OUT[3], IN[1], SAMP[0], 2D, IMM[1].xyz\nEND\n";
+    let p = s.file("p.tgsi", prog);
+    let texels: String = (0..8u32)
+        .map(|n| [n, 0x10 + n, 0x20 + n, 0x30 + n].map(hex).concat())
+        .collect();
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 2, \"registers\": {{\
+             \"IN[0]\": [[0.375, 0.25, 0, 0], [0.875, 0.75, 0, 0]],\
+             \"IN[1]\": [[\"i:1\", \"i:1\", \"i:0\", \"i:0\"], [\"i:1\", \"i:1\", \"i:0\", \"i:0\"]]}},\
+             \"textures\": {{\"SAMP[0]\": {{\"target\": \"2D\", \"format\": \"RGBA32UI\", \
+             \"width\": 4, \"height\": 2, \"levels\": [\"{texels}\"]}}}}}}"
+        ),
+    );
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let want =
+        |n: u32| serde_json::json!([n, 0x10 + n, 0x20 + n, 0x30 + n].map(|w| format!("0x{w:08x}")));
+    let r = &v["registers"];
+    assert_eq!(
+        (&r["OUT[0]"][0], &r["OUT[0]"][1]),
+        (&want(2), &want(3)),
+        "{v}"
+    );
+    assert_eq!(
+        (&r["OUT[1]"][0], &r["OUT[1]"][1]),
+        (&want(4), &want(6)),
+        "{v}"
+    );
+    assert_eq!(
+        (&r["OUT[2]"][0], &r["OUT[2]"][1]),
+        (&want(2), &want(2)),
+        "{v}"
+    );
+    for inv in 0..2 {
+        assert_eq!(
+            v["undefined"]["OUT[3]"][inv],
+            serde_json::json!([true, true, true, true]),
+            "{v}"
+        );
+    }
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+    assert!(t.contains("valhall simulator has no texture unit"), "{t}");
+}
+
+/// TXQ takes no texel offset: an invalid program (exit 2) at the instruction.
+#[test]
+fn txq_with_an_offset_is_invalid() {
+    let s = Scratch::new("tex-txq-off");
+    let p = s.file(
+        "p.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nIMM[0] INT32 {1, 0, 0, 0}\n\
+         TXQ OUT[0], IN[0], SAMP[0], 2D, IMM[0].xyz\nEND\n",
+    );
+    let o = run(&["run", &p]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("p.tgsi:6:") && e.contains("TXQ takes no texel offset"),
+        "{e}"
+    );
+}
+
+/// TGSI TXD (tgsi.rst TXD: coord = src0, ddx = src1, ddy = src2, unit = src3) on interp and
+/// jit. 4x4 RGBA32UI with levels 4x4, 2x2, 1x1, texel `n` of level `l` = `[100l + n; 4]`;
+/// coordinates (0.3, 0.3). OpenGL 3.x §3.8.8: invocation 0, d/dx = (0.25, 0, 0),
+/// d/dy = 0: du/dx = 4 * 0.25 = 1, rho = 1, lambda = 0 → level 0, (1, 1) → 5; invocation 1,
+/// d/dx = (0.5, 0, 0), d/dy = (0, 0.5, 0): rho = 2, lambda = 1 → d = ceil(1.5) - 1 = 1,
+/// (0.6, 0.6) → (0, 0) → 100.
+#[test]
+fn tgsi_txd() {
+    let s = Scratch::new("tex-txd");
+    let p = s.file(
+        "p.tgsi",
+        "VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL OUT[0]\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, UINT\nTXD OUT[0], IN[0], IN[1], IN[2], SAMP[0], 2D\nEND\n",
+    );
+    let level = |l: u32, n: u32| -> String {
+        (0..n)
+            .map(|k| hex(100 * l + k).repeat(4))
+            .collect::<String>()
+    };
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 2, \"registers\": {{\
+             \"IN[0]\": [[0.3, 0.3, 0, 0], [0.3, 0.3, 0, 0]],\
+             \"IN[1]\": [[0.25, 0, 0, 0], [0.5, 0, 0, 0]],\
+             \"IN[2]\": [[0, 0, 0, 0], [0, 0.5, 0, 0]]}},\
+             \"textures\": {{\"SAMP[0]\": {{\"target\": \"2D\", \"format\": \"RGBA32UI\", \
+             \"width\": 4, \"height\": 4, \"min_filter\": \"NEAREST_MIPMAP_NEAREST\", \
+             \"levels\": [\"{}\", \"{}\", \"{}\"]}}}}}}",
+            level(0, 16),
+            level(1, 4),
+            level(2, 1)
+        ),
+    );
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["registers"]["OUT[0]"];
+    assert_eq!(
+        r[0],
+        serde_json::json!(["0x00000005", "0x00000005", "0x00000005", "0x00000005"]),
+        "{v}"
+    );
+    assert_eq!(
+        r[1],
+        serde_json::json!(["0x00000064", "0x00000064", "0x00000064", "0x00000064"]),
+        "{v}"
+    );
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+}
+
+/// TGSI TG4 (tgsi.rst TG4: coord = src0, component = src1, "the four samples that
+/// contribute to filtering ... in clockwise order, starting with ... (-, +), (+, +),
+/// (+, -), (-, -)"; OpenGL 3.x equations 3.23-3.25) on interp and jit. 4x4 RGBA32UI,
+/// REPEAT, texel `n = x + 4y` = `[n, 0x10 + n, 0x20 + n, 0x30 + n]`, component 1 (G).
+/// Invocation 0, (0.4, 0.6): u - 1/2 = 1.1, v - 1/2 = 1.9 → i0 = 1, i1 = 2, j0 = 1,
+/// j1 = 2 → T(1, 2) = 9, T(2, 2) = 10, T(2, 1) = 6, T(1, 1) = 5. Invocation 1, (0, 0):
+/// u - 1/2 = -0.5 → i0 = wrap(-1) = 3, i1 = 0, likewise j → T(3, 0) = 3, T(0, 0) = 0,
+/// T(0, 3) = 12, T(3, 3) = 15.
+#[test]
+fn tgsi_tg4() {
+    let s = Scratch::new("tex-tg4");
+    let p = s.file(
+        "p.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nDCL SVIEW[0], 2D, UINT\n\
+         IMM[0] INT32 {1, 0, 0, 0}\nTG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D\nEND\n",
+    );
+    let texels: String = (0..16u32)
+        .map(|n| [n, 0x10 + n, 0x20 + n, 0x30 + n].map(hex).concat())
+        .collect();
+    let i = s.file(
+        "in.json",
+        &format!(
+            "{{\"invocations\": 2, \"registers\": {{\
+             \"IN[0]\": [[0.4, 0.6, 0, 0], [0, 0, 0, 0]]}},\
+             \"textures\": {{\"SAMP[0]\": {{\"target\": \"2D\", \"format\": \"RGBA32UI\", \
+             \"wrap\": \"REPEAT\", \"width\": 4, \"height\": 4, \"levels\": [\"{texels}\"]}}}}}}"
+        ),
+    );
+    let o = run(&["run", &p, "--inputs", &i, "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let g = |ns: [u32; 4]| serde_json::json!(ns.map(|n| format!("0x{:08x}", 0x10 + n)));
+    let r = &v["registers"]["OUT[0]"];
+    assert_eq!(r[0], g([9, 10, 6, 5]), "{v}");
+    assert_eq!(r[1], g([3, 0, 12, 15]), "{v}");
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
+    let t = text(&o);
+    assert_eq!(code(&o), 0, "{t}");
+    assert!(t.contains("agree (interp vs jit"), "{t}");
+}

@@ -20,8 +20,8 @@
 //!   left to the oracle.
 //! * Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST): the thread group is the
 //!   quad's executing lanes (`lower::vote`).
-//! * Textures (TEX, TXP, TXB, TXL, TXF, TXQ): one runtime call per quad and instruction
-//!   to the jit's own texture unit (`texture` module), on the inputs' `textures`.
+//! * Textures (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4): one runtime call per quad and
+//!   instruction to the jit's own texture unit (`texture` module), on the inputs' `textures`.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
 //!   always empty (only the oracle reports undefinedness).
 //!

@@ -132,9 +132,11 @@ impl Plan {
             for d in insn.dst.iter().filter(|d| !d.reg.is_indirect()) {
                 written.extend(direct(&d.reg));
             }
-            for s in &insn.src {
-                if !s.reg.is_indirect() {
-                    read.extend(direct(&s.reg));
+            // Texel offset registers are direct (TEXT-FORMAT.md §7.5) and read like sources.
+            let srcs = insn.src.iter().map(|s| s.reg);
+            for reg in srcs.chain(insn.tex_offsets.iter().map(|o| o.reg)) {
+                if !reg.is_indirect() {
+                    read.extend(direct(&reg));
                 }
             }
             let addrs = insn

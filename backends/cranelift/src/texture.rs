@@ -1,5 +1,5 @@
 //! The jit's texture unit: a runtime function the generated code calls once per quad for
-//! every texture instruction (TEX, TXP, TXB, TXL, TXF, TXQ), and the descriptor that tells
+//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4), and the descriptor that tells
 //! it which instruction it is running.
 //!
 //! This is a separate implementation from the oracle's (`shaderdiff_oracles::interp`
@@ -11,12 +11,19 @@
 //!   Table 8.20); TXP divides `x`, `y`, `z` by `w` in `f32` first (tgsi.rst TXP); the
 //!   array layer is `clamp(floor(r + 0.5), 0, layers - 1)` in `f32` (NV_gpu_program4
 //!   §2.X.4.4);
-//! * level of detail: TXL's `w`; TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
+//! * level of detail: TXL's `w`; TXD's `log2` of the exact scale factor `rho` of OpenGL
+//!   3.x §3.8.8 (equation 3.20, level-0 sizes, in `f32`); TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
 //!   programs; in fragment programs level 0 (the shared input check only lets through
 //!   textures that sample level 0 there); NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: 0 when `lambda <= 0.5`, else `ceil(lambda + 0.5) - 1`
 //!   clamped to the last level (OpenGL 3.x §3.8.8); NaN picks level 0;
+//! * texel offsets: the `i32` offset added to the texel index `floor(u)` of each axis the
+//!   target has (not the layer) before wrapping (NV_gpu_program4 §3.8.8 edit), or to TXF's
+//!   `(i, j, k)` before the range check; an offset outside -8..=7 on a used axis gives zeros;
 //! * TXF: the texel at `(i, j, k)` / layer of level `w` (Table X.18); zeros out of range;
+//! * TG4: component `src1.x` of the 2x2 LINEAR footprint of level 0 in `f32`
+//!   (`floor(u - 1/2)`, OpenGL 3.x equations 3.23-3.25), order `(i0, j1)`, `(i1, j1)`,
+//!   `(i1, j0)`, `(i0, j0)`;
 //! * TXQ: the level's extents (Table X.17 order, layers included), zeros for components
 //!   the target does not have or levels it does not have; `w` = number of levels;
 //! * no texture on the unit, or a `DCL SVIEW` return type that does not read the format:
@@ -38,11 +45,22 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
 /// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
 /// operation number is the index).
-pub(crate) const TEX_OPCODES: [Opcode; 6] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub(crate) const TEX_OPCODES: [Opcode; 8] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
-/// Bytes of the per-call exchange area: 16 source words then 16 result words, each block
+/// Bytes of the per-call exchange area: 16 source words, TXD's 16 d/dx and 16 d/dy words,
+/// 16 texel offset words (`x`, `y`, `z` used), then 16 result words, each block
 /// channel-major (`4 * channel + lane`).
-pub(crate) const IO_BYTES: u32 = 128;
+pub(crate) const IO_BYTES: u32 = 320;
+
+/// Byte offset of TXD's d/dx block (d/dy follows at `IO_DERIVS + 64`); TG4's component
+/// words are its first channel.
+pub(crate) const IO_DERIVS: i32 = 64;
+
+/// Byte offset of the texel offset block in the exchange area.
+pub(crate) const IO_OFFSETS: i32 = 192;
+
+/// Byte offset of the result block in the exchange area.
+pub(crate) const IO_RESULTS: i32 = 256;
 
 /// The textures of one run by unit (what `RunCtx::textures` points to).
 pub(crate) struct TexUnits<'a> {
@@ -65,13 +83,19 @@ impl<'a> TexUnits<'a> {
 
 /// The compile-time descriptor of one texture instruction, packed into a `u32`:
 /// bits 0-2 operation, 3-5 target, 6-7 return type (0 none, 1 FLOAT, 2 UINT, 3 SINT),
-/// bit 8 fragment program, bits 16-31 unit.
+/// bit 8 fragment program, bit 9 texel offset operand, bits 16-31 unit.
 pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let insn = &program.instructions[i];
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
     let target = Target::of_ir(insn.texture?)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
-    let unit = insn.src.get(1)?.reg.index.value;
+    // tgsi.rst: the unit is src1, TXD's src3, TG4's src2.
+    let k = match insn.opcode {
+        Opcode::TXD => 3,
+        Opcode::TG4 => 2,
+        _ => 1,
+    };
+    let unit = insn.src.get(k)?.reg.index.value;
     if !(0..=0xFFFF).contains(&unit) {
         return None;
     }
@@ -92,11 +116,13 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
         })
         .unwrap_or(0);
     let frag = u32::from(program.stage == Stage::Fragment);
-    Some(op | t << 3 | ret << 6 | frag << 8 | (unit as u32) << 16)
+    let off = u32::from(!insn.tex_offsets.is_empty());
+    Some(op | t << 3 | ret << 6 | frag << 8 | off << 9 | (unit as u32) << 16)
 }
 
-/// Texture instructions outside the model (cube, shadow and multisample targets, texel
-/// offsets), refused before anything is compiled, as the oracle refuses them.
+/// Texture instructions outside the model (cube, shadow and multisample targets, more than
+/// one texel offset operand), refused before anything is compiled, as the oracle refuses
+/// them.
 ///
 /// # Errors
 /// [`EngineError::Unsupported`] at the first such instruction.
@@ -107,7 +133,9 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
         }
         let why = match insn.texture {
             Some(t) if Target::of_ir(t).is_none() => format!("texture target {t} is not modelled"),
-            _ if !insn.tex_offsets.is_empty() => "texel offsets are not modelled".into(),
+            _ if insn.tex_offsets.len() > 1 => {
+                "more than one texel offset operand is not modelled".into()
+            }
             _ => continue,
         };
         return Err(EngineError::Unsupported {
@@ -120,8 +148,20 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// One lane: the instruction's result from its four source words.
-fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
+/// The guaranteed texel offset range (MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT).
+const OFFSETS: std::ops::RangeInclusive<i32> = -8..=7;
+
+/// One lane: the instruction's result from its four source words, TXD's derivatives `d`
+/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise), TG4's component `comp` and texel
+/// offset `off`.
+fn lane(
+    desc: u32,
+    tex: Option<&Texture>,
+    src: [u32; 4],
+    d: [[f32; 3]; 2],
+    comp: u32,
+    off: [i32; 3],
+) -> [u32; 4] {
     let Some(tex) = tex else {
         return [0; 4];
     };
@@ -152,10 +192,23 @@ fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
     if wanted.is_some_and(|f| f != tex.format) {
         return [0; 4];
     }
+    let (dims, layer) = match tex.target {
+        Target::T1D | Target::Buffer => (1, None),
+        Target::T2D | Target::Rect => (2, None),
+        Target::T3D => (3, None),
+        Target::Array1D => (1, Some(1)),
+        Target::Array2D => (2, Some(2)),
+    };
+    if off[..dims].iter().any(|o| !OFFSETS.contains(o)) {
+        return [0; 4];
+    }
     if op == Opcode::TXF {
-        return fetch(tex, src.map(|w| w as i32));
+        return fetch(tex, src.map(|w| w as i32), off, dims);
     }
     let mut c = src.map(f32::from_bits);
+    if op == Opcode::TG4 {
+        return gather(tex, c, comp, off, layer);
+    }
     if op == Opcode::TXP {
         let w = c[3];
         c[0] /= w;
@@ -165,32 +218,65 @@ fn lane(desc: u32, tex: Option<&Texture>, src: [u32; 4]) -> [u32; 4] {
     let fragment = desc >> 8 & 1 != 0;
     let lambda = match op {
         Opcode::TXL => c[3],
+        Opcode::TXD => txd_lambda(tex, d, dims),
         Opcode::TXB if !fragment => f32::NEG_INFINITY + c[3],
         _ => f32::NEG_INFINITY,
     };
     let level = pick_level(tex, lambda);
     let size = extents(tex, level);
     let mut at = [0u32; 3];
-    let (dims, layer) = match tex.target {
-        Target::T1D | Target::Buffer => (1, None),
-        Target::T2D | Target::Rect => (2, None),
-        Target::T3D => (3, None),
-        Target::Array1D => (1, Some(1)),
-        Target::Array2D => (2, Some(2)),
-    };
     for a in 0..dims {
         let u = if tex.target == Target::Rect {
             c[a]
         } else {
             c[a] * size[a] as f32
         };
-        at[a] = wrap(tex.wrap[a], u.floor() as i64, size[a]);
+        at[a] = wrap(
+            tex.wrap[a],
+            (u.floor() as i64).saturating_add(i64::from(off[a])),
+            size[a],
+        );
     }
     if let Some(a) = layer {
         let l = (c[a] + 0.5).floor() as i64;
         at[a] = l.clamp(0, i64::from(size[a]) - 1) as u32;
     }
     read(tex, level, at)
+}
+
+/// TG4: component `comp` of the texels `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)` of
+/// level 0, `i0 = wrap(floor(u - 1/2) + offset)`, `i1 = wrap(floor(u - 1/2) + offset + 1)`
+/// (OpenGL 3.x equations 3.23-3.25; RECT `u = s`); zeros for a component outside 0..3.
+fn gather(tex: &Texture, c: [f32; 4], comp: u32, off: [i32; 3], layer: Option<usize>) -> [u32; 4] {
+    if comp > 3 {
+        return [0; 4];
+    }
+    let size = extents(tex, 0);
+    let mut p = [[0u32; 2]; 2];
+    for a in 0..2 {
+        let u = if tex.target == Target::Rect {
+            c[a]
+        } else {
+            c[a] * size[a] as f32
+        };
+        let f = ((u - 0.5).floor() as i64).saturating_add(i64::from(off[a]));
+        p[a] = [
+            wrap(tex.wrap[a], f, size[a]),
+            wrap(tex.wrap[a], f.saturating_add(1), size[a]),
+        ];
+    }
+    let l = layer.map_or(0, |a| {
+        ((c[a] + 0.5).floor() as i64).clamp(0, i64::from(size[a]) - 1) as u32
+    });
+    let at = |i: u32, j: u32| {
+        let mut v = [i, j, 0];
+        if let Some(a) = layer {
+            v[a] = l;
+        }
+        read(tex, 0, v)[comp as usize]
+    };
+    let ([i0, i1], [j0, j1]) = (p[0], p[1]);
+    [at(i0, j1), at(i1, j1), at(i1, j0), at(i0, j0)]
 }
 
 fn wrap(mode: Wrap, i: i64, size: u32) -> u32 {
@@ -210,6 +296,36 @@ fn extents(tex: &Texture, level: u32) -> [u32; 3] {
         Target::Array2D => [shrink(w), shrink(h), d],
         _ => [shrink(w), shrink(h), shrink(d)],
     }
+}
+
+/// TXD's level of detail: `log2` of the exact scale factor of OpenGL 3.x §3.8.8
+/// (equation 3.20: the longer of the x and y texel-space derivative vectors, level-0 size,
+/// RECT unscaled), in `f32`.
+fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2], dims: usize) -> f32 {
+    let rho = d
+        .iter()
+        .map(|dir| {
+            (0..dims)
+                .map(|a| {
+                    let scale = if tex.target == Target::Rect {
+                        1.0
+                    } else {
+                        tex.size[a] as f32
+                    };
+                    let v = dir[a] * scale;
+                    v * v
+                })
+                .sum::<f32>()
+                .sqrt()
+        })
+        .fold(0f32, |m, x| {
+            if x.is_nan() || m.is_nan() {
+                f32::NAN
+            } else {
+                m.max(x)
+            }
+        });
+    rho.log2()
 }
 
 fn pick_level(tex: &Texture, lambda: f32) -> u32 {
@@ -235,7 +351,7 @@ fn read(tex: &Texture, level: u32, at: [u32; 3]) -> [u32; 4] {
         .unwrap_or([0; 4])
 }
 
-fn fetch(tex: &Texture, c: [i32; 4]) -> [u32; 4] {
+fn fetch(tex: &Texture, c: [i32; 4], off: [i32; 3], dims: usize) -> [u32; 4] {
     let level = if tex.target == Target::Buffer {
         0
     } else {
@@ -255,24 +371,31 @@ fn fetch(tex: &Texture, c: [i32; 4]) -> [u32; 4] {
     };
     let mut at = [0u32; 3];
     for a in 0..used {
-        if c[a] < 0 || c[a] as u32 >= size[a] {
+        let v = i64::from(c[a]) + if a < dims { i64::from(off[a]) } else { 0 };
+        if v < 0 || v >= i64::from(size[a]) {
             return [0; 4];
         }
-        at[a] = c[a] as u32;
+        at[a] = v as u32;
     }
     read(tex, level as u32, at)
 }
 
 /// The texture runtime call: runs texture instruction `desc` ([`descriptor`]) for the lanes
-/// of `exec` (bit `l` = lane `l`) on the 16 source words at `io` (channel-major), writing
-/// 16 result words at `io + 64` bytes (lanes not executing get zeros).
+/// of `exec` (bit `l` = lane `l`) on the 16 source words at `io` and (with an offset
+/// operand) the 16 offset words at `io + IO_OFFSETS` (channel-major), writing 16 result
+/// words at `io + IO_RESULTS` bytes (lanes not executing get zeros).
 ///
 /// # Safety
 /// `ctx` is the run's context with `textures` pointing to the run's [`TexUnits`] (or
 /// null); `io` points to [`IO_BYTES`] writable bytes.
 unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io: *mut u32) {
-    // SAFETY: the caller passes the run's context and a 128-byte exchange area.
-    let (ctx, io) = unsafe { (&*ctx, std::slice::from_raw_parts_mut(io, 32)) };
+    // SAFETY: the caller passes the run's context and an IO_BYTES exchange area.
+    let (ctx, io) = unsafe {
+        (
+            &*ctx,
+            std::slice::from_raw_parts_mut(io, IO_BYTES as usize / 4),
+        )
+    };
     let units = if ctx.textures.is_null() {
         None
     } else {
@@ -280,14 +403,32 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         Some(unsafe { &*ctx.textures.cast::<TexUnits>() })
     };
     let tex = units.and_then(|u| u.units.get(&(desc >> 16)).copied());
+    let (db, ob, rb) = (
+        IO_DERIVS as usize / 4,
+        IO_OFFSETS as usize / 4,
+        IO_RESULTS as usize / 4,
+    );
+    let op = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()];
+    let txd = op == Opcode::TXD;
     for l in 0..4 {
+        let d = if txd {
+            [0, 16].map(|k| [0, 1, 2].map(|c| f32::from_bits(io[db + k + 4 * c + l])))
+        } else {
+            [[0.0; 3]; 2]
+        };
+        let off = if desc >> 9 & 1 != 0 {
+            [0, 1, 2].map(|c| io[ob + 4 * c + l] as i32)
+        } else {
+            [0; 3]
+        };
         let r = if exec >> l & 1 != 0 {
-            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]))
+            let comp = if op == Opcode::TG4 { io[db + l] } else { 0 };
+            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), d, comp, off)
         } else {
             [0; 4]
         };
         for c in 0..4 {
-            io[16 + 4 * c + l] = r[c];
+            io[rb + 4 * c + l] = r[c];
         }
     }
 }
@@ -307,6 +448,8 @@ pub(crate) fn libcall_def() -> LibcallDef {
 mod tests {
     use super::*;
 
+    const Z: [[f32; 3]; 2] = [[0.0; 3]; 2];
+
     fn tex1d(wrap_mode: Wrap) -> Texture {
         Texture {
             target: Target::T1D,
@@ -323,15 +466,33 @@ mod tests {
         // 1D width 4: s = -0.1 → u = -0.4 → floor -1: clamp → 0, repeat → 3.
         let s = [(-0.1f32).to_bits(), 0, 0, 0];
         let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
-        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s)[0], 0);
-        assert_eq!(lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s)[0], 3);
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, Z, 0, [0; 3])[0],
+            0
+        );
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [0; 3])[0],
+            3
+        );
+        // Offset -1: floor(-0.4) - 1 = -2: clamp → 0, repeat → 2; offset 9: out of range.
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [-1, 0, 0])[0],
+            2
+        );
+        assert_eq!(
+            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [9, 0, 0]),
+            [0; 4]
+        );
     }
 
     #[test]
     fn fetch_out_of_range_gives_zeros() {
         let txf = 4; // TXF, 1D
         let t = tex1d(Wrap::Repeat);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0]), [2; 4]);
-        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0]), [0; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [0; 3]), [2; 4]);
+        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], Z, 0, [0; 3]), [0; 4]);
+        // (2) + offset 1 = 3; (2) + offset 2 = 4 is outside the width.
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [1, 0, 0]), [3; 4]);
+        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [2, 0, 0]), [0; 4]);
     }
 }

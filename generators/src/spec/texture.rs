@@ -3,7 +3,9 @@
 //! decisions are in `shaderdiff_oracles::interp`'s `texture` module docs): texel fetches
 //! inside and outside every level, NEAREST sampling with both wrap modes at texel centres,
 //! edges and far outside, projection, array layers with ties, the level of detail of TXL
-//! around level boundaries, and size queries of every level.
+//! around level boundaries, and size queries of every level; TXD's level of detail from
+//! explicit derivatives around level boundaries (OpenGL 3.x §3.8.8); texel offsets on
+//! sampling and fetches, inside and outside the -8..7 limits; TG4's footprint.
 
 use shaderdiff_ir::tgsi::parse;
 use shaderdiff_ir::{File, Opcode};
@@ -43,6 +45,27 @@ fn fl(v: [f32; 4]) -> Vec4 {
 
 fn int(v: [i32; 4]) -> Vec4 {
     v.map(|x| x as u32)
+}
+
+/// Inputs of a TXD template: `IN[0]` coordinates, `IN[1]` d/dx, `IN[2]` d/dy per
+/// invocation (padded to a multiple of 4 with the first), the texture on `SAMP[0]`.
+fn txd_inputs(rows: &[[Vec4; 3]], tex: Texture) -> Inputs {
+    let mut i = inputs(&rows.iter().map(|r| r[0]).collect::<Vec<_>>(), tex);
+    for k in 1..3 {
+        let mut v: Vec<Vec4> = rows.iter().map(|r| r[k]).collect();
+        v.resize(i.invocations, rows[0][k]);
+        i.registers.insert(RegKey::new(File::Input, k as u32), v);
+    }
+    i
+}
+
+/// A one-instruction program with texel offset `off` (an `IMM[0]` INT32 operand).
+fn program_offset(op: Opcode, target: &str, off: [i32; 3]) -> String {
+    let [x, y, z] = off;
+    format!(
+        "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nIMM[0] INT32 {{{x}, {y}, {z}, 0}}\n\
+         {op} OUT[0], IN[0], SAMP[0], {target}, IMM[0].xyz\nEND\n"
+    )
 }
 
 fn program(op: Opcode, target: &str) -> String {
@@ -222,6 +245,90 @@ pub(super) fn cases() -> Vec<SpecCase> {
                     fl([0.8, 0.8, 0.0, f32::NAN]),
                 ],
                 mip(),
+            ),
+        ),
+        (
+            TXD,
+            "levels",
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL OUT[0]\nDCL SAMP[0]\n\
+             TXD OUT[0], IN[0], IN[1], IN[2], SAMP[0], 2D\nEND\n"
+                .to_string(),
+            // 4x4 texture: du/dx = 4 ds/dx ...; rho 0, 1, 1.5, 2, 2 sqrt 2 (GL's
+            // approximations straddle lambda 1.5), 4 (x and y), 64, NaN.
+            txd_inputs(
+                &[0.0, 0.25, 0.375, 0.5, 0.0, 0.5, 16.0, f32::NAN]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &d)| {
+                        let c = fl([0.8, 0.8, 0.0, 0.0]);
+                        match k {
+                            4 => [c, fl([0.5, 0.5, 0.0, 0.0]), fl([0.0; 4])],
+                            5 => [c, fl([1.0, 0.0, 0.0, 0.0]), fl([0.0, d, 0.0, 0.0])],
+                            _ => [c, fl([d, 0.0, 0.0, 0.0]), fl([0.0; 4])],
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+                mip(),
+            ),
+        ),
+        (
+            TEX,
+            "offsets",
+            program_offset(TEX, "2D", [1, -2, 0]),
+            inputs(&sample, texture(Target::T2D, [4, 4, 1], 1, Wrap::Repeat)),
+        ),
+        (
+            TXL,
+            "offsets",
+            program_offset(TXL, "2D", [-1, 1, 0]),
+            inputs(
+                &[
+                    fl([0.8, 0.8, 0.0, 0.0]),
+                    fl([0.8, 0.8, 0.0, 1.0]),
+                    fl([0.1, 0.1, 0.0, 0.0]),
+                    fl([0.1, 0.1, 0.0, 2.0]),
+                ],
+                mip(),
+            ),
+        ),
+        (
+            TXF,
+            "offsets",
+            program_offset(TXF, "2D", [2, -1, 0]),
+            inputs(
+                &[
+                    int([1, 1, 0, 0]),
+                    int([2, 1, 0, 0]),
+                    int([0, 0, 0, 0]),
+                    int([0, 1, 0, 1]),
+                ],
+                mip(),
+            ),
+        ),
+        (
+            TXF,
+            "offset-limit",
+            program_offset(TXF, "1D", [8, 0, 0]),
+            inputs(
+                &[int([0, 0, 0, 0])],
+                texture(Target::T1D, [16, 1, 1], 1, Wrap::Repeat),
+            ),
+        ),
+        (
+            TG4,
+            "footprint",
+            "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\nIMM[0] INT32 {2, 0, 0, 0}\n\
+             TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D\nEND\n"
+                .to_string(),
+            // Footprints inside, on texel edges (u - 1/2 an integer), wrapped at the border.
+            inputs(
+                &[
+                    fl([0.4, 0.6, 0.0, 0.0]),
+                    fl([0.375, 0.5, 0.0, 0.0]),
+                    fl([0.0, 0.0, 0.0, 0.0]),
+                    fl([0.95, 0.05, 0.0, 0.0]),
+                ],
+                texture(Target::T2D, [4, 4, 1], 1, Wrap::Repeat),
             ),
         ),
         (

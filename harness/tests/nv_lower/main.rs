@@ -20,5 +20,8 @@ mod table_x13;
 mod table_x13_f16;
 mod table_x13_sat;
 mod table_x13_wide;
+mod tex_gather;
+mod tex_offsets;
+mod tex_txd;
 mod textures;
 mod votes;

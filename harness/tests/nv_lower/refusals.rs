@@ -93,9 +93,9 @@ fn arb_corpus_agrees_on_every_engine() {
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join("corpus/nv");
     // Refused, with the reason: textures outside the model
-    // (SHADOW2D, TXD). The texture programs with 2D targets (boxFilter, fbo_test_rb_2,
-    // fp_tex_pos_kil) run: their unit has no texture in random inputs, so every sample is
-    // undefined and the engines agree on everything else.
+    // (SHADOW2D). The texture programs with 2D targets (boxFilter, fbo_test_rb_2,
+    // fp_tex_pos_kil, txd_01) run: their unit has no texture in random inputs, so every
+    // sample is undefined and the engines agree on everything else.
     // The two BRA programs loop forever when a component of vertex.position is zero
     // (random inputs have zeros): `branches.rs` runs them on chosen inputs.
     let skipped = [
@@ -104,7 +104,6 @@ fn arb_corpus_agrees_on_every_engine() {
     ];
     let refused = [
         "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",
-        "Igalia_piglit_asmparsertest_ARBfp10_txd_01.arbfp",
     ];
     // Negative parser tests (the program must fail to load).
     let invalid = [

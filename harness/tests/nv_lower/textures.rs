@@ -18,20 +18,20 @@ fn texel(l: u32, n: u32) -> [u32; 4] {
     [b, 0x100 + b, 0x200 + b, 0x300 + b]
 }
 
-fn tex(target: Target, format: Format, size: [u32; 3], levels: usize) -> Texture {
+pub(crate) fn tex(target: Target, format: Format, size: [u32; 3], levels: usize) -> Texture {
     Texture::filled(target, format, size, levels, Wrap::ClampToEdge, |l, n| {
         texel(l as u32, n)
     })
 }
 
-struct Row {
+pub(crate) struct Row {
     insn: &'static str,
     p0: [u32; 4],
     tex: Texture,
     want: [W; 4],
 }
 
-fn row(insn: &'static str, p0: [u32; 4], tex: Texture, want: [W; 4]) -> Row {
+pub(crate) fn row(insn: &'static str, p0: [u32; 4], tex: Texture, want: [W; 4]) -> Row {
     Row {
         insn,
         p0,
@@ -40,16 +40,16 @@ fn row(insn: &'static str, p0: [u32; 4], tex: Texture, want: [W; 4]) -> Row {
     }
 }
 
-fn t(l: u32, n: u32) -> [W; 4] {
+pub(crate) fn t(l: u32, n: u32) -> [W; 4] {
     texel(l, n).map(V)
 }
 
-const U4: [W; 4] = [Undef; 4];
+pub(crate) const U4: [W; 4] = [Undef; 4];
 
 /// Runs every row as `!!NVvp5.0` with `p0` = program.local[0], the row's texture on
 /// `texture[0]` (the inputs-file name, looked up in the lowering's NameMap) and
 /// `result.attrib[0]` = the instruction's result.
-fn run_rows(rows: &[Row]) {
+pub(crate) fn run_rows(rows: &[Row]) {
     for r in rows {
         let text = format!(
             "!!NVvp5.0\nPARAM p0 = program.local[0];\nTEMP t;\nMOV.U t, 0;\n{}\n\
@@ -271,9 +271,13 @@ fn refusals() {
             "SHADOW2D targets",
             false,
         ),
-        ("TEX t, p0, texture[0], 2D, (1, 0);", "texel offsets", false),
         (
-            "TXD t, p0, p0, p0, texture[0], 2D;",
+            "TXQ t, p0, texture[0], 2D, (1, 0);",
+            "takes no texel offset",
+            true,
+        ),
+        (
+            "LOD t, p0, texture[0], 2D;",
             "outside the texture model",
             false,
         ),

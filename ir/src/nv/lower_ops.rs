@@ -148,6 +148,11 @@ impl Ctx<'_> {
         let s = insn.srcs.get(k).ok_or_else(|| {
             self.invalid(format!("{}: missing operand {}", insn.opcode.name(), k + 1))
         })?;
+        self.operand_of(s, ty)
+    }
+
+    /// Lowers NV operand `s` read with type `ty`, as [`Ctx::operand`].
+    pub(super) fn operand_of(&mut self, s: &ast::Src, ty: BaseType) -> Result<ir::Src, LowerError> {
         let reg = self.src_reg(&s.base, ty)?;
         let swz = s.swizzle.components();
         if ty == BaseType::F {
@@ -585,11 +590,12 @@ impl Ctx<'_> {
         let name = insn.opcode.name();
         let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
         let what = match insn.opcode {
-            N::Tex | N::Txb | N::Txf | N::Txl | N::Txp | N::Txq => {
+            N::Tex | N::Txb | N::Txd | N::Txf | N::Txg | N::Txgo | N::Txl | N::Txp | N::Txq => {
                 "condition codes on texture instructions are not lowered"
             }
-            N::Txd | N::Txfms | N::Txg | N::Txgo | N::Lod => {
-                "outside the texture model (TEX, TXB, TXL, TXP, TXF and TXQ are lowered)"
+            N::Txfms | N::Lod => {
+                "outside the texture model (TEX, TXB, TXL, TXP, TXD, TXG, TXGO, TXF and TXQ \
+                 are lowered)"
             }
             N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
             _ => "not lowered yet",

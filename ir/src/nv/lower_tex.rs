@@ -1,4 +1,4 @@
-//! Lowering of the NV / ARB texture instructions TEX, TXB, TXL, TXP, TXF and TXQ
+//! Lowering of the NV / ARB texture instructions TEX, TXB, TXL, TXP, TXD, TXF and TXQ
 //! (NV_gpu_program4 §2.X.4.4 "Program Texture Access", §2.X.8.Z; ARB_fragment_program
 //! §3.11.6; NOTES.md §13) to the IR's texture opcodes of the same names.
 //!
@@ -19,16 +19,25 @@
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
 //!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are texel offsets, TXD, TXFMS, TXG, TXGO and LOD.
+//!   refused, as are TXFMS and LOD. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
+//!   derivative operands (§2.X.8.Z TXD) become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
+//!   §2.X.8.Z TXG) becomes TG4 with the `texture[n].c` component as an immediate `src1`
+//!   (targets 2D, ARRAY2D and RECT; a 1D or 3D target fails to load).
+//! * **Texel offsets** (§2.X.4.4 `(a, b, c)`, NV_gpu_program5 `offset(operand)`): the IR
+//!   instruction's texel offset register (an IMM for a constant, the operand read as
+//!   signed integers otherwise); TXQ takes none (invalid). The parser rejects constants
+//!   outside -8..7 and non-zero components the target has no coordinate for.
 //! * TXQ's `w` is undefined in NV (§2.X.8.Z TXQ); the IR's TXQ gives the number of levels
 //!   there (tgsi.rst), one of the values an undefined result may take.
 
-use super::ast::{BaseType, Instruction as NvInsn, TexTarget as NvTarget, UnitRef};
-use super::lower::{src, Ctx, LowerError};
+use super::ast::{
+    BaseType, Instruction as NvInsn, TexOffset as NvTexOffset, TexTarget as NvTarget, UnitRef,
+};
+use super::lower::{chan, dst, src, Ctx, LowerError};
 use super::NvOpcode as N;
 use crate::names::{File, ReturnType, TexTarget};
 use crate::opcode::Opcode as O;
-use crate::program::{Declaration, Instruction, Register, Resource, Saturate};
+use crate::program::{Declaration, Instruction, Register, Resource, Saturate, TexOffset};
 
 /// The IR target of an NV target the texture model covers.
 fn ir_target(t: NvTarget) -> Option<TexTarget> {
@@ -49,11 +58,11 @@ impl Ctx<'_> {
     pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
         matches!(
             insn.opcode,
-            N::Tex | N::Txb | N::Txl | N::Txp | N::Txf | N::Txq
+            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq | N::Txg | N::Txgo
         )
     }
 
-    /// Lowers TEX, TXB, TXL, TXP, TXF or TXQ (module docs) with saturation `sat`.
+    /// Lowers TEX, TXB, TXL, TXP, TXD, TXG, TXF or TXQ (module docs) with saturation `sat`.
     pub(super) fn lower_tex(
         &mut self,
         insn: &NvInsn,
@@ -88,8 +97,16 @@ impl Ctx<'_> {
                 access.target.name()
             ))
         })?;
-        if access.offset.is_some() {
-            return Err(self.unsupported(format!("{name}: texel offsets are not lowered")));
+        if matches!(insn.opcode, N::Txg | N::Txgo)
+            && !matches!(
+                target,
+                TexTarget::T2D | TexTarget::Array2D | TexTarget::Rect
+            )
+        {
+            return Err(self.invalid(format!(
+                "TXG operates on 2D, ARRAY2D, RECT (and SHADOW, CUBE) targets only, not \
+                 {target} (NV_gpu_program5 §2.X.8.Z TXG)"
+            )));
         }
         if target == TexTarget::Buffer && !matches!(insn.opcode, N::Txf | N::Txq) {
             return Err(self.invalid(format!(
@@ -102,12 +119,14 @@ impl Ctx<'_> {
             N::Txl => O::TXL,
             N::Txp => O::TXP,
             N::Txf => O::TXF,
+            N::Txd => O::TXD,
+            N::Txg | N::Txgo => O::TG4,
             _ => O::TXQ,
         };
         let samp = Register::new(File::Sampler, unit as i32);
         // §2.X.4.4: one target per unit, checked against the instructions lowered so far.
         if let Some(other) = self.out.instructions.iter().find_map(|i| {
-            (i.opcode.info().is_tex && i.src.get(1).is_some_and(|s| s.reg == samp))
+            (i.opcode.info().is_tex && i.src.last().is_some_and(|s| s.reg == samp))
                 .then_some(i.texture)
                 .flatten()
                 .filter(|&t| t != target)
@@ -123,12 +142,107 @@ impl Ctx<'_> {
             _ => BaseType::F,
         };
         let coord = self.operand(insn, 0, coord_ty)?;
+        let offset = match &access.offset {
+            Some(_) if op == O::TXQ => {
+                return Err(self.invalid(format!("{name} takes no texel offset")))
+            }
+            Some(o) => Some(self.tex_offset(o)?),
+            None => None,
+        };
+        let mut srcs = vec![coord];
+        if op == O::TXD {
+            // §2.X.8.Z TXD: the partial derivatives d/dx and d/dy of (s, t, r), tgsi.rst
+            // TXD's src1 and src2.
+            for k in 1..3 {
+                srcs.push(self.operand(insn, k, BaseType::F)?);
+            }
+        }
+        if op == O::TG4 {
+            // NV_gpu_program5 §2.X.8.Z TXG: the `texture[n].c` component (x without a
+            // suffix) becomes TG4's `component = src1` (an integer in x).
+            let c = u32::from(access.component.unwrap_or(0));
+            srcs.push(src(self.imm([c, 0, 0, 0]), [0, 0, 0, 0]));
+        }
+        srcs.push(src(samp, [0, 1, 2, 3]));
         let d = self.dest(insn)?;
-        let mut i = Instruction::new(op, vec![d], vec![coord, src(samp, [0, 1, 2, 3])]);
+        if insn.opcode == N::Txgo {
+            return self.lower_txgo(insn, srcs, target, d, sat);
+        }
+        let mut i = Instruction::new(op, vec![d], srcs);
         i.saturate = sat;
         i.texture = Some(target);
+        i.tex_offsets.extend(offset);
         self.push(i);
         Ok(())
+    }
+
+    /// TXGO (NV_gpu_program5 §2.X.8.Z TXGO): result component `k` is `T_i0_j0` of the
+    /// footprint offset by `(op1[k], op2[k])` (signed integers), which is the `w` result of
+    /// a TG4 with that texel offset (tgsi.rst TG4 order `(-, +), (+, +), (+, -), (-, -)`:
+    /// `w` = `(i0, j0)`). Lowered to four TG4 (`tg4` = coordinates, component, unit) whose
+    /// `w` is gathered in a hidden TEMP, then moved to `d` with saturation `sat`. Offsets
+    /// outside -8..7 are undefined (the texture model's guaranteed range; NV's own limits
+    /// for TXGO are MIN/MAX_PROGRAM_TEXTURE_GATHER_OFFSET_NV, "out-of-bounds offsets produce
+    /// undefined results").
+    fn lower_txgo(
+        &mut self,
+        insn: &NvInsn,
+        tg4: Vec<crate::program::Src>,
+        target: TexTarget,
+        d: crate::program::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let ox = self.operand(insn, 1, BaseType::S)?;
+        let oy = self.operand(insn, 2, BaseType::S)?;
+        let (r, o, g) = (self.hidden(), self.hidden(), self.hidden());
+        for k in 0..4 {
+            self.emit(O::MOV, vec![dst(o, 0x1)], vec![chan(ox, k)]);
+            self.emit(O::MOV, vec![dst(o, 0x2)], vec![chan(oy, k)]);
+            let mut i = Instruction::new(O::TG4, vec![dst(g, 0xF)], tg4.clone());
+            i.texture = Some(target);
+            i.tex_offsets.push(TexOffset {
+                reg: o,
+                swizzle: [0, 1, 1],
+            });
+            self.push(i);
+            self.emit(O::MOV, vec![dst(r, 1 << k)], vec![src(g, [3, 3, 3, 3])]);
+        }
+        let mut m = Instruction::new(O::MOV, vec![d], vec![src(r, [0, 1, 2, 3])]);
+        m.saturate = sat;
+        self.push(m);
+        Ok(())
+    }
+
+    /// The IR texel offset of an NV offset (NV_gpu_program4 §2.X.4.4 `(a, b, c)`, missing
+    /// components zero: an IMM; NV_gpu_program5 `offset(operand)`: the operand read as
+    /// signed integers, moved to a hidden TEMP when it is not a plain direct register, since
+    /// an IR offset is a register with three swizzle letters, TEXT-FORMAT.md §7.5). The
+    /// parser has checked the constant's range and the components the target lacks.
+    fn tex_offset(&mut self, o: &NvTexOffset) -> Result<TexOffset, LowerError> {
+        match o {
+            NvTexOffset::Const(v) => {
+                let mut w = [0u32; 4];
+                for (k, &c) in v.iter().take(3).enumerate() {
+                    w[k] = c as u32;
+                }
+                Ok(TexOffset {
+                    reg: self.imm(w),
+                    swizzle: [0, 1, 2],
+                })
+            }
+            NvTexOffset::Operand(s) => {
+                let mut v = self.operand_of(s, BaseType::S)?;
+                if v.abs || v.neg || v.reg.is_indirect() || v.reg.dimension.is_some() {
+                    let t = self.hidden();
+                    self.emit(O::MOV, vec![dst(t, 0xF)], vec![v]);
+                    v = src(t, [0, 1, 2, 3]);
+                }
+                Ok(TexOffset {
+                    reg: v.reg,
+                    swizzle: [v.swizzle[0], v.swizzle[1], v.swizzle[2]],
+                })
+            }
+        }
     }
 
     /// Declares `SAMP[unit]` (and `SVIEW[unit]` with the return type of `ty`) once, and

@@ -54,9 +54,12 @@ impl<'a> Parser<'a> {
             if self.t.eat(b'(') {
                 let mut v = Vec::new();
                 loop {
+                    let at = self.t.peek().start;
                     let neg = self.sign();
                     let n = self.t.expect_uint(i32::MAX as u64, "a texel offset")? as i32;
-                    v.push(if neg { -n } else { n });
+                    let n = if neg { -n } else { n };
+                    self.check_const_offset(target, v.len(), n, at)?;
+                    v.push(n);
                     if v.len() == 3 || !self.t.eat(b',') {
                         break;
                     }
@@ -91,6 +94,46 @@ impl<'a> Parser<'a> {
             target,
             offset,
         })
+    }
+
+    /// The load-time rules of a constant texel offset component (NV_gpu_program4 §2.X.4.4,
+    /// NV_gpu_program5 §2.X.4.4): component `k` (0 = u) of value `n` at byte `at` must lie
+    /// in MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT (-8..=7, the values every implementation
+    /// supports), and be zero where the target has no such texel coordinate (1D, ARRAY1D,
+    /// SHADOW1D, SHADOWARRAY1D: `v`, `w`; 2D, RECT, ARRAY2D and their SHADOW forms: `w`;
+    /// BUFFER: all, "texel offsets are not supported for ... buffer textures").
+    ///
+    /// Errors: "program will fail to load", reported at the component.
+    fn check_const_offset(&self, target: TexTarget, k: usize, n: i32, at: usize) -> PResult<()> {
+        use TexTarget::*;
+        let dims = match target {
+            T1D | Array1D | Shadow1D | ShadowArray1D => 1,
+            T2D | Rect | Array2D | Shadow2D | ShadowRect | ShadowArray2D | T2DMS | Array2DMS
+            | Renderbuffer => 2,
+            Buffer => 0,
+            _ => 3,
+        };
+        if k >= dims && n != 0 {
+            let axis = ["u", "v", "w"][k];
+            return self.err_at(
+                at,
+                format!(
+                    "a `{}` target has no {axis} texel coordinate: this texel offset component \
+                     must be 0 (NV_gpu_program4 §2.X.4.4)",
+                    target.name()
+                ),
+            );
+        }
+        if !(-8..=7).contains(&n) {
+            return self.err_at(
+                at,
+                format!(
+                    "texel offset {n} is outside -8..7 (MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT, \
+                     NV_gpu_program4 §2.X.4.4)"
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// `image[n]`, an IMAGE variable or `handle(v.c)`.

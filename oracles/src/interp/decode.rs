@@ -111,7 +111,7 @@ pub(crate) enum Kind {
     },
     /// LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR (`memory_exec.rs`).
     Mem(MemOp),
-    /// TEX, TXP, TXB, TXL, TXF, TXQ (`texture.rs`).
+    /// TEX, TXP, TXB, TXL, TXD, TXF, TXQ (`texture.rs`).
     Tex(TexOp),
     /// VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (`vote.rs`).
     Vote(VoteOp),
@@ -436,8 +436,8 @@ fn classify(
             let what = if is_64bit_op(op) {
                 "64-bit operations are not supported by the interpreter"
             } else if op.info().is_tex {
-                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXF and TXQ are \
-                 modelled)"
+                "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXD, TXF, TXQ and \
+                 TG4 are modelled)"
             } else {
                 "not supported by the interpreter (image, texture, interpolation, \
                  BALLOT/READ_INVOC (results depend on lane numbering) or unspecified \

@@ -122,7 +122,7 @@
 //!
 //! # Textures
 //!
-//! TEX, TXP, TXB, TXL (NEAREST sampling), TXF and TXQ on the inputs' `textures`
+//! TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF, TXQ and TG4 on the inputs' `textures`
 //! ([`crate::texture`]); the rules and every decision where the specifications leave
 //! something open are in the `texture` module docs.
 
@@ -140,6 +140,8 @@ mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
+mod tex_eval;
+mod tex_gather;
 pub mod texture;
 mod vote;
 
@@ -172,7 +174,7 @@ impl Default for InterpConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExecError {
     /// The program is valid but uses something the interpreter does not implement
-    /// (images, cube/shadow textures, texel offsets, BALLOT, READ_INVOC, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
+    /// (images, cube/shadow textures, BALLOT, READ_INVOC, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
     /// Detected before anything runs. CLI exit status 3.
     #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
     Unsupported {

@@ -1,5 +1,5 @@
-//! Texture instructions: TEX, TXP, TXB, TXL (NEAREST sampling), TXF (texel fetch) and TXQ
-//! (size query) on the texture model of [`crate::texture`]. This is the one place their
+//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch) and
+//! TXQ (size query) on the texture model of [`crate::texture`]. This is the one place their
 //! semantics are written for the oracle; the decisions are listed in README "Textures".
 //!
 //! Sources: tgsi.rst "TEX", "TXP", "TXB", "TXL", "TXF", "TXQ" (TXF and TXQ "as per
@@ -34,6 +34,16 @@
 //!   (checked with the inputs). Level choice (GL §3.8.8): NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: level 0 when `lambda <= 1/2`, else `ceil(lambda + 1/2) - 1`
 //!   clamped to the last level; NaN: undefined.
+//! * **TXD** (tgsi.rst TXD, NV_gpu_program4 §2.X.8.Z TXD): `lambda = log2(rho)` from the
+//!   derivatives `src1` = d(s,t,r)/dx, `src2` = d(s,t,r)/dy scaled by the level-0 size
+//!   (OpenGL 3.x §3.8.8 equations 3.18-3.20: `du/dx = w_t ds/dx` ..., RECT unscaled, the
+//!   layer excluded). GL lets implementations approximate
+//!   `rho = max(|(du/dx, dv/dx, dw/dx)|, |(du/dy, dv/dy, dw/dy)|)` by any `f` with
+//!   `max(|du/dx|, |dv/dx|, |dw/dx|) <= f_x <= |du/dx| + |dv/dx| + |dw/dx|` (same for y), so
+//!   every level some `lambda` in `[log2 rho_min, log2 rho_max]` (widened by `2^-8`)
+//!   selects is a candidate; a NaN derivative is undefined. No bias, and the default
+//!   TEXTURE_MIN/MAX_LOD (-1000, 1000) never clamp.
+//! * **TG4** (gather; 2D, 2D_ARRAY and RECT, else invalid): `tex_gather` module docs.
 //! * **TXF**: integer `(i, j, k)` and layer per Table X.18, level `src.w` (BUFFER: `x` only,
 //!   level 0). Undefined (Table X.18 list): a level outside the texture's levels, a level
 //!   other than 0 with NEAREST minification, a texel or layer outside the level.
@@ -42,6 +52,15 @@
 //!   (§2.X.8.Z TXQ); a level outside the texture: `x`, `y`, `z` undefined; `w` = number of
 //!   levels (tgsi.rst TXQ; NV leaves `w` undefined, which any value satisfies). BUFFER:
 //!   `x` = width whatever the level.
+//! * **Texel offsets** (TGSI: one offset register with three swizzle letters, TEXT-FORMAT.md
+//!   §7.5; NV: `(x, y, z)` or `offset(..)`): signed integers added to `u`, `v`, `w` of the
+//!   sampled level (TXF: to `i`, `j`, `k`) before wrapping or the range check
+//!   (NV_gpu_program4 §2.X.4.4 and its §3.8.8 edit); the components the target has no
+//!   texel coordinate for, and the layer, are ignored; a used component outside -8..=7
+//!   (the guaranteed MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT) is undefined (NV_gpu_program5
+//!   §2.X.4.4). TXQ takes none (invalid); more than one offset operand is refused.
+//!
+//! The per-lane semantics are in `tex_eval`; this module decodes and runs the lanes.
 
 use std::collections::BTreeMap;
 
@@ -50,19 +69,22 @@ use shaderdiff_ir::{File, Opcode, Pos, Program, ReturnType, Stage};
 use super::decode::{DInsn, Decoder, Kind, Loc};
 use super::lanes::{FetchType, Mask};
 use super::state::Machine;
+use super::tex_eval::{eval, ALL};
 use super::ExecError;
-use crate::io::{Inputs, RegKey, Vec4};
+use crate::io::{Inputs, RegKey};
 use crate::texture::{MinFilter, Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
-pub const TEXTURE_OPCODES: [Opcode; 6] = [
+pub const TEXTURE_OPCODES: [Opcode; 8] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
     Opcode::TXL,
     Opcode::TXF,
     Opcode::TXQ,
+    Opcode::TXD,
+    Opcode::TG4,
 ];
 
 /// The texture instruction kinds the interpreter executes.
@@ -80,6 +102,10 @@ pub(crate) enum TexOp {
     Txf,
     /// TXQ: size query.
     Txq,
+    /// TXD: explicit derivatives `src1` (d/dx) and `src2` (d/dy) of `(s, t, r)`.
+    Txd,
+    /// TG4: gather component `src1.x` of the 2x2 LINEAR footprint (`tex_gather`).
+    Tg4,
 }
 
 impl TexOp {
@@ -92,8 +118,20 @@ impl TexOp {
             Opcode::TXL => TexOp::Txl,
             Opcode::TXF => TexOp::Txf,
             Opcode::TXQ => TexOp::Txq,
+            Opcode::TXD => TexOp::Txd,
+            Opcode::TG4 => TexOp::Tg4,
             _ => return None,
         })
+    }
+
+    /// The source operand index of the unit (`SAMP[n]`): 3 for TXD (tgsi.rst TXD
+    /// `unit = src3`), 2 for TG4 (`component = src1`), else 1.
+    pub(crate) fn unit_src(self) -> usize {
+        match self {
+            TexOp::Txd => 3,
+            TexOp::Tg4 => 2,
+            _ => 1,
+        }
     }
 
     /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB).
@@ -112,6 +150,9 @@ pub(crate) struct TexRef {
     pub target: Target,
     /// The return type of the program's `DCL SVIEW[n]`, if declared.
     pub ret: Option<ReturnType>,
+    /// The instruction has a texel offset operand (its last decoded source, read as
+    /// signed integers `(u, v, w)`; TXD's derivatives are decoded sources 1 and 2).
+    pub offset: bool,
 }
 
 /// How a program uses one texture unit: what the inputs must agree with.
@@ -142,9 +183,10 @@ fn invalid(pos: Option<Pos>, message: impl Into<String>) -> ExecError {
 
 /// Decodes texture instruction `i` (of kind `top`) and records its unit in `uses`.
 ///
-/// Errors: unsupported for targets outside the model (cube, shadow, multisample), texel
-/// offsets, a unit that is not a direct `SAMP[n]`; invalid for a sampling instruction on a
-/// BUFFER target (Table X.17) or two targets on one unit (§2.X.4.4 "fail to load").
+/// Errors: unsupported for targets outside the model (cube, shadow, multisample), more
+/// than one texel offset operand, a unit that is not a direct `SAMP[n]`; invalid for a
+/// sampling instruction on a BUFFER target (Table X.17), two targets on one unit
+/// (§2.X.4.4 "fail to load") or a texel offset on TXQ.
 pub(crate) fn decode_insn(
     dec: &mut Decoder,
     program: &Program,
@@ -156,10 +198,11 @@ pub(crate) fn decode_insn(
     let op = insn.opcode;
     let smap = &program.source_map;
     let pos = smap.instruction(i);
-    if insn.src.len() < 2 || insn.dst.is_empty() {
+    let uk = top.unit_src();
+    if insn.src.len() != uk + 1 || insn.dst.is_empty() {
         return Err(invalid(
             pos,
-            format!("{op} needs a destination and two sources"),
+            format!("{op} needs a destination and {} sources", uk + 1),
         ));
     }
     let Some(ir_target) = insn.texture else {
@@ -175,8 +218,24 @@ pub(crate) fn decode_insn(
             ),
         )
     })?;
-    if !insn.tex_offsets.is_empty() {
-        return Err(unsupported(op, pos, "texel offsets are not modelled"));
+    if insn.tex_offsets.len() > 1 {
+        return Err(unsupported(
+            op,
+            pos,
+            "more than one texel offset operand is not modelled",
+        ));
+    }
+    if top == TexOp::Txq && !insn.tex_offsets.is_empty() {
+        return Err(invalid(pos, "TXQ takes no texel offset"));
+    }
+    if top == TexOp::Tg4 && !matches!(target, Target::T2D | Target::Array2D | Target::Rect) {
+        return Err(invalid(
+            pos,
+            format!(
+                "TG4 cannot gather from a {target} texture (tgsi.rst TG4: 2D, 2D array and \
+                 cube targets; NV_gpu_program5 TXG adds RECT)"
+            ),
+        ));
     }
     if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq) {
         return Err(invalid(
@@ -187,8 +246,8 @@ pub(crate) fn decode_insn(
             ),
         ));
     }
-    let unit_pos = smap.operand(i, insn.dst.len() + 1);
-    let u = insn.src[1].reg;
+    let unit_pos = smap.operand(i, insn.dst.len() + uk);
+    let u = insn.src[uk].reg;
     if u.file != File::Sampler || u.is_indirect() || u.dimension.is_some() || u.index.value < 0 {
         return Err(unsupported(
             op,
@@ -239,16 +298,41 @@ pub(crate) fn decode_insn(
         TexOp::Txf | TexOp::Txq => FetchType::Int,
         _ => FetchType::Float,
     };
-    let src = dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?;
+    let mut srcs = vec![dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?];
+    let mut mask = [0xF, 0, 0, 0];
+    for (k, s) in insn.src.iter().enumerate().take(uk).skip(1) {
+        // TXD's derivatives of (s, t, r) (floats); TG4's component (an integer in x).
+        let (t, m) = if top == TexOp::Tg4 {
+            (FetchType::Int, 0x1)
+        } else {
+            (ty, 0x7)
+        };
+        srcs.push(dec.src(s, t, smap.operand(i, insn.dst.len() + k), op)?);
+        mask[k] = m;
+    }
+    if let Some(o) = insn.tex_offsets.first() {
+        // TEXT-FORMAT.md §7.5: a register and three swizzle letters, read as integers.
+        let s = o.swizzle;
+        let off = shaderdiff_ir::Src {
+            reg: o.reg,
+            swizzle: [s[0], s[1], s[2], s[2]],
+            abs: false,
+            neg: false,
+        };
+        let p = smap.operand(i, insn.dst.len() + insn.src.len());
+        srcs.push(dec.src(&off, FetchType::Int, p, op)?);
+        mask[srcs.len() - 1] = 0x7;
+    }
+    let offset = !insn.tex_offsets.is_empty();
     Ok(DInsn {
         op,
         kind: Kind::Tex(top),
         dst,
         writemask: d.writemask & 0xF,
-        srcs: vec![src],
+        srcs,
         saturate: insn.saturate,
-        fetch_mask: [0xF, 0, 0, 0],
-        read_mask: [0xF, 0, 0, 0],
+        fetch_mask: mask,
+        read_mask: mask,
         componentwise: false,
         pos,
         mem: None,
@@ -257,6 +341,7 @@ pub(crate) fn decode_insn(
             unit,
             target,
             ret,
+            offset,
         }),
     })
 }
@@ -309,201 +394,19 @@ pub(crate) fn bind(inputs: &Inputs) -> BTreeMap<u32, &Texture> {
         .collect()
 }
 
-/// One lane's result: the words and the undefined channels (bit c = channel c).
-pub(crate) type LaneResult = (Vec4, u8);
-
-const ALL: u8 = 0xF;
-
-/// Executes texture instruction `r` for one lane with source words `src` (all four channels)
-/// on `tex` (the unit's texture, if any), in a program of stage `stage`.
-pub(crate) fn eval(r: &TexRef, stage: Stage, tex: Option<&Texture>, src: Vec4) -> LaneResult {
-    let Some(tex) = tex else {
-        return ([0; 4], ALL);
-    };
-    if r.op == TexOp::Txq {
-        return query(tex, src[0] as i32);
-    }
-    if r.ret.is_some_and(|t| t != tex.format.return_type()) {
-        return ([0; 4], ALL);
-    }
-    match r.op {
-        TexOp::Txf => fetch(tex, src.map(|w| w as i32)),
-        _ => sample(r.op, stage, tex, src.map(f32::from_bits)),
-    }
-}
-
-/// TXQ (module docs).
-fn query(tex: &Texture, lod: i32) -> LaneResult {
-    let levels = tex.levels.len() as u32;
-    let mut und = ALL & !0x8;
-    let mut v = [0, 0, 0, levels];
-    let level = if tex.target == Target::Buffer {
-        Some(0)
-    } else {
-        (0..levels as i32).contains(&lod).then_some(lod as usize)
-    };
-    if let Some(l) = level {
-        let size = tex.level_size(l);
-        let n = tex.target.dims() + tex.target.layer_axis().is_some() as usize;
-        for c in 0..n {
-            v[c] = size[c];
-            und &= !(1 << c);
-        }
-    }
-    (v, und)
-}
-
-/// TXF (module docs).
-fn fetch(tex: &Texture, c: [i32; 4]) -> LaneResult {
-    let lod = if tex.target == Target::Buffer {
-        0
-    } else {
-        c[3]
-    };
-    if lod < 0 || lod as usize >= tex.levels.len() {
-        return ([0; 4], ALL);
-    }
-    if lod != 0 && tex.min_filter == MinFilter::Nearest {
-        return ([0; 4], ALL);
-    }
-    let level = lod as usize;
-    let size = tex.level_size(level);
-    let used = tex.target.dims() + tex.target.layer_axis().is_some() as usize;
-    let mut at = [0u32; 3];
-    for a in 0..used {
-        if c[a] < 0 || c[a] as u32 >= size[a] {
-            return ([0; 4], ALL);
-        }
-        at[a] = c[a] as u32;
-    }
-    (tex.texel(level, at[0], at[1], at[2]), 0)
-}
-
-/// Width of the band around a texel edge or level boundary where either side may be chosen.
-const EDGE: f64 = 1.0 / 256.0;
-
-/// The candidate integers `floor(x)` for `x` known within `± band`.
-fn floors(x: f64, band: f64) -> Vec<i64> {
-    let lo = (x - band).floor() as i64;
-    let hi = (x + band).floor() as i64;
-    (lo..=hi).collect()
-}
-
-/// The levels `lambda` may select (module docs), empty when undefined.
-fn levels_for(tex: &Texture, lambda: f32) -> Vec<usize> {
-    if tex.min_filter == MinFilter::Nearest {
-        return vec![0];
-    }
-    if lambda.is_nan() {
-        return Vec::new();
-    }
-    let last = tex.levels.len() as i64 - 1;
-    let lam = lambda as f64;
-    let pick = |l: f64| -> i64 {
-        if l <= 0.5 {
-            0
-        } else {
-            ((l + 0.5).ceil() as i64 - 1).min(last)
-        }
-    };
-    let mut v: Vec<usize> = [pick(lam - EDGE), pick(lam), pick(lam + EDGE)]
-        .into_iter()
-        .map(|l| l.clamp(0, last) as usize)
-        .collect();
-    v.dedup();
-    v
-}
-
-/// TEX / TXP / TXB / TXL with NEAREST filtering (module docs).
-fn sample(op: TexOp, stage: Stage, tex: &Texture, c: [f32; 4]) -> LaneResult {
-    let mut coord = [c[0] as f64, c[1] as f64, c[2] as f64];
-    if op == TexOp::Txp {
-        // tgsi.rst TXP: coord.xyz = src.xyz / src.w (in f64: the edge band covers the
-        // rounding of any single-precision division).
-        let w = c[3] as f64;
-        for v in &mut coord {
-            *v /= w;
-        }
-    }
-    let lambda = match op {
-        TexOp::Txl => c[3],
-        TexOp::Txb if stage != Stage::Fragment => f32::NEG_INFINITY + c[3],
-        _ => f32::NEG_INFINITY,
-    };
-    let levels = levels_for(tex, lambda);
-    let t = tex.target;
-    let dims = t.dims();
-    let mut result: Option<Vec4> = None;
-    let mut und = 0u8;
-    for level in levels.iter().copied() {
-        let size = tex.level_size(level);
-        // Candidate texel indices per axis.
-        let mut cands: [Vec<u32>; 3] = [vec![0], vec![0], vec![0]];
-        for a in 0..dims {
-            let s = coord[a];
-            if !s.is_finite() {
-                return ([0; 4], ALL);
-            }
-            let u = if t == Target::Rect {
-                s
-            } else {
-                s * size[a] as f64
-            };
-            let band = EDGE + u.abs() / (1u64 << 20) as f64;
-            let mut v: Vec<u32> = floors(u, band)
-                .into_iter()
-                .map(|i| tex.wrap[a].apply(i, size[a]))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            cands[a] = v;
-        }
-        if let Some(a) = t.layer_axis() {
-            let r = coord[a];
-            if !r.is_finite() {
-                return ([0; 4], ALL);
-            }
-            // floor(r + 0.5), with r + 0.5 known within single-precision rounding.
-            let x = r + 0.5;
-            let n = size[a] as i64 - 1;
-            let band = (x.abs() + 1.0) / (1u64 << 20) as f64;
-            let mut l: Vec<u32> = floors(x, band)
-                .into_iter()
-                .map(|f| f.clamp(0, n) as u32)
-                .collect();
-            l.dedup();
-            cands[a] = l;
-        }
-        for &i in &cands[0] {
-            for &j in &cands[1] {
-                for &k in &cands[2] {
-                    let texel = tex.texel(level, i, j, k);
-                    match result {
-                        None => result = Some(texel),
-                        Some(r) => {
-                            for ch in 0..4 {
-                                if r[ch] != texel[ch] {
-                                    und |= 1 << ch;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    match result {
-        Some(v) => (v, und),
-        None => ([0; 4], ALL),
-    }
-}
-
 impl Machine<'_> {
     /// Executes texture instruction `insn` for the executing lanes.
     pub(crate) fn texture(&mut self, insn: &DInsn) {
         let r = insn.tex.expect("decoded texture operand");
         let bad = self.mem_sources(insn);
-        let bad_any: Mask = bad[0].iter().fold(0, |a, &m| a | m);
+        let mut bad_any: Mask = 0;
+        for (k, b) in bad.iter().enumerate().take(insn.srcs.len()) {
+            for (c, &m) in b.iter().enumerate() {
+                if insn.fetch_mask[k] >> c & 1 != 0 {
+                    bad_any |= m;
+                }
+            }
+        }
         let tex = self.textures.get(&r.unit).copied();
         let stage = self.d.stage;
         let mut und = [0 as Mask; 4];
@@ -515,10 +418,23 @@ impl Machine<'_> {
                 continue;
             }
             let src = [0, 1, 2, 3].map(|c| self.s.srcs[0][c][l]);
+            let last = insn.srcs.len() - 1;
+            let off = if r.offset {
+                [0, 1, 2].map(|c| self.s.srcs[last][c][l] as i32)
+            } else {
+                [0; 3]
+            };
+            let derivs = (r.op == TexOp::Txd)
+                .then(|| [1, 2].map(|k| [0, 1, 2].map(|c| f32::from_bits(self.s.srcs[k][c][l]))));
+            let comp = if r.op == TexOp::Tg4 {
+                self.s.srcs[1][0][l]
+            } else {
+                0
+            };
             let (v, u) = if bad_any >> l & 1 != 0 {
                 ([0; 4], ALL)
             } else {
-                eval(&r, stage, tex, src)
+                eval(&r, stage, tex, src, derivs, comp, off)
             };
             for c in 0..4 {
                 self.s.out[c][l] = v[c];
@@ -532,96 +448,4 @@ impl Machine<'_> {
 /// `SAMP[n]` as an inputs key.
 pub fn unit_key(unit: u32) -> RegKey {
     RegKey::new(File::Sampler, unit)
-}
-
-#[cfg(test)]
-mod tests {
-    //! `eval` per instruction, hand-worked from the sections cited in the module docs.
-    //! Texel `n` of level `l` is `[100l + n; 4]`.
-    use super::*;
-    use crate::texture::{Format, Wrap};
-
-    fn tex(target: Target, size: [u32; 3], levels: usize, wrap: Wrap) -> Texture {
-        Texture::filled(target, Format::Rgba32Ui, size, levels, wrap, |l, n| {
-            [100 * l as u32 + n; 4]
-        })
-    }
-
-    fn r(op: TexOp, target: Target) -> TexRef {
-        TexRef {
-            op,
-            unit: 0,
-            target,
-            ret: None,
-        }
-    }
-
-    fn s(op: TexOp, t: &Texture, c: [f32; 4]) -> LaneResult {
-        eval(
-            &r(op, t.target),
-            Stage::Vertex,
-            Some(t),
-            c.map(f32::to_bits),
-        )
-    }
-
-    fn i(op: TexOp, t: &Texture, c: [i32; 4]) -> LaneResult {
-        eval(
-            &r(op, t.target),
-            Stage::Vertex,
-            Some(t),
-            c.map(|x| x as u32),
-        )
-    }
-
-    #[test]
-    fn txf_fetches_and_out_of_range_is_undefined() {
-        let t = tex(Target::T2D, [4, 2, 1], 2, Wrap::Repeat);
-        // (3, 1) of 4x2: 3 + 4 = 7; level 1 (2x1): (1, 0) → 101.
-        assert_eq!(i(TexOp::Txf, &t, [3, 1, 0, 0]), ([7; 4], 0));
-        assert_eq!(i(TexOp::Txf, &t, [1, 0, 0, 1]), ([101; 4], 0));
-        // Table X.18: outside the level or the levels → undefined.
-        assert_eq!(i(TexOp::Txf, &t, [0, 1, 0, 1]).1, ALL);
-        assert_eq!(i(TexOp::Txf, &t, [4, 0, 0, 0]).1, ALL);
-        assert_eq!(i(TexOp::Txf, &t, [0, 0, 0, 2]).1, ALL);
-    }
-
-    #[test]
-    fn wrap_modes_and_edges() {
-        let c = tex(Target::T1D, [4, 1, 1], 1, Wrap::ClampToEdge);
-        let r = tex(Target::T1D, [4, 1, 1], 1, Wrap::Repeat);
-        // s = -0.1: u = -0.4, floor -1 → clamp 0, repeat 3.
-        assert_eq!(s(TexOp::Tex, &c, [-0.1, 0.0, 0.0, 0.0]), ([0; 4], 0));
-        assert_eq!(s(TexOp::Tex, &r, [-0.1, 0.0, 0.0, 0.0]), ([3; 4], 0));
-        // s = 0.25: u = 1.0 is the edge between texels 0 and 1 → undefined.
-        assert_eq!(s(TexOp::Tex, &c, [0.25, 0.0, 0.0, 0.0]).1, ALL);
-        // NaN → undefined.
-        assert_eq!(s(TexOp::Tex, &c, [f32::NAN, 0.0, 0.0, 0.0]).1, ALL);
-    }
-
-    #[test]
-    fn txp_layers_and_levels() {
-        let t = tex(Target::T2D, [4, 4, 1], 3, Wrap::ClampToEdge);
-        // TXP (1.2, 0.6, 0, 2) → (0.6, 0.3) → (2, 1) → 6.
-        assert_eq!(s(TexOp::Txp, &t, [1.2, 0.6, 0.0, 2.0]), ([6; 4], 0));
-        // TXL lambda 1.0 → level 1 (2x2): (0.8, 0.8) → (1, 1) → 103.
-        assert_eq!(s(TexOp::Txl, &t, [0.8, 0.8, 0.0, 1.0]), ([103; 4], 0));
-        let a = tex(Target::Array2D, [2, 2, 3], 1, Wrap::Repeat);
-        // Layer round(1.4) = 1: (0, 1) → 0 + 2*(1 + 2) = 6; a tie at 0.5 → undefined.
-        assert_eq!(s(TexOp::Tex, &a, [0.25, 0.75, 1.4, 0.0]), ([6; 4], 0));
-        assert_eq!(s(TexOp::Tex, &a, [0.25, 0.25, 0.5, 0.0]).1, ALL);
-    }
-
-    #[test]
-    fn txq_sizes() {
-        let t = tex(Target::T2D, [5, 3, 1], 3, Wrap::Repeat);
-        // Level 1 of 5x3: 2x1; z undefined; w = 3 levels.
-        assert_eq!(i(TexOp::Txq, &t, [1, 0, 0, 0]), ([2, 1, 0, 3], 0x4));
-        assert_eq!(i(TexOp::Txq, &t, [3, 0, 0, 0]), ([0, 0, 0, 3], 0x7));
-        // No texture: everything undefined.
-        assert_eq!(
-            eval(&r(TexOp::Txq, Target::T2D), Stage::Vertex, None, [0; 4]).1,
-            ALL
-        );
-    }
 }

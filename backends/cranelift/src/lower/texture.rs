@@ -1,5 +1,5 @@
-//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXF, TXQ): the source vector
-//! goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
+//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ): the source
+//! vector (and TXD's derivatives and the texel offset operand's, if any) goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
 //! quad computes the four lanes, and the results are stored under the writemask like any
 //! other result (saturation included).
 
@@ -8,16 +8,26 @@ use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
 use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{LowerError, Lowerer};
-use crate::texture::{descriptor, IO_BYTES, TEX_SYMBOL};
+use crate::texture::{descriptor, IO_BYTES, IO_DERIVS, IO_OFFSETS, IO_RESULTS, TEX_SYMBOL};
 
 impl Lowerer<'_, '_> {
     /// A texture instruction (module docs); the step is already counted.
     pub(super) fn texture(&mut self, i: usize) -> Result<(), LowerError> {
         let insn = &self.env.program.instructions[i];
-        if insn.src.len() < 2 || insn.dst.is_empty() {
+        // tgsi.rst TXD: coordinates, d/dx, d/dy, unit; the others: coordinates, unit.
+        let txd = insn.opcode == shaderdiff_ir::Opcode::TXD;
+        let tg4 = insn.opcode == shaderdiff_ir::Opcode::TG4;
+        let needed = if txd {
+            4
+        } else if tg4 {
+            3
+        } else {
+            2
+        };
+        if insn.src.len() < needed || insn.dst.is_empty() {
             return Err(self.invalid(
                 i,
-                "a texture instruction needs a destination and two sources",
+                "a texture instruction needs a destination, its sources and a unit",
             ));
         }
         let desc = descriptor(self.env.program, i)
@@ -27,6 +37,29 @@ impl Lowerer<'_, '_> {
             _ => FetchType::Float,
         };
         let src = self.fetch(i, &insn.src[0], ty, 0xF)?;
+        let mut derivs = Vec::new();
+        if txd {
+            for k in 1..3 {
+                derivs.push(self.fetch(i, &insn.src[k], FetchType::Float, 0x7)?);
+            }
+        } else if tg4 {
+            // tgsi.rst TG4 `component = src1` (x, an integer): the d/dx block's first channel.
+            derivs.push(self.fetch(i, &insn.src[1], FetchType::Int, 0x1)?);
+        }
+        // TEXT-FORMAT.md §7.5: the offset register's three swizzled components, as integers.
+        let off = match insn.tex_offsets.first() {
+            Some(o) => {
+                let s = o.swizzle;
+                let reg = shaderdiff_ir::Src {
+                    reg: o.reg,
+                    swizzle: [s[0], s[1], s[2], s[2]],
+                    abs: false,
+                    neg: false,
+                };
+                Some(self.fetch(i, &reg, FetchType::Int, 0x7)?)
+            }
+            None => None,
+        };
         let f = *self
             .libcalls
             .refs
@@ -40,6 +73,17 @@ impl Lowerer<'_, '_> {
         for (c, &v) in src.iter().enumerate() {
             self.b.ins().stack_store(I64, v, slot, 16 * c as i32);
         }
+        for (k, d) in derivs.iter().enumerate() {
+            for (c, &v) in d.iter().take(3).enumerate() {
+                let at = IO_DERIVS + 64 * k as i32 + 16 * c as i32;
+                self.b.ins().stack_store(I64, v, slot, at);
+            }
+        }
+        for (c, &v) in off.iter().flat_map(|o| o.iter()).take(3).enumerate() {
+            self.b
+                .ins()
+                .stack_store(I64, v, slot, IO_OFFSETS + 16 * c as i32);
+        }
         let exec = self.use_exec();
         let bits = self.b.ins().vhigh_bits(I32, exec);
         let addr = self.b.ins().stack_addr(I64, slot, 0);
@@ -52,7 +96,7 @@ impl Lowerer<'_, '_> {
                 *o = Some(
                     self.b
                         .ins()
-                        .stack_load(I64, I32X4, slot, 64 + 16 * c as i32),
+                        .stack_load(I64, I32X4, slot, IO_RESULTS + 16 * c as i32),
                 );
             }
         }

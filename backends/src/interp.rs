@@ -29,7 +29,8 @@ impl Compiled for Checked {
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
 /// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR) and the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ (see
+/// MEMBAR), the texture instructions TEX, TXP, TXB, TXL, TXF, TXQ and the interpolation
+/// INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET (see
 /// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
@@ -44,6 +45,7 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
         .filter(|&op| {
             alu::is_alu(op)
                 || NON_ALU.contains(&op)
+                || matches!(op, INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET)
                 || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
         })
         .collect()

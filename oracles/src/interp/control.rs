@@ -241,7 +241,8 @@ impl Machine<'_> {
             | Kind::Nop
             | Kind::Emit { .. }
             | Kind::Mem(_)
-            | Kind::Tex(_) => {}
+            | Kind::Tex(_)
+            | Kind::Interp { .. } => {}
         }
         Ok(next)
     }

@@ -112,6 +112,20 @@ pub(crate) enum Kind {
     Mem(MemOp),
     /// TEX, TXP, TXB, TXL, TXF, TXQ (`texture.rs`).
     Tex(TexOp),
+    /// INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET (`interpolate.rs`); `flat`: the
+    /// source input is declared CONSTANT (flat), so every position gives its value.
+    Interp {
+        at: InterpAt,
+        flat: bool,
+    },
+}
+
+/// Where INTERP_* evaluates its attribute (tgsi.rst "Interpolation ISA").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InterpAt {
+    Centroid,
+    Sample,
+    Offset,
 }
 
 impl Kind {
@@ -128,6 +142,7 @@ impl Kind {
                 | Kind::Emit { .. }
                 | Kind::Mem(_)
                 | Kind::Tex(_)
+                | Kind::Interp { .. }
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -415,6 +430,9 @@ fn classify(
                 fine: matches!(op, DDX_FINE | DDY_FINE),
             }
         }
+        INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET => {
+            fragment_only(super::interpolate::classify(program, i, pos)?)?
+        }
         _ if alu::is_alu(op) => Kind::Alu,
         _ if TexOp::of(op).is_some() => Kind::Tex(TexOp::of(op).expect("checked")),
         _ if mem_op(op).is_some() => {
@@ -450,6 +468,11 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
         | Kind::Switch { .. }
         | Kind::Case { .. }
         | Kind::Emit { .. } => FetchType::Int,
+        // tgsi.rst INTERP_SAMPLE: src1.x "interpreted as an integer".
+        Kind::Interp {
+            at: InterpAt::Sample,
+            ..
+        } if k == 1 => FetchType::Int,
         _ => FetchType::Float,
     }
 }

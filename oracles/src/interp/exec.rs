@@ -199,6 +199,10 @@ impl Machine<'_> {
                     self.texture(insn);
                     pc + 1
                 }
+                Kind::Interp { at, flat } => {
+                    self.interpolate(insn, at, flat);
+                    pc + 1
+                }
                 Kind::Emit { end_prim } => {
                     self.emit(insn, end_prim);
                     pc + 1

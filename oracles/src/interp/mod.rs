@@ -134,6 +134,7 @@ mod decode;
 mod emit;
 mod exec;
 mod fetch;
+mod interpolate;
 mod layout;
 pub mod memory;
 mod memory_exec;

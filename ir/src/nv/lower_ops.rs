@@ -112,6 +112,7 @@ impl Ctx<'_> {
             }
             N::Kil => self.kil(insn, ty)?,
             N::Emit | N::Emits | N::Endprim => self.lower_emit(insn)?,
+            N::Ipac | N::Ipao | N::Ipas => self.lower_interp(insn, sat)?,
             // Textures (lower_tex.rs).
             _ if Self::is_lowered_tex(insn) => self.lower_tex(insn, ty, sat)?,
             // ALU.

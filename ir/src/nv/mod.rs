@@ -30,6 +30,7 @@ pub mod lower;
 mod lower_cc;
 mod lower_cvt;
 mod lower_emit;
+mod lower_interp;
 mod lower_mem;
 mod lower_ops;
 mod lower_stage;

@@ -490,8 +490,8 @@ pub fn candidates() -> Vec<Family> {
 }
 
 /// Instructions with no lowering today (`shaderdiff_ir::nv::lower` refuses every family):
-/// interpolation, thread-group votes, and the 64-bit packs.
-const NOT_LOWERED: &[&str] = &["IPAC", "IPAO", "TGALL", "TGANY", "TGEQ"];
+/// thread-group votes.
+const NOT_LOWERED: &[&str] = &["TGALL", "TGANY", "TGEQ"];
 
 /// Whether the lowering supports a family today, so that it is generated. The tests
 /// check this against `shaderdiff_ir::nv::lower` for every candidate: change the matching

@@ -13,6 +13,8 @@
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
 //! * Memory (LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR): hand-written templates
 //!   ([`memory`]) over BUFFER and SHARED memory, with edge addresses and operands.
+//! * Interpolation (INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET): hand-written
+//!   templates over edge values and affine quads (`interp`).
 //!
 //! One invocation per input combination, or for componentwise opcodes one channel per
 //! combination (counts rounded up to a multiple of 4). Every case is
@@ -23,6 +25,7 @@
 mod alu;
 mod control;
 pub mod edges;
+mod interp;
 mod memory;
 mod texture;
 mod wide;
@@ -218,6 +221,7 @@ pub fn spec_opcodes() -> Vec<Opcode> {
                 || CONTROL_OPCODES.contains(&op)
                 || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
                 || TEXTURE_OPCODES.contains(&op)
+                || interp::INTERP_OPCODES.contains(&op)
         })
         .collect()
 }
@@ -232,5 +236,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(control::cases());
     out.extend(memory::cases());
     out.extend(texture::cases());
+    out.extend(interp::cases());
     out
 }

@@ -236,6 +236,9 @@ impl Ctx<'_> {
         ty: BaseType,
         sat: Saturate,
     ) -> Result<(), LowerError> {
+        if matches!(insn.opcode, N::Ipac | N::Ipao | N::Ipas) {
+            return self.lower_interp(insn, sat);
+        }
         self.alu(insn, ty, sat)
     }
 

@@ -251,8 +251,9 @@ fn evaluation_orders_are_accepted() {
 }
 
 #[test]
-fn reg_keys_of_outputs() {
-    // The interval twin keeps channels other than x of a partially written register.
+fn partial_writemask_keeps_other_channels() {
+    // A partial write mask (.yw) with a broadcast swizzle: y and w get the input, x and z
+    // keep the zero start.
     let o = run_cpu(
         &prog("INTERP_CENTROID OUT[0].yw, IN[0].xxxx"),
         &quad([2.0, 2.0, 2.0, 2.0], [0.0; 4]),

@@ -452,8 +452,8 @@ fn classify(
                 "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXF and TXQ are \
                  modelled)"
             } else {
-                "not supported by the interpreter (image, texture, interpolation, \
-                 inter-lane or unspecified operation)"
+                "not supported by the interpreter (image, texture, inter-lane or \
+                 unspecified operation)"
             };
             return Err(unsupported(op, pos, what));
         }

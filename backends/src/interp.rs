@@ -29,8 +29,9 @@ impl Compiled for Checked {
 
 /// Opcodes the interpreter executes: the ALU plus control flow, kill, derivatives, the
 /// geometry EMIT/ENDPRIM, the memory instructions (LOAD, STORE, RESQ, ATOM*, BARRIER,
-/// MEMBAR), the texture instructions of `interp::texture::TEXTURE_OPCODES` and the
-/// inter-lane votes VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (see
+/// MEMBAR), the texture instructions of `interp::texture::TEXTURE_OPCODES`, the inter-lane
+/// votes VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST and the interpolation INTERP_CENTROID,
+/// INTERP_SAMPLE, INTERP_OFFSET (see
 /// `shaderdiff_oracles::interp` for the semantics of each).
 fn interp_opcodes() -> BTreeSet<Opcode> {
     use Opcode::*;
@@ -47,6 +48,7 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
             alu::is_alu(op)
                 || NON_ALU.contains(&op)
                 || shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
+                || matches!(op, INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET)
                 || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
         })
         .collect()

@@ -359,6 +359,7 @@ impl<'a> Validator<'a> {
             }
             self.register(&s.reg, opos)?;
         }
+        self.interpolation_source(i)?;
         for (k, o) in insn.tex_offsets.iter().enumerate() {
             let opos = p
                 .source_map
@@ -374,6 +375,41 @@ impl<'a> Validator<'a> {
             self.register(&o.reg, opos)?;
         }
         Ok(())
+    }
+
+    /// tgsi.rst "Interpolation ISA": INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET
+    /// interpolate a fragment input: the program is FRAG and the first source an IN
+    /// register (error at that operand).
+    fn interpolation_source(&self, i: usize) -> Result<(), ParseError> {
+        let p = self.p;
+        let insn = &p.instructions[i];
+        if !matches!(
+            insn.opcode,
+            Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE | Opcode::INTERP_OFFSET
+        ) {
+            return Ok(());
+        }
+        let name = insn.opcode.info().name;
+        if p.stage != Stage::Fragment {
+            return self.err(
+                self.insn_pos(i),
+                format!("{name} is allowed in FRAG programs only (tgsi.rst \"Interpolation ISA\")"),
+            );
+        }
+        match insn.src.first() {
+            Some(s) if s.reg.file != File::Input => {
+                let opos = p.source_map.operand(i, insn.dst.len()).unwrap_or_default();
+                self.err(
+                    opos,
+                    format!(
+                        "{name}: the first source must be an IN register (tgsi.rst \
+                         \"Interpolation ISA\"), found {}",
+                        s.reg.file
+                    ),
+                )
+            }
+            _ => Ok(()),
+        }
     }
 
     fn indirect(&self, ind: &Indirect, pos: Pos) -> Result<(), ParseError> {

@@ -273,8 +273,13 @@ fn csv_rows() -> Vec<(String, usize, usize, bool, String)> {
 /// A program exercising `name` with `nd` destinations and `ns` sources, wrapped in the
 /// control structure the opcode needs.
 fn program_for(name: &str, nd: usize, ns: usize, target: bool) -> String {
+    // tgsi.rst "Interpolation ISA": INTERP_* read a fragment input as their first source.
+    let interp = name.starts_with("INTERP_");
     let mut ops: Vec<String> = (0..nd).map(|_| "TEMP[0]".to_string()).collect();
-    ops.extend((0..ns).map(|k| format!("TEMP[{}]", k + 1)));
+    ops.extend((0..ns).map(|k| match k {
+        0 if interp => "IN[0]".to_string(),
+        _ => format!("TEMP[{}]", k + 1),
+    }));
     if target {
         ops.push("2D".into());
     }
@@ -300,6 +305,9 @@ fn program_for(name: &str, nd: usize, ns: usize, target: bool) -> String {
     };
     if name == "CAL" {
         insn += " :2";
+    }
+    if interp {
+        return format!("FRAG\nDCL IN[0], GENERIC[0]\nDCL TEMP[0..7]\n{insn}\n");
     }
     format!("COMP\nDCL TEMP[0..7]\n{before}\n{insn}\n{after}\n")
 }

@@ -75,6 +75,13 @@ pub const NON_ALU_OPCODES: &[Opcode] = {
     ]
 };
 
+/// Interpolation opcodes the jit lowers (tgsi.rst "Interpolation ISA"; `lower/interp.rs`).
+pub const INTERP_OPCODES: &[Opcode] = &[
+    Opcode::INTERP_CENTROID,
+    Opcode::INTERP_SAMPLE,
+    Opcode::INTERP_OFFSET,
+];
+
 /// Code generation settings of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JitOptions {
@@ -150,6 +157,7 @@ impl JitEngine {
                             || NON_ALU_OPCODES.contains(&op)
                             || memory::is_memory(op)
                             || texture::TEX_OPCODES.contains(&op)
+                            || INTERP_OPCODES.contains(&op)
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),

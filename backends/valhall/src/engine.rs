@@ -107,7 +107,11 @@ impl ValhallEngine {
                 opcodes: ALL_OPCODES
                     .iter()
                     .copied()
-                    .filter(|&op| OPCODES.contains(&op) || is_memory_opcode(op))
+                    .filter(|&op| {
+                        OPCODES.contains(&op)
+                            || is_memory_opcode(op)
+                            || crate::compile::interp::INTERP_OPCODES.contains(&op)
+                    })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
                 types_64bit: true,

@@ -15,6 +15,8 @@
 //!   ([`memory`]) over BUFFER and SHARED memory, with edge addresses and operands.
 //! * Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST): templates whose inputs
 //!   decide the votes whatever the thread grouping ([`vote`]).
+//! * Interpolation (INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET): hand-written
+//!   templates over edge values and affine quads (`interp`).
 //!
 //! One invocation per input combination, or for componentwise opcodes one channel per
 //! combination (counts rounded up to a multiple of 4). Every case is
@@ -25,6 +27,7 @@
 mod alu;
 mod control;
 pub mod edges;
+mod interp;
 mod memory;
 mod texture;
 mod vote;
@@ -223,6 +226,7 @@ pub fn spec_opcodes() -> Vec<Opcode> {
                 || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
                 || TEXTURE_OPCODES.contains(&op)
                 || vote::VOTE_OPCODES.contains(&op)
+                || interp::INTERP_OPCODES.contains(&op)
         })
         .collect()
 }
@@ -238,5 +242,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(memory::cases());
     out.extend(texture::cases());
     out.extend(vote::cases());
+    out.extend(interp::cases());
     out
 }

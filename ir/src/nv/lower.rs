@@ -247,6 +247,9 @@ pub(super) struct Ctx<'a> {
     pub next_temp: u32,
     /// Highest TEMP count reached.
     pub max_temp: u32,
+    /// `IN` registers of fragment ATTRIB variables declared FLAT (declared CONSTANT, so
+    /// IPAC / IPAO / IPAS evaluate them "normally": the same value everywhere).
+    pub flat_inputs: std::collections::BTreeSet<u32>,
     /// IMM index of each distinct constant vector.
     pub imms: HashMap<[u32; 4], u32>,
     /// Constant PARAM arrays read with relative addressing: first IMM per (name, type).
@@ -308,6 +311,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         counts: HashMap::new(),
         next_temp: 0,
         max_temp: 0,
+        flat_inputs: Default::default(),
         imms: HashMap::new(),
         lit_arrays: HashMap::new(),
         cc_base: None,
@@ -534,6 +538,24 @@ impl Ctx<'_> {
         Register::new(File::Immediate, i as i32)
     }
 
+    /// `IN[0..n-1]` in runs of equal flatness, the FLAT ones CONSTANT-interpolated.
+    fn input_declarations(&self, n: u32) -> Vec<ir::Declaration> {
+        let mut decls: Vec<ir::Declaration> = Vec::new();
+        for i in 0..n {
+            let flat = self.flat_inputs.contains(&i);
+            let interp = flat.then_some(crate::names::Interpolation::Constant);
+            match decls.last_mut() {
+                Some(d) if d.interpolation == interp => d.last = i,
+                _ => {
+                    let mut d = ir::Declaration::new(File::Input, i, i);
+                    d.interpolation = interp;
+                    decls.push(d);
+                }
+            }
+        }
+        decls
+    }
+
     /// Declares every register file used and the TEMPs (user and hidden).
     fn finish(&mut self) {
         self.max_temp = self.max_temp.max(self.next_temp);
@@ -546,6 +568,10 @@ impl Ctx<'_> {
             File::Buffer,
         ] {
             if let Some(&n) = self.counts.get(&file) {
+                if file == File::Input && !self.flat_inputs.is_empty() {
+                    decls.extend(self.input_declarations(n));
+                    continue;
+                }
                 if n > 0 {
                     let mut d = ir::Declaration::new(file, 0, n - 1);
                     if file == File::Buffer {

@@ -113,6 +113,7 @@ impl Ctx<'_> {
             N::Cali => self.cali(insn)?,
             N::Kil => self.kil(insn, ty)?,
             N::Emit | N::Emits | N::Endprim => self.lower_emit(insn)?,
+            N::Ipac | N::Ipao | N::Ipas => self.lower_interp(insn, sat)?,
             // Textures (lower_tex.rs).
             _ if Self::is_lowered_tex(insn) => self.lower_tex(insn, ty, sat)?,
             // ALU.
@@ -241,6 +242,9 @@ impl Ctx<'_> {
         ty: BaseType,
         sat: Saturate,
     ) -> Result<(), LowerError> {
+        if matches!(insn.opcode, N::Ipac | N::Ipao | N::Ipas) {
+            return self.lower_interp(insn, sat);
+        }
         self.alu(insn, ty, sat)
     }
 

@@ -271,6 +271,18 @@ impl Ctx<'_> {
                         InitItem::Scalar(s) => elems.push(Elem::Lit(vec![s.clone(); 4])),
                     }
                 }
+                // FLAT fragment attributes (NV_fragment_program4 <interpModifier>): their IN
+                // registers are declared CONSTANT (IPAC / IPAO / IPAS, lower_interp.rs).
+                if b.kind == Attrib
+                    && self.stage == NvStage::Fragment
+                    && b.mods.interp.contains(&ast::Interp::Flat)
+                {
+                    for e in &elems {
+                        if let Elem::Reg(File::Input, i) = e {
+                            self.flat_inputs.insert(*i);
+                        }
+                    }
+                }
                 if b.dims.is_empty() {
                     if let Some(Elem::Reg(f, i)) = elems.first() {
                         let (f, i) = (*f, *i);

@@ -34,6 +34,7 @@ mod lower_cvt;
 mod lower_cvt_sat;
 mod lower_emit;
 mod lower_f16;
+mod lower_interp;
 mod lower_mem;
 mod lower_ops;
 mod lower_stage;

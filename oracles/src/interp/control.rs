@@ -242,7 +242,8 @@ impl Machine<'_> {
             | Kind::Emit { .. }
             | Kind::Mem(_)
             | Kind::Tex(_)
-            | Kind::Vote(_) => {}
+            | Kind::Vote(_)
+            | Kind::Interp { .. } => {}
         }
         Ok(next)
     }

@@ -115,6 +115,20 @@ pub(crate) enum Kind {
     Tex(TexOp),
     /// VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST (`vote.rs`).
     Vote(VoteOp),
+    /// INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET (`interpolate.rs`); `flat`: the
+    /// source input is declared CONSTANT (flat), so every position gives its value.
+    Interp {
+        at: InterpAt,
+        flat: bool,
+    },
+}
+
+/// Where INTERP_* evaluates its attribute (tgsi.rst "Interpolation ISA").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InterpAt {
+    Centroid,
+    Sample,
+    Offset,
 }
 
 impl Kind {
@@ -132,6 +146,7 @@ impl Kind {
                 | Kind::Mem(_)
                 | Kind::Tex(_)
                 | Kind::Vote(_)
+                | Kind::Interp { .. }
         )
     }
     /// Instructions that may change the execution mask (step accounting flushes first).
@@ -419,6 +434,9 @@ fn classify(
                 fine: matches!(op, DDX_FINE | DDY_FINE),
             }
         }
+        INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET => {
+            fragment_only(super::interpolate::classify(program, i, pos)?)?
+        }
         _ if alu::is_alu(op) => Kind::Alu,
         _ if VoteOp::of(op).is_some() => Kind::Vote(VoteOp::of(op).expect("checked")),
         _ if TexOp::of(op).is_some() => Kind::Tex(TexOp::of(op).expect("checked")),
@@ -439,9 +457,8 @@ fn classify(
                 "outside the interpreter's texture model (TEX, TXP, TXB, TXL, TXD, TXF, TXQ and \
                  TG4 are modelled)"
             } else {
-                "not supported by the interpreter (image, texture, interpolation, \
-                 BALLOT/READ_INVOC (results depend on lane numbering) or unspecified \
-                 operation)"
+                "not supported by the interpreter (image, texture, BALLOT/READ_INVOC (results \
+                 depend on lane numbering) or unspecified operation)"
             };
             return Err(unsupported(op, pos, what));
         }
@@ -456,6 +473,11 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
         | Kind::Switch { .. }
         | Kind::Case { .. }
         | Kind::Emit { .. } => FetchType::Int,
+        // tgsi.rst INTERP_SAMPLE: src1.x "interpreted as an integer".
+        Kind::Interp {
+            at: InterpAt::Sample,
+            ..
+        } if k == 1 => FetchType::Int,
         _ => FetchType::Float,
     }
 }

@@ -203,6 +203,10 @@ impl Machine<'_> {
                     self.vote(insn, op);
                     pc + 1
                 }
+                Kind::Interp { at, flat } => {
+                    self.interpolate(insn, at, flat);
+                    pc + 1
+                }
                 Kind::Emit { end_prim } => {
                     self.emit(insn, end_prim);
                     pc + 1

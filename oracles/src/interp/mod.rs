@@ -40,6 +40,12 @@
 //!   either row (column), the channel is marked undefined when the other row (column)
 //!   gives a different value. A derivative is undefined when not all four invocations of
 //!   the quad are executing it (non-uniform control flow, killed or finished invocations).
+//! * **Interpolation** (fragment programs only): INTERP_CENTROID and INTERP_SAMPLE with
+//!   sample 0 give the input (single-sampled, fully covered fragments); other samples are
+//!   undefined. INTERP_OFFSET gives `v + dx*ddx + dy*ddy` from the lane's row / column,
+//!   undefined unless the whole quad executes it, its values are affine and the offset lies
+//!   in `[-0.5, 0.5]` (`interpolate.rs`; README "Interpolation at centroid, sample,
+//!   offset").
 //! * **KILL / KILL_IF** terminate the invocation (it executes nothing further);
 //!   KILL_IF kills when any of the four swizzled components is `< 0.0` (NaN and -0.0 do
 //!   not kill). **DEMOTE** turns the invocation into a helper: it keeps executing (so
@@ -136,6 +142,7 @@ mod decode;
 mod emit;
 mod exec;
 mod fetch;
+mod interpolate;
 mod layout;
 pub mod memory;
 mod memory_exec;

@@ -398,7 +398,7 @@ fn simple_kind(
         "fused_or_unfused" if accepts_fused_or_unfused(op) => Ok(BoundKind::FusedOrUnfused),
         "fused_or_unfused" => Err(cx.err(
             span,
-            format!("{op} cannot be fused_or_unfused (only MAD, DP2, DP3, DP4, DPH, LRP, XPD)"),
+            format!("{op} cannot be fused_or_unfused (only MAD, DP2, DP3, DP4, DPH, LRP, XPD, DMAD, INTERP_OFFSET)"),
         )),
         _ => Err(cx.err(
             span,

@@ -268,13 +268,20 @@ pub struct PrecisionContract {
 }
 
 /// Every opcode the contract must cover: the oracle's ALU opcodes
-/// ([`crate::interp::alu::is_alu`]) and the derivatives DDX, DDY, DDX_FINE, DDY_FINE.
+/// ([`crate::interp::alu::is_alu`]), the derivatives DDX, DDY, DDX_FINE, DDY_FINE and the
+/// interpolation opcodes INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET.
 pub fn contract_opcodes() -> impl Iterator<Item = Opcode> {
     ALL_OPCODES.iter().copied().filter(|&op| {
         crate::interp::alu::is_alu(op)
             || matches!(
                 op,
-                Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE
+                Opcode::DDX
+                    | Opcode::DDY
+                    | Opcode::DDX_FINE
+                    | Opcode::DDY_FINE
+                    | Opcode::INTERP_CENTROID
+                    | Opcode::INTERP_SAMPLE
+                    | Opcode::INTERP_OFFSET
             )
     })
 }
@@ -291,7 +298,10 @@ pub fn accepts_error_bound(op: Opcode) -> bool {
 /// Opcodes that may be [`BoundKind::FusedOrUnfused`].
 pub fn accepts_fused_or_unfused(op: Opcode) -> bool {
     use Opcode::*;
-    matches!(op, MAD | DP2 | DP3 | DP4 | DPH | LRP | XPD | DMAD)
+    matches!(
+        op,
+        MAD | DP2 | DP3 | DP4 | DPH | LRP | XPD | DMAD | INTERP_OFFSET
+    )
 }
 
 /// The formula an opcode may inherit from, if any.

@@ -518,6 +518,7 @@ impl Lowerer<'_, '_> {
                 let fine = matches!(insn.opcode, DDX_FINE | DDY_FINE);
                 self.derivative(i, y, fine)
             }
+            INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET => self.interpolate(i),
             _ => self.alu(i),
         }
     }

@@ -27,6 +27,7 @@
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
 mod flow;
+mod interp;
 mod memory;
 mod operand;
 mod texture;

@@ -114,6 +114,9 @@ impl Lower<'_> {
     fn channel(&mut self, insn: &Instruction, c: u8) -> Result<VSrc, CompileError> {
         use Opcode::*;
         let op = insn.opcode;
+        if super::interp::INTERP_OPCODES.contains(&op) {
+            return self.interpolate(insn, c);
+        }
         // Sources in channel c (componentwise opcodes).
         let n = insn.src.len().min(4);
         let mut s = Vec::with_capacity(n);

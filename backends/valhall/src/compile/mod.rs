@@ -17,6 +17,7 @@ pub mod abi;
 mod alu;
 mod finish;
 mod geom;
+pub mod interp;
 mod lower;
 pub mod memory;
 mod operand;

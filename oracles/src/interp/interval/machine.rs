@@ -47,14 +47,14 @@ fn set_point(p: &mut IvVals, c: usize, l: usize, v: u32) {
     p.nan[c] = (p.nan[c] & !bit) | if f32::from_bits(v).is_nan() { bit } else { 0 };
 }
 
-fn set_iv(p: &mut IvVals, c: usize, l: usize, lo: u32, hi: u32, nan: bool) {
+pub(super) fn set_iv(p: &mut IvVals, c: usize, l: usize, lo: u32, hi: u32, nan: bool) {
     p.lo[c][l] = lo;
     p.hi[c][l] = hi;
     let bit = 1u64 << l;
     p.nan[c] = (p.nan[c] & !bit) | if nan { bit } else { 0 };
 }
 
-fn get(p: &IvVals, c: usize, l: usize) -> Iv {
+pub(super) fn get(p: &IvVals, c: usize, l: usize) -> Iv {
     Iv::from_bits(p.lo[c][l], p.hi[c][l], p.nan[c] >> l & 1 != 0)
 }
 
@@ -518,7 +518,7 @@ impl Machine<'_> {
 /// Applies `src`'s modifiers to lane `l` of channel `c`, like `apply_modifiers` on values:
 /// exact points get the same bit operation; ranges get float `|x|` / `-x`, or "any" for
 /// integer modifiers (the value is then not known).
-fn modify(p: &mut IvVals, c: usize, l: usize, src: &SrcOp) {
+pub(super) fn modify(p: &mut IvVals, c: usize, l: usize, src: &SrcOp) {
     let (lo, hi) = (p.lo[c][l], p.hi[c][l]);
     let nan = p.nan[c] >> l & 1 != 0;
     let bitop = |v: u32| -> u32 {

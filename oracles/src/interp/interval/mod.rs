@@ -64,6 +64,7 @@
 pub(crate) mod approx;
 pub(crate) mod eval;
 mod halves;
+mod interp_at;
 pub mod iv;
 pub(crate) mod machine;
 pub mod ops;

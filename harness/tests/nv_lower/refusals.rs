@@ -102,9 +102,7 @@ fn arb_corpus_agrees_on_every_engine() {
         "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
     ];
-    let refused = [
-        "Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp",
-    ];
+    let refused = ["Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp"];
     // Negative parser tests (the program must fail to load).
     let invalid = [
         "Igalia_piglit_asmparsertest_ARBfp10_ddx_01.arbfp",

@@ -376,6 +376,12 @@ fn formatted_stores_and_cube_maps_are_refused() {
             (4, 1),
             false,
         ),
+        (
+            "!!NVcp5.0\nGROUP_SIZE 1;\nIMAGE im = image[0];\nTEMP t;\nLOADIM.U32 t, t, im, 2D;\nEND\n",
+            "IMAGE declarations",
+            (3, 1),
+            true,
+        ),
     ];
     for (text, what, (line, col), unsupported) in cases {
         let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -401,6 +407,32 @@ fn formatted_stores_and_cube_maps_are_refused() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("cube.nvcp:4:1"), "{err}");
+    // An image whose bytes do not match its shape is bad input (exit 2), naming the file.
+    let prog = dir.join("load.nvcp");
+    std::fs::write(
+        &prog,
+        "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP t;\nLOADIM.U32 t, {0, 0, 0, 0}, image[0], 2D;\nEND\n",
+    )
+    .expect("written");
+    let inputs = dir.join("load.json");
+    std::fs::write(
+        &inputs,
+        r#"{"constants": {"image[0].size": ["u:2", "u:2", "u:1", "u:4"]}, "buffers": {"image[0]": "00000000"}}"#,
+    )
+    .expect("written");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .arg("run")
+        .arg(&prog)
+        .arg("--inputs")
+        .arg(&inputs)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("load.json") && err.contains("needs 16"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -435,4 +467,24 @@ fn images_from_the_command_line() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+}
+
+/// The other Table X.4 operations on a 1D image of four U32 texels (6, 0, 9, 5):
+/// IWRAP with operand 6: `(old >= 6) ? 0 : old + 1`, 6 → 0; DWRAP with operand 7:
+/// `(old == 0 || old > 7) ? 7 : old - 1`, 0 → 7; MIN.S32 with -3: min(9, -3) = -3; MAX.U32
+/// with 8: max(5, 8) = 8. Each returns the value read.
+#[test]
+fn atomics_wrap_min_max() {
+    let body = [
+        "MOV.U t, 0;\n",
+        "ATOMIM.IWRAP.U32 o.x, {6, 0, 0, 0}, {0, 0, 0, 0}, image[0], 1D;\nMOV.U t.x, o.x;\n",
+        "ATOMIM.DWRAP.U32 o.x, {7, 0, 0, 0}, {1, 0, 0, 0}, image[0], 1D;\nMOV.U t.y, o.x;\n",
+        "ATOMIM.MIN.S32 o.x, {-3, 0, 0, 0}, {2, 0, 0, 0}, image[0], 1D;\nMOV.U t.z, o.x;\n",
+        "ATOMIM.MAX.U32 o.x, {8, 0, 0, 0}, {3, 0, 0, 0}, image[0], BUFFER;\nMOV.U t.w, o.x;\n",
+        &out(0),
+    ]
+    .concat();
+    let (outs, l) = run(&program(&body), &[(0, [4, 1, 1, 4], words(&[6, 0, 9, 5]))]);
+    check_results(&outs, &l, &[V([6, 0, 9, 5])]);
+    check_image(&outs, &l, 0, &words(&[0, 7, (-3i32) as u32, 8]));
 }

@@ -376,12 +376,6 @@ fn formatted_stores_and_cube_maps_are_refused() {
             (4, 1),
             false,
         ),
-        (
-            "!!NVcp5.0\nGROUP_SIZE 1;\nIMAGE im = image[0];\nTEMP t;\nLOADIM.U32 t, t, im, 2D;\nEND\n",
-            "IMAGE declarations",
-            (3, 1),
-            true,
-        ),
     ];
     for (text, what, (line, col), unsupported) in cases {
         let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -487,4 +481,28 @@ fn atomics_wrap_min_max() {
     let (outs, l) = run(&program(&body), &[(0, [4, 1, 1, 4], words(&[6, 0, 9, 5]))]);
     check_results(&outs, &l, &[V([6, 0, 9, 5])]);
     check_image(&outs, &l, 0, &words(&[0, 7, (-3i32) as u32, 8]));
+}
+
+/// IMAGE variables name image units (EXT_shader_image_load_store; `IMAGE im[] = {
+/// image[3], image[0..1] }` has elements on units 3, 0 and 1): `im[1]` is unit 0, whose
+/// texel (1, 1) of 2x2 is 0x80000044, and `im[2]` is unit 1, whose byte (1, 0) is 0x82.
+#[test]
+fn image_variables_name_their_units() {
+    let body = [
+        "LOADIM.U32 t, {1, 1, 0, 0}, im[1], 2D;\n",
+        &out(0),
+        "LOADIM.U8 t, {1, 0, 0, 0}, im[2], 2D;\n",
+        &out(1),
+    ]
+    .concat();
+    let text = program(&body).replace(
+        "TEMP t, c, o;\n",
+        "TEMP t, c, o;\nIMAGE im[] = { image[3], image[0..1] };\n",
+    );
+    let (outs, l) = run(&text, &[u32_2d(), u8_2d()]);
+    check_results(&outs, &l, &[V([0x8000_0044, 0, 0, 1]), V([0x82, 0, 0, 1])]);
+    // An index past the array is refused by the parser, with its position.
+    let bad = text.replace("im[2], 2D", "im[3], 2D");
+    let e = nv::parse(&bad, "t.nv").expect_err("past the array");
+    assert!(e.to_string().starts_with("t.nv:"), "{e}");
 }

@@ -32,13 +32,14 @@
 //!
 //! Refused (`LowerError::Unsupported`): formatted STOREIM (no storage modifier: the
 //! conversion to the unit's format needs the format, which B does not give), the CUBE,
-//! ARRAYCUBE, 2DMS and ARRAY2DMS targets, IMAGE variables and bindless handles (name the
-//! unit as `image[n]`), condition codes. Invalid (`LowerError::Invalid`): storage
+//! ARRAYCUBE, 2DMS and ARRAY2DMS targets, relative indexing of IMAGE arrays, bindless
+//! handles, condition codes. IMAGE variables (`IMAGE im[] = { image[0..1] };`) name their
+//! units; `im[k]` is element k's unit. Invalid (`LowerError::Invalid`): storage
 //! modifiers outside Table X.3, targets that are not `<imageTarget>`s.
 
-use super::ast::{BaseType, Clamp, Instruction as NvInsn, TexTarget as T, UnitRef};
+use super::ast::{BaseType, Clamp, Index, Instruction as NvInsn, TexTarget as T, UnitRef};
 use super::lower::{dst, src};
-use super::lower::{Ctx, LowerError};
+use super::lower::{Ctx, LowerError, Var};
 use super::lower_mem::{Storage, OUT_OF_RANGE};
 use super::NvOpcode as N;
 use crate::names::File;
@@ -82,11 +83,7 @@ impl Ctx<'_> {
             .ok_or_else(|| self.invalid(format!("{name} needs an image unit")))?;
         let unit = match &access.unit {
             UnitRef::Unit(n) => n.unwrap_or(0),
-            UnitRef::Var { .. } => {
-                return Err(self.unsupported(format!(
-                    "{name}: IMAGE variables are not lowered (name the unit as image[n])"
-                )))
-            }
+            UnitRef::Var { name: var, index } => self.image_var_unit(name, var, index.as_ref())?,
             UnitRef::Handle { .. } => {
                 return Err(
                     self.unsupported(format!("{name}: bindless image handles are not lowered"))
@@ -148,6 +145,34 @@ impl Ctx<'_> {
                 self.atom_at(insn, irop, buf, off, d, sat)
             }
         }
+    }
+
+    /// The unit of element `index` of the IMAGE variable `var` (absolute indices; an index
+    /// past the array is invalid, a relative one refused).
+    fn image_var_unit(
+        &self,
+        name: &str,
+        var: &str,
+        index: Option<&Index>,
+    ) -> Result<u32, LowerError> {
+        let Some(Var::Image { units }) = self.vars.get(var) else {
+            return Err(self.invalid(format!("{name}: `{var}` is not an IMAGE variable")));
+        };
+        let k = match index {
+            None => 0,
+            Some(Index::Abs(k)) => *k,
+            Some(_) => {
+                return Err(self.unsupported(format!(
+                    "{name}: relative indexing of the IMAGE array `{var}`"
+                )))
+            }
+        };
+        units.get(k as usize).copied().ok_or_else(|| {
+            self.invalid(format!(
+                "{name}: `{var}[{k}]` is past the {} images of `{var}`",
+                units.len()
+            ))
+        })
     }
 
     /// The storage modifier, which must be one of Table X.3.

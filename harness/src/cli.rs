@@ -428,7 +428,12 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     }
     .map_err(|e| Failure::BadInput(e.to_string()))?;
     let mut sets = [inputs];
-    crate::nv_runtime::prepare_sets(&program, nv_names.as_ref(), &mut sets, &name)?;
+    // Errors in what the inputs give (global regions, image shapes) name the inputs file.
+    let from = args
+        .inputs
+        .as_ref()
+        .map_or(name.clone(), |f| f.display().to_string());
+    crate::nv_runtime::prepare_sets(&program, nv_names.as_ref(), &mut sets, &from)?;
     let [inputs] = sets;
     crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.name();

@@ -8,6 +8,12 @@
 //!   regions: it starts at the lowest base address and ends at the end of the highest
 //!   region, rounded up to 4 bytes; gaps between regions are zero. [`regions`] cuts the
 //!   final window back into the input regions for output.
+//! * **Images** (EXT_shader_image_load_store; `lower_image.rs`). Image unit `image[u]` is
+//!   the buffer `image[u]` (texels row-major, x fastest) with the shape parameter
+//!   `image[u].size` = (W, H, D, B), both given by the inputs file. [`prepare`] checks the
+//!   shape (B one of 1, 2, 4, 8, 16; the bytes W·H·D·B long, zero when not given) and pads
+//!   the bytes to a multiple of 4 (8- and 16-bit texels are read as dwords); [`regions`]
+//!   and [`visible`] cut the padding off again.
 //! * **Compute bindings** (NV_compute_program5 Table X.1). Unless the inputs file sets them,
 //!   invocation `i` of a dispatch of `n` invocations with `GROUP_SIZE (x, y, z)` (`s` =
 //!   x·y·z invocations per group, groups laid along x) gets: `localindex = i mod s`,
@@ -57,6 +63,68 @@ fn window(inputs: &Inputs) -> (u64, Vec<u8>) {
     (base, bytes)
 }
 
+/// The image units of a lowered program: (buffer, shape parameter, unit name).
+fn images(names: &NameMap) -> Vec<(RegKey, RegKey, String)> {
+    names
+        .entries
+        .iter()
+        .filter(|(_, f, _)| *f == File::Buffer)
+        .filter_map(|(n, _, i)| {
+            let u: u32 = n.strip_prefix("image[")?.strip_suffix(']')?.parse().ok()?;
+            let size = entry(names, &shaderdiff_ir::nv::image_size_name(u), File::Const)?;
+            Some((RegKey::new(File::Buffer, *i), size, n.clone()))
+        })
+        .collect()
+}
+
+/// The texel bytes W·H·D·B of an image shape.
+fn image_len(size: [u32; 4]) -> u64 {
+    size.iter().map(|&v| v as u64).product()
+}
+
+/// The largest image [`prepare`] accepts (bytes).
+pub const MAX_IMAGE: u64 = 1 << 28;
+
+/// Checks and pads the image buffers of `inputs` (module docs).
+fn prepare_images(names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
+    for (buf, size_key, name) in images(names) {
+        let Some(&size) = inputs.constants.get(&size_key) else {
+            if inputs.buffers.get(&buf).is_some_and(|b| !b.is_empty()) {
+                return Err(format!(
+                    "{name} needs its shape: constants \"{name}.size\": [\"u:W\", \"u:H\", \"u:D\", \"u:B\"]"
+                ));
+            }
+            continue;
+        };
+        if ![1, 2, 4, 8, 16].contains(&size[3]) {
+            return Err(format!(
+                "{name}.size: bytes per texel must be 1, 2, 4, 8 or 16 (Table X.3), found {}",
+                size[3]
+            ));
+        }
+        let len = image_len(size);
+        if len > MAX_IMAGE {
+            return Err(format!("{name}: {len} bytes (at most {MAX_IMAGE})"));
+        }
+        let bytes = inputs
+            .buffers
+            .entry(buf)
+            .or_insert_with(|| vec![0; len as usize]);
+        if bytes.len() as u64 != len {
+            return Err(format!(
+                "{name}: {} bytes given, its size {}x{}x{} of {}-byte texels needs {len}",
+                bytes.len(),
+                size[0],
+                size[1],
+                size[2],
+                size[3]
+            ));
+        }
+        bytes.resize(bytes.len().div_ceil(4) * 4, 0);
+    }
+    Ok(())
+}
+
 /// The largest window [`prepare`] builds (bytes): regions farther apart are refused.
 pub const MAX_WINDOW: u64 = 1 << 28;
 
@@ -92,6 +160,7 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
             .constants
             .insert(base_key, [base as u32, (base >> 32) as u32, 0, 0]);
     }
+    prepare_images(names, inputs)?;
     // Shared memory (LDS / STS / ATOMS): SHARED_MEMORY bytes, zero like all memory the
     // inputs do not set (INTERFACE.md).
     if let (Some(n), Some(key)) = (names.shared_memory, entry(names, SHARED, File::Memory)) {
@@ -175,6 +244,11 @@ pub fn visible(names: &NameMap, inputs: &Inputs) -> Inputs {
             out.constants.remove(&k);
         }
     }
+    for (buf, size, _) in images(names) {
+        if let (Some(b), Some(s)) = (out.buffers.get_mut(&buf), inputs.constants.get(&size)) {
+            b.truncate(image_len(*s) as usize);
+        }
+    }
     out
 }
 
@@ -183,6 +257,18 @@ pub fn visible(names: &NameMap, inputs: &Inputs) -> Inputs {
 /// `inputs`, and its atomics to absolute addresses ([`Space::Global`]). The window's
 /// undefined bytes stay under its IR name (offsets from the lowest region's base).
 pub fn regions(names: &NameMap, inputs: &Inputs, outputs: &mut Outputs) {
+    // Images lose the padding `prepare` added.
+    for (buf, size, _) in images(names) {
+        if let Some(s) = inputs.constants.get(&size) {
+            let n = image_len(*s) as usize;
+            if let Some(b) = outputs.buffers.get_mut(&buf) {
+                b.truncate(n);
+            }
+            if let Some(u) = outputs.buffers_undefined.get_mut(&buf) {
+                u.truncate(n);
+            }
+        }
+    }
     let Some(mem) = entry(names, WINDOW, File::Memory) else {
         return;
     };
@@ -285,5 +371,49 @@ mod tests {
         let p = Program::new(shaderdiff_ir::Stage::Compute);
         let e = prepare(&p, &names_with_window(), &mut inputs).expect_err("refused");
         assert!(e.contains("span"), "{e}");
+    }
+
+    /// Image buffers: the bytes must be W·H·D·B long with B one of Table X.3's sizes; they
+    /// are padded to whole dwords for the run and cut back on output.
+    #[test]
+    fn images_are_checked_padded_and_cut_back() {
+        let names = NameMap {
+            shared_memory: None,
+            entries: vec![
+                ("image[2]".into(), File::Buffer, 0),
+                ("image[2].size".into(), File::Const, 0),
+            ],
+        };
+        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        let (buf, size) = (RegKey::new(File::Buffer, 0), RegKey::new(File::Const, 0));
+        let with = |shape: [u32; 4], bytes: Vec<u8>| {
+            let mut inputs = Inputs {
+                invocations: 1,
+                ..Inputs::default()
+            };
+            inputs.constants.insert(size, shape);
+            inputs.buffers.insert(buf, bytes);
+            inputs
+        };
+        // 3x1x1 bytes: padded to 4, cut back to 3.
+        let mut inputs = with([3, 1, 1, 1], vec![1, 2, 3]);
+        prepare(&p, &names, &mut inputs).expect("prepared");
+        assert_eq!(inputs.buffers[&buf], [1, 2, 3, 0]);
+        assert_eq!(visible(&names, &inputs).buffers[&buf], [1, 2, 3]);
+        let mut out = Outputs {
+            buffers: [(buf, vec![4, 5, 6, 0])].into(),
+            ..Outputs::default()
+        };
+        regions(&names, &inputs, &mut out);
+        assert_eq!(out.buffers[&buf], [4, 5, 6]);
+        // Wrong length, a texel size outside Table X.3, bytes without a shape.
+        let e = prepare(&p, &names, &mut with([2, 2, 1, 4], vec![0; 12])).expect_err("short");
+        assert!(e.contains("needs 16"), "{e}");
+        let e = prepare(&p, &names, &mut with([1, 1, 1, 3], vec![0; 3])).expect_err("B = 3");
+        assert!(e.contains("1, 2, 4, 8 or 16"), "{e}");
+        let mut inputs = with([0; 4], vec![1]);
+        inputs.constants.clear();
+        let e = prepare(&p, &names, &mut inputs).expect_err("no shape");
+        assert!(e.contains("image[2].size"), "{e}");
     }
 }

@@ -62,8 +62,9 @@ fn rows(indent: &str, items: Vec<String>) -> String {
 /// programs: `outputs.killed` is `Some`), `emitted` (geometry programs: per invocation, its
 /// emitted vertices in order as `[stream, primitive]`; vertex `v`'s outputs are the
 /// registers `OUT[v][n]`), `undefined` (only registers with an undefined channel; omitted
-/// when there is none), `buffers` (when non-empty; hex bytes in memory order),
-/// `buffers_undefined` (resources with undefined bytes: half-open byte ranges), `atomics`
+/// when there is none), `buffers` (when non-empty; hex bytes in memory order; keyed by
+/// `name`: the NV name `image[0]`, `program.storage[3]` for NV programs),
+/// `buffers_undefined` (resources with undefined bytes: half-open byte ranges, same keys), `atomics`
 /// (programs with memory: the atomic log, [`crate::output_memory::atomics_items`]) and
 /// `global` (when non-empty; global keys as `0x…` addresses).
 pub fn to_json(backend: &str, program: &str, outputs: &Outputs) -> String {
@@ -130,12 +131,12 @@ pub fn to_json_named(backend: &str, program: &str, outputs: &Outputs, name: Name
         let entries = outputs
             .buffers
             .iter()
-            .map(|(k, b)| (k.to_string(), jstr(&hex_bytes(b))))
+            .map(|(k, b)| (name(k), jstr(&hex_bytes(b))))
             .collect();
         object(&mut s, "  ", entries);
         top.push(("buffers".into(), s));
     }
-    let undefined_bytes = crate::output_memory::undefined_entries(outputs);
+    let undefined_bytes = crate::output_memory::undefined_entries(outputs, name);
     if !undefined_bytes.is_empty() {
         let mut s = String::new();
         object(&mut s, "  ", undefined_bytes);
@@ -260,14 +261,14 @@ pub fn to_text_named(backend: &str, program: &str, outputs: &Outputs, name: Name
         }
     }
     for (key, bytes) in &outputs.buffers {
-        let _ = writeln!(s, "\n{key} ({} bytes)", bytes.len());
+        let _ = writeln!(s, "\n{} ({} bytes)", name(key), bytes.len());
         dump(&mut s, bytes);
     }
     for (addr, bytes) in &outputs.global {
         let _ = writeln!(s, "\nglobal {addr:#x} ({} bytes)", bytes.len());
         dump(&mut s, bytes);
     }
-    let memory = crate::output_memory::memory_text(outputs);
+    let memory = crate::output_memory::memory_text(outputs, name);
     if !memory.is_empty() {
         s.push('\n');
         s.push_str(&memory);

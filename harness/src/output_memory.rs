@@ -21,8 +21,9 @@ pub fn byte_ranges(flags: &[bool]) -> Vec<(usize, usize)> {
 }
 
 /// `buffers_undefined` entries: resource name -> `[[start, end], ...]` (half-open byte
-/// ranges whose final value is undefined); empty when no byte is.
-pub fn undefined_entries(outputs: &Outputs) -> Vec<(String, String)> {
+/// ranges whose final value is undefined; resources named by `name`); empty when no byte
+/// is.
+pub fn undefined_entries(outputs: &Outputs, name: crate::output::Namer) -> Vec<(String, String)> {
     outputs
         .buffers_undefined
         .iter()
@@ -32,7 +33,7 @@ pub fn undefined_entries(outputs: &Outputs) -> Vec<(String, String)> {
                 .iter()
                 .map(|(a, b)| format!("[{a}, {b}]"))
                 .collect();
-            (k.to_string(), format!("[{}]", r.join(", ")))
+            (name(k), format!("[{}]", r.join(", ")))
         })
         .collect()
 }
@@ -68,8 +69,8 @@ pub fn atomics_items(outputs: &Outputs) -> Option<Vec<String>> {
 }
 
 /// Text lines for `run --format text`: the undefined byte ranges of each resource and the
-/// number of atomics performed.
-pub fn memory_text(outputs: &Outputs) -> String {
+/// number of atomics performed (resources named by `name`).
+pub fn memory_text(outputs: &Outputs, name: crate::output::Namer) -> String {
     let mut s = String::new();
     for (k, u) in &outputs.buffers_undefined {
         let r: Vec<String> = byte_ranges(u)
@@ -77,7 +78,7 @@ pub fn memory_text(outputs: &Outputs) -> String {
             .map(|(a, b)| format!("{a}..{b}"))
             .collect();
         if !r.is_empty() {
-            let _ = writeln!(s, "{k}: undefined bytes {}", r.join(", "));
+            let _ = writeln!(s, "{}: undefined bytes {}", name(k), r.join(", "));
         }
     }
     if let Some(log) = outputs.atomics.as_ref().filter(|l| !l.is_empty()) {

@@ -9,6 +9,7 @@ mod cc_table;
 mod examples;
 mod faults;
 mod geometry;
+mod images;
 mod long_attrib;
 mod memory;
 mod ops;

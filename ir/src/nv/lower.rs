@@ -223,6 +223,9 @@ pub(super) enum Var {
     /// `STORAGE` variable (NV_shader_storage_buffer_object §2.X.3.7): like
     /// [`Var::CBuffer`] over `program.storage[a]`, writable by STB and ATOMB.
     Storage { buffer: u32, offset: u32 },
+    /// `IMAGE` variable (EXT_shader_image_load_store): the image unit of each element
+    /// (`lower_image.rs`).
+    Image { units: Vec<u32> },
     /// ADDRESS register.
     Addr(u32),
     /// ATTRIB / PARAM / OUTPUT: one element per array entry.

@@ -60,24 +60,24 @@ const X: u8 = 0b0001;
 
 /// The shape of a storage modifier.
 #[derive(Clone, Copy)]
-struct Storage {
-    base: BaseType,
+pub(super) struct Storage {
+    pub(super) base: BaseType,
     /// Bits per component: 8, 16, 32 or 64.
-    bits: u32,
+    pub(super) bits: u32,
     /// Components: 1, 2 or 4.
-    count: u32,
+    pub(super) count: u32,
 }
 
 impl Storage {
     /// Bytes accessed (the alignment §2.X.4.5 requires).
-    fn size(self) -> u32 {
+    pub(super) fn size(self) -> u32 {
         self.bits / 8 * self.count
     }
 }
 
 impl Ctx<'_> {
     /// The storage modifier of a memory instruction (§2.X.4.1: exactly one is required).
-    fn storage(&self, insn: &NvInsn) -> Result<Storage, LowerError> {
+    pub(super) fn storage(&self, insn: &NvInsn) -> Result<Storage, LowerError> {
         let name = insn.opcode.name();
         let t: DataType = insn
             .mods
@@ -89,7 +89,7 @@ impl Ctx<'_> {
             )));
         };
         let half = t.base() == BaseType::F && bits == 16;
-        if half && matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb) {
+        if half && matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb | N::Atomim) {
             return Err(self.unsupported(format!(
                 "{name}.{t}: F16 atomics (NV_shader_atomic_fp16_vector)"
             )));
@@ -193,7 +193,7 @@ impl Ctx<'_> {
     }
 
     /// A fresh `MEMORY` register index.
-    fn next_memory(&mut self) -> u32 {
+    pub(super) fn next_memory(&mut self) -> u32 {
         let c = self.counts.entry(File::Memory).or_insert(0);
         *c += 1;
         *c - 1
@@ -508,17 +508,27 @@ impl Ctx<'_> {
         d: ir::Dst,
         sat: Saturate,
     ) -> Result<(), LowerError> {
+        let irop = self.atom_op(insn)?;
+        let (mem, off) = self.mem_target(insn, 1, 4)?;
+        self.atom_at(insn, irop, mem, off, d, sat)
+    }
+
+    /// The IR atomic of an ATOM / ATOMS / ATOMB / ATOMIM (§2.X.8.Z ATOM Table X.Y,
+    /// EXT_shader_image_load_store Table X.4, NV_shader_atomic_float): `None` for DWRAP
+    /// (a compare-and-swap loop, [`Self::atom_at`]).
+    pub(super) fn atom_op(&self, insn: &NvInsn) -> Result<Option<O>, LowerError> {
         let st = self.storage(insn)?;
         let t = insn.mods.ty.map(DataType::name).unwrap_or("");
+        let name = insn.opcode.name();
         let op = insn
             .mods
             .atomic
-            .ok_or_else(|| self.invalid("ATOM needs an atomic modifier".into()))?;
+            .ok_or_else(|| self.invalid(format!("{name} needs an atomic modifier")))?;
         if st.bits != 32 || st.count != 1 {
-            return Err(self.unsupported(format!("ATOM.{}.{t}: only 32-bit atomics", op.name())));
+            return Err(self.unsupported(format!("{name}.{}.{t}: only 32-bit atomics", op.name())));
         }
         use BaseType::{F, S, U};
-        let irop = match (op, st.base) {
+        Ok(Some(match (op, st.base) {
             (AtomicOp::Add, F) => O::ATOMFADD,
             (AtomicOp::Add, _) => O::ATOMUADD,
             (AtomicOp::Min, S) => O::ATOMIMIN,
@@ -533,10 +543,31 @@ impl Ctx<'_> {
             // (old >= v) ? 0 : old + 1 is ATOMINC_WRAP's (old + 1 <= v) ? old + 1 : 0.
             (AtomicOp::IWrap, U) => O::ATOMINC_WRAP,
             // NV wraps to the operand where TGSI's ATOMDEC_WRAP wraps to 0: a CAS loop.
-            (AtomicOp::DWrap, U) => return self.atom_dwrap(insn, d, sat),
-            _ => return Err(self.invalid(format!("ATOM.{}.{t}: not in Table X.Y", op.name()))),
+            (AtomicOp::DWrap, U) => return Ok(None),
+            _ => {
+                return Err(self.invalid(format!(
+                    "{name}.{}.{t}: not in Table X.Y / Table X.4",
+                    op.name()
+                )))
+            }
+        }))
+    }
+
+    /// The atomic `irop` of [`Self::atom_op`] (`None`: DWRAP) on the 32-bit word at byte
+    /// `off` of `mem`, with operand 0 of `insn`; the value read goes to `d`.
+    pub(super) fn atom_at(
+        &mut self,
+        insn: &NvInsn,
+        irop: Option<O>,
+        mem: Register,
+        off: ir::Src,
+        d: ir::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
+        let Some(irop) = irop else {
+            return self.atom_dwrap(insn, mem, off, d, sat);
         };
-        let (mem, off) = self.mem_target(insn, 1, 4)?;
+        let st = self.storage(insn)?;
         // The operand with its modifiers applied (§2.X.4.2): x, and y for CSWAP.
         let v = self.operand(insn, 0, st.base)?;
         let m = self.hidden();
@@ -571,8 +602,14 @@ impl Ctx<'_> {
     /// not performed and its result undefined (the oracle makes the invocation
     /// unconstrained, the engines return a fixed value, which ends the loop at the second
     /// attempt).
-    fn atom_dwrap(&mut self, insn: &NvInsn, d: ir::Dst, sat: Saturate) -> Result<(), LowerError> {
-        let (mem, off) = self.mem_target(insn, 1, 4)?;
+    fn atom_dwrap(
+        &mut self,
+        insn: &NvInsn,
+        mem: Register,
+        off: ir::Src,
+        d: ir::Dst,
+        sat: Saturate,
+    ) -> Result<(), LowerError> {
         let v = self.operand(insn, 0, BaseType::U)?;
         let v = src(v.reg, [v.swizzle[0]; 4]);
         let zero = src(self.imm([0; 4]), [0; 4]);

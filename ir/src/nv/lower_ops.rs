@@ -38,6 +38,7 @@ impl Ctx<'_> {
                 return Ok(());
             }
             N::Store | N::Sts | N::Stb => return self.store(insn),
+            N::Loadim | N::Storeim | N::Atomim => return self.image(insn),
             N::Bar => {
                 self.bar();
                 return Ok(());
@@ -601,7 +602,6 @@ impl Ctx<'_> {
                 "outside the texture model (TEX, TXB, TXL, TXP, TXD, TXG, TXGO, TXF and TXQ \
                  are lowered)"
             }
-            N::Loadim | N::Storeim | N::Atomim => "image access is not lowered yet",
             _ => "not lowered yet",
         };
         self.unsupported(format!("{name}{t}: {what}"))

@@ -236,6 +236,23 @@ impl Ctx<'_> {
                 };
                 self.vars.insert(b.name.clone(), var);
             }
+            Declaration::Bound(b) if b.kind == ast::DeclKind::Image => {
+                // `IMAGE im = image[a];`, `IMAGE im[] = { image[a..b], image[c] };`: one
+                // image unit per element (EXT_shader_image_load_store).
+                let mut units = Vec::new();
+                for item in &b.init {
+                    let InitItem::Binding(bd) = item else {
+                        return Err(self.invalid("IMAGE needs image[n] bindings".into()));
+                    };
+                    match bd.segments.first().and_then(|s| s.index.first()) {
+                        Some(Index::Abs(a)) => units.push(*a),
+                        Some(Index::Range(a, c)) if a <= c => units.extend(*a..=*c),
+                        None => units.push(0),
+                        _ => return Err(self.invalid("IMAGE needs image[n] bindings".into())),
+                    }
+                }
+                self.vars.insert(b.name.clone(), Var::Image { units });
+            }
             Declaration::Bound(b) if b.kind == ast::DeclKind::Shared => {
                 // `program.sharedmem[a]`, `[a..b]` or the whole block: elements are bytes.
                 let offset = match b.init.first() {
@@ -330,6 +347,9 @@ impl Ctx<'_> {
                     ))),
                     (Var::Storage { .. }, _) => Err(self.invalid(format!(
                         "STORAGE variable `{name}` used outside LDB, STB and ATOMB (NV_shader_storage_buffer_object §2.X.3.7)"
+                    ))),
+                    (Var::Image { .. }, _) => Err(self.invalid(format!(
+                        "IMAGE variable `{name}` used outside LOADIM, STOREIM and ATOMIM"
                     ))),
                     (Var::Addr(i), None) => Ok(Elem::Reg(File::Address, i)),
                     (Var::LongTemp { base } | Var::LongAttrib { base }, None) => {

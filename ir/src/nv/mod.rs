@@ -34,6 +34,7 @@ mod lower_cvt;
 mod lower_cvt_sat;
 mod lower_emit;
 mod lower_f16;
+mod lower_image;
 mod lower_interp;
 mod lower_mem;
 mod lower_ops;
@@ -57,6 +58,7 @@ mod structure;
 
 pub use ast::*;
 pub use lower::{lower, lower_with, LowerError, LowerFault, LowerOptions, Lowered, NameMap};
+pub use lower_image::{image_buffer_name, image_size_name};
 pub use lower_stage::MAX_PATCH_VERTICES;
 pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
 pub use origin::NvOrigin;

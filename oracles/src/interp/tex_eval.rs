@@ -15,6 +15,39 @@ pub(crate) type LaneResult = (Vec4, u8);
 /// Every channel (undefined mask).
 pub(crate) const ALL: u8 = 0xF;
 
+/// The candidate results of one lane (texels an implementation may read, footprints it may
+/// gather): the first one is the value, and a channel where any two differ is undefined;
+/// no candidate at all leaves every channel undefined.
+#[derive(Default)]
+pub(crate) struct Candidates {
+    first: Option<Vec4>,
+    und: u8,
+}
+
+impl Candidates {
+    /// Adds one candidate result.
+    pub fn add(&mut self, v: Vec4) {
+        match self.first {
+            None => self.first = Some(v),
+            Some(r) => {
+                for ch in 0..4 {
+                    if r[ch] != v[ch] {
+                        self.und |= 1 << ch;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lane's result.
+    pub fn finish(self) -> LaneResult {
+        match self.first {
+            Some(v) => (v, self.und),
+            None => ([0; 4], ALL),
+        }
+    }
+}
+
 /// The smallest texel offset every implementation supports (NV_gpu_program4 state table:
 /// MIN_PROGRAM_TEXEL_OFFSET_EXT is at most -8).
 pub const MIN_TEXEL_OFFSET: i32 = -8;
@@ -226,8 +259,7 @@ fn sample(
     let levels = levels_for(tex, lo, hi);
     let t = tex.target;
     let dims = t.dims();
-    let mut result: Option<Vec4> = None;
-    let mut und = 0u8;
+    let mut result = Candidates::default();
     for level in levels.iter().copied() {
         let size = tex.level_size(level);
         // Candidate texel indices per axis.
@@ -260,25 +292,12 @@ fn sample(
         for &i in &cands[0] {
             for &j in &cands[1] {
                 for &k in &cands[2] {
-                    let texel = tex.texel(level, i, j, k);
-                    match result {
-                        None => result = Some(texel),
-                        Some(r) => {
-                            for ch in 0..4 {
-                                if r[ch] != texel[ch] {
-                                    und |= 1 << ch;
-                                }
-                            }
-                        }
-                    }
+                    result.add(tex.texel(level, i, j, k));
                 }
             }
         }
     }
-    match result {
-        Some(v) => (v, und),
-        None => ([0; 4], ALL),
-    }
+    result.finish()
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //!   may floor either way; the footprint shifts as a whole, and a channel is defined when
 //!   every candidate footprint gives the same word there.
 
-use super::tex_eval::{floors, layers, LaneResult, ALL, EDGE};
+use super::tex_eval::{floors, layers, Candidates, LaneResult, ALL, EDGE};
 use crate::texture::{Target, Texture};
 
 /// TG4 on `tex` with coordinates `c`, component `comp` and texel offset `off` (module docs).
@@ -52,30 +52,16 @@ pub(super) fn gather(tex: &Texture, c: [f32; 4], comp: u32, off: [i32; 3]) -> La
         None => vec![0],
     };
     let k = comp as usize;
-    let mut result: Option<[u32; 4]> = None;
-    let mut und = 0u8;
+    let mut result = Candidates::default();
     for &(i0, i1) in &pairs[0] {
         for &(j0, j1) in &pairs[1] {
             for &l in &layer {
                 let texel = |i, j| tex.texel(0, i, j, l)[k];
-                let v = [texel(i0, j1), texel(i1, j1), texel(i1, j0), texel(i0, j0)];
-                match result {
-                    None => result = Some(v),
-                    Some(r) => {
-                        for ch in 0..4 {
-                            if r[ch] != v[ch] {
-                                und |= 1 << ch;
-                            }
-                        }
-                    }
-                }
+                result.add([texel(i0, j1), texel(i1, j1), texel(i1, j0), texel(i0, j0)]);
             }
         }
     }
-    match result {
-        Some(v) => (v, und),
-        None => ([0; 4], ALL),
-    }
+    result.finish()
 }
 
 #[cfg(test)]

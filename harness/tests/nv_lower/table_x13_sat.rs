@@ -10,28 +10,12 @@
 //! results `t` in `result.attrib[1]`. Each expected value is derived in the comment next to
 //! it (decimal values; binary32 encodings of the operands as hex).
 
-use crate::table_x13::{row, run_rows_in, Row, W};
-use crate::table_x13::{Undef, V};
+use crate::table_x13::{row, run_rows_in, Row, Undef, V};
+use crate::table_x13_wide::{d, l64, n, w64};
 
 const PROLOGUE: &str = "TEMP t;\nLONG TEMP a, r;\nMOV.U t, 0;\nPK64.U r, {0, 0, 0, 0};\n\
                         PK64.U a, p0;\n";
 const EPILOGUE: &str = "UP64.U result.attrib[0], r;\nMOV.U result.attrib[1], t;\n";
-
-fn l64(x: u64, y: u64) -> [u32; 4] {
-    [x as u32, (x >> 32) as u32, y as u32, (y >> 32) as u32]
-}
-
-fn w64(x: u64, y: u64) -> [W; 4] {
-    l64(x, y).map(V)
-}
-
-fn d(v: f64) -> u64 {
-    v.to_bits()
-}
-
-fn n(v: i64) -> u64 {
-    v as u64
-}
 
 fn wide(rows: &[Row]) {
     run_rows_in(PROLOGUE, EPILOGUE, "result.attrib[0]", rows);

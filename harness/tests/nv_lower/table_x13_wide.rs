@@ -19,20 +19,22 @@ const PROLOGUE: &str = "TEMP t;\nLONG TEMP a, b, c, r;\nMOV.U t, 0;\nPK64.U r, {
 const EPILOGUE: &str = "UP64.U result.attrib[0], r;\nMOV.U result.attrib[1], t;\n";
 
 /// The local holding the 64-bit pair (x, y).
-fn l64(x: u64, y: u64) -> [u32; 4] {
+pub(crate) fn l64(x: u64, y: u64) -> [u32; 4] {
     [x as u32, (x >> 32) as u32, y as u32, (y >> 32) as u32]
 }
 
 /// The expected words of r = (x, y).
-fn w64(x: u64, y: u64) -> [W; 4] {
+pub(crate) fn w64(x: u64, y: u64) -> [W; 4] {
     l64(x, y).map(V)
 }
 
-fn d(v: f64) -> u64 {
+/// The bits of a binary64.
+pub(crate) fn d(v: f64) -> u64 {
     v.to_bits()
 }
 
-fn n(v: i64) -> u64 {
+/// The bits of a signed 64-bit integer.
+pub(crate) fn n(v: i64) -> u64 {
     v as u64
 }
 

@@ -194,37 +194,11 @@ impl Ctx<'_> {
         Ok(st)
     }
 
-    /// Image unit `u`'s texel buffer and shape parameter, declared on first use.
+    /// Image unit `u`'s texel buffer and shape parameter, declared on first use (named
+    /// registers, like bindings: [`Ctx::binding_reg`]).
     fn image_unit(&mut self, unit: u32) -> (Register, Register) {
-        let buf_name = image_buffer_name(unit);
-        let size_name = image_size_name(unit);
-        let find = |ctx: &Self, n: &str, f: File| {
-            ctx.names
-                .entries
-                .iter()
-                .find(|(e, ef, _)| e == n && *ef == f)
-                .map(|&(_, _, i)| i)
-        };
-        let b = match find(self, &buf_name, File::Buffer) {
-            Some(i) => i,
-            None => {
-                let c = self.counts.entry(File::Buffer).or_insert(0);
-                *c += 1;
-                let i = *c - 1;
-                self.names.entries.push((buf_name, File::Buffer, i));
-                i
-            }
-        };
-        let s = match find(self, &size_name, File::Const) {
-            Some(i) => i,
-            None => {
-                let c = self.counts.entry(File::Const).or_insert(0);
-                *c += 1;
-                let i = *c - 1;
-                self.names.entries.push((size_name, File::Const, i));
-                i
-            }
-        };
+        let b = self.binding_reg(File::Buffer, &image_buffer_name(unit));
+        let s = self.binding_reg(File::Const, &image_size_name(unit));
         (
             Register::new(File::Buffer, b as i32),
             Register::new(File::Const, s as i32),

@@ -116,22 +116,11 @@ impl Ctx<'_> {
     /// (aligned to 2, 4, 8 by the caller): binary32 values in `t`'s first 1, 2 or 4
     /// components.
     pub(super) fn load_f16(&mut self, mem: Register, off: ir::Src, count: u32, t: Register) {
-        let w = self.hidden();
-        let k3 = src(self.imm([!3; 4]), [0; 4]);
         match count {
             1 => {
                 // The aligned dword, then the half at (offset & 3) * 8.
-                let three = src(self.imm([3; 4]), [0; 4]);
-                let eight = src(self.imm([8; 4]), [0; 4]);
                 let sixteen = src(self.imm([16; 4]), [0; 4]);
-                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                self.emit(
-                    O::LOAD,
-                    vec![dst(w, 1)],
-                    vec![src(mem, ALL), src(w, [1; 4])],
-                );
-                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                let w = self.narrow_word(mem, off);
                 self.emit(
                     O::UBFE,
                     vec![dst(w, 1)],
@@ -140,10 +129,12 @@ impl Ctx<'_> {
                 self.emit(O::UP2H, vec![dst(t, 1)], vec![src(w, [0; 4])]);
             }
             2 => {
+                let w = self.hidden();
                 self.emit(O::LOAD, vec![dst(w, 1)], vec![src(mem, ALL), off]);
                 self.emit(O::UP2H, vec![dst(t, 0b0011)], vec![src(w, [0; 4])]);
             }
             _ => {
+                let w = self.hidden();
                 self.emit(O::LOAD, vec![dst(w, 0b0011)], vec![src(mem, ALL), off]);
                 self.emit(O::UP2H, vec![dst(t, 0b0011)], vec![src(w, [0; 4])]);
                 self.emit(O::UP2H, vec![dst(t, 0b1100)], vec![src(w, [1; 4])]);
@@ -162,20 +153,10 @@ impl Ctx<'_> {
         };
         match count {
             1 => {
-                let k3 = src(self.imm([!3; 4]), [0; 4]);
-                let three = src(self.imm([3; 4]), [0; 4]);
-                let eight = src(self.imm([8; 4]), [0; 4]);
                 let sixteen = src(self.imm([16; 4]), [0; 4]);
                 let h = self.hidden();
                 self.emit(O::PK2H, vec![dst(h, 1)], vec![comp(0)]);
-                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                self.emit(
-                    O::LOAD,
-                    vec![dst(w, 1)],
-                    vec![src(mem, ALL), src(w, [1; 4])],
-                );
-                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                let w = self.narrow_word(mem, off);
                 self.emit(
                     O::BFI,
                     vec![dst(w, 1)],

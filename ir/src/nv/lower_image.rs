@@ -304,24 +304,6 @@ impl Ctx<'_> {
         self.push(i);
     }
 
-    /// `w.x` = the dword holding byte `off`, `w.y` its offset, `w.z` the bit position of
-    /// byte `off` in it.
-    fn narrow_word(&mut self, buf: Register, off: ir::Src) -> Register {
-        let k3 = src(self.imm([!3; 4]), [0; 4]);
-        let three = src(self.imm([3; 4]), [0; 4]);
-        let eight = src(self.imm([8; 4]), [0; 4]);
-        let w = self.hidden();
-        self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-        self.emit(
-            O::LOAD,
-            vec![dst(w, X)],
-            vec![src(buf, [0, 1, 2, 3]), src(w, [1; 4])],
-        );
-        self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-        self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
-        w
-    }
-
     /// Unformatted STOREIM (§2.X.8.Z STOREIM): the first 1, 2 or 4 components of operand 0;
     /// 8 / 16 bits keep the low bits (a read-modify-write of the dword).
     fn image_store(

@@ -101,6 +101,24 @@ impl Ctx<'_> {
         })
     }
 
+    /// `w.x` = the dword holding byte `off`, `w.y` its offset, `w.z` the bit position of
+    /// byte `off` in it.
+    pub(super) fn narrow_word(&mut self, buf: Register, off: ir::Src) -> Register {
+        let k3 = src(self.imm([!3; 4]), [0; 4]);
+        let three = src(self.imm([3; 4]), [0; 4]);
+        let eight = src(self.imm([8; 4]), [0; 4]);
+        let w = self.hidden();
+        self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
+        self.emit(
+            O::LOAD,
+            vec![dst(w, X)],
+            vec![src(buf, [0, 1, 2, 3]), src(w, [1; 4])],
+        );
+        self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
+        self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+        w
+    }
+
     /// The global memory window and its base parameter, declared on first use.
     fn global_window(&mut self) -> (Register, Register) {
         if let Some((m, c)) = self.global {
@@ -375,18 +393,7 @@ impl Ctx<'_> {
             // dword, then the field at (offset & 3) * 8 (little-endian).
             for c in 0..st.count {
                 let off = self.offset_plus(off, c * st.bits / 8);
-                let k3 = src(self.imm([!3; 4]), [0; 4]);
-                let w = self.hidden();
-                self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                self.emit(
-                    O::LOAD,
-                    vec![dst(w, X)],
-                    vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-                );
-                let three = src(self.imm([3; 4]), [0; 4]);
-                let eight = src(self.imm([8; 4]), [0; 4]);
-                self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                let w = self.narrow_word(mem, off);
                 let bits = src(self.imm([st.bits; 4]), [0; 4]);
                 let op = if st.base == BaseType::S {
                     O::IBFE
@@ -466,19 +473,8 @@ impl Ctx<'_> {
                 let v = self.operand(insn, 0, st.base)?;
                 for c in 0..st.count {
                     let off = self.offset_plus(off, c * st.bits / 8);
-                    let k3 = src(self.imm([!3; 4]), [0; 4]);
-                    let three = src(self.imm([3; 4]), [0; 4]);
-                    let eight = src(self.imm([8; 4]), [0; 4]);
                     let bits = src(self.imm([st.bits; 4]), [0; 4]);
-                    let w = self.hidden();
-                    self.emit(O::AND, vec![dst(w, 0b0010)], vec![off, k3]);
-                    self.emit(
-                        O::LOAD,
-                        vec![dst(w, X)],
-                        vec![src(mem, [0, 1, 2, 3]), src(w, [1; 4])],
-                    );
-                    self.emit(O::AND, vec![dst(w, 0b0100)], vec![off, three]);
-                    self.emit(O::UMUL, vec![dst(w, 0b0100)], vec![src(w, [2; 4]), eight]);
+                    let w = self.narrow_word(mem, off);
                     self.emit(
                         O::BFI,
                         vec![dst(w, X)],

@@ -109,6 +109,7 @@ impl ValhallEngine {
                     .copied()
                     .filter(|&op| {
                         OPCODES.contains(&op)
+                            || TEX_OPCODES.contains(&op)
                             || is_memory_opcode(op)
                             || crate::compile::interp::INTERP_OPCODES.contains(&op)
                     })
@@ -153,29 +154,59 @@ impl ValhallEngine {
     }
 }
 
-/// Texture instructions (tgsi.rst "TEX" ... "TXQ"; any `is_tex` opcode) are refused with a
-/// reason that says why: the simulator models the shader core only, and has no texture
-/// unit to send `TEX`/`TEX_FETCH` messages to. The oracle and the jit run them.
+/// The texture opcodes the valhall compiler lowers to texture messages (`compile::tex`).
+pub const TEX_OPCODES: [Opcode; 5] = [
+    Opcode::TEX,
+    Opcode::TXP,
+    Opcode::TXB,
+    Opcode::TXL,
+    Opcode::TXF,
+];
+
+/// Texture instructions the valhall texture unit does not run are refused with a reason
+/// that says why (the oracle and the jit run them): TXQ (a size query reads the texture
+/// descriptor, whose layout the spec material does not give), TXD (TEX_GRADIENT's
+/// gradient descriptor layout is not documented either), TG4 and the other texture
+/// opcodes; targets outside the texture model and more than one texel offset operand are
+/// refused as the oracle refuses them.
 ///
 /// # Errors
-/// [`EngineError::Unsupported`] at the first texture instruction.
+/// [`EngineError::Unsupported`] at the first such instruction.
 fn refuse_textures(program: &Program) -> Result<(), EngineError> {
-    match program
-        .instructions
-        .iter()
-        .position(|i| i.opcode.info().is_tex)
-    {
-        Some(i) => Err(EngineError::Unsupported {
+    for (i, insn) in program.instructions.iter().enumerate() {
+        let op = insn.opcode;
+        if !op.info().is_tex {
+            continue;
+        }
+        let why = if !TEX_OPCODES.contains(&op) {
+            match op {
+                Opcode::TXQ => "TXQ: textures: the valhall texture unit does not model texture \
+                                descriptors, which size queries read"
+                    .to_string(),
+                Opcode::TXD => "TXD: textures: TEX_GRADIENT's gradient descriptor is not \
+                                modelled by the valhall texture unit"
+                    .to_string(),
+                _ => format!("{op}: textures: not supported by the valhall texture unit"),
+            }
+        } else {
+            match insn.texture {
+                Some(t) if shaderdiff_oracles::texture::Target::of_ir(t).is_none() => {
+                    format!("{op}: texture target {t} is not modelled")
+                }
+                _ if insn.tex_offsets.len() > 1 => {
+                    format!("{op}: more than one texel offset operand is not modelled")
+                }
+                _ => continue,
+            }
+        };
+        return Err(EngineError::Unsupported {
             engine: ENGINE.into(),
-            opcode: Some(program.instructions[i].opcode),
+            opcode: Some(op),
             pos: program.source_map.instruction(i),
-            reason: format!(
-                "{}: textures: the valhall simulator has no texture unit",
-                program.instructions[i].opcode
-            ),
-        }),
-        None => Ok(()),
+            reason: why,
+        });
     }
+    Ok(())
 }
 
 /// Reads a little-endian word of the record memory.
@@ -253,6 +284,11 @@ impl Engine for ValhallEngine {
             &mut rec,
         )?;
         memory.map(RECORD_BASE, rec);
+        for (key, tex) in &inputs.textures {
+            if key.file == File::Sampler {
+                memory.bind_texture(key.index, tex.clone());
+            }
+        }
         if m.layout.uniform_mem_bytes > 0 {
             let mut words = m.uniform_mem.clone();
             if let Some(s) = c.shape.space_of(File::Const, true) {

@@ -299,6 +299,7 @@ impl<'a> Lower<'a> {
             }
             NOP => {}
             op if super::memory::is_memory(op) => self.memory_op(i)?,
+            op if op.info().is_tex => self.texture_op(i)?,
             _ => self.op(i)?,
         }
         Ok(())

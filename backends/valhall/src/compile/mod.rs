@@ -7,6 +7,7 @@
 //!    the FAU limits of ENCODING.md §3.3 enforced as instructions are made. The 64-bit
 //!    opcodes (`wide64`) are channel pairs computed by `softfp64`: IEEE binary64 and
 //!    64-bit integer arithmetic in 32-bit integer instructions (Valhall has no f64 unit).
+//!    Texture instructions become `TEX_SINGLE` / `TEX_FETCH` messages (`tex`).
 //! 2. `regalloc`: linear-scan allocation of `r0`–`r55` with spilling to the record.
 //! 3. `finish`: flow annotations (`.wait0`, `.reconverge`, `.end`), branch offsets,
 //!    encoding through [`crate::encode`].
@@ -26,6 +27,7 @@ mod regalloc;
 pub(crate) mod softfp64;
 mod special;
 mod subgroup;
+pub mod tex;
 pub mod vcode;
 mod wide64;
 

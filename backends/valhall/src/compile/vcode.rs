@@ -224,6 +224,26 @@ impl VCode {
         VSrc::new(Val::Fau(SrcValue::Uniform(word.min(255) as u8)))
     }
 
+    /// A constant 64-bit source (`lo` in the even uniform word, `hi` in the next one:
+    /// ENCODING.md §3.3, a 64-bit FAU source is an aligned uniform pair), deduplicated.
+    pub fn konst_pair(&mut self, lo: u32, hi: u32) -> VSrc {
+        let base = self.const_base as usize;
+        let found = (0..self.consts.len().saturating_sub(1))
+            .find(|&k| (base + k) % 2 == 0 && self.consts[k] == lo && self.consts[k + 1] == hi);
+        let k = match found {
+            Some(k) => k,
+            None => {
+                if (base + self.consts.len()) % 2 != 0 {
+                    self.consts.push(0);
+                }
+                self.consts.push(lo);
+                self.consts.push(hi);
+                self.consts.len() - 2
+            }
+        };
+        VSrc::new(Val::Fau(SrcValue::Uniform((base + k).min(254) as u8)))
+    }
+
     /// Uniform words the program needs (CONST registers and constants).
     pub fn uniform_words(&self) -> u32 {
         self.const_base + self.consts.len() as u32

@@ -526,6 +526,7 @@ impl Warp<'_> {
             | Op::Atom { .. }
             | Op::Clper { .. }
             | Op::Wmask { .. }
+            | Op::Tex(_)
             | Op::Barrier => {}
         }
     }

@@ -247,6 +247,10 @@ impl Warp<'_> {
                 }
                 Ok(Effect::Next)
             }
+            Op::Tex(m) => {
+                self.texture(m, env.memory, active);
+                Ok(Effect::Next)
+            }
             Op::Store {
                 addr,
                 offset,

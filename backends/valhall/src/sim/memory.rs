@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use shaderdiff_oracles::texture::Texture;
+
 /// Sparse little-endian byte memory made of mapped regions. An access (of any size,
 /// any alignment) succeeds only if all its bytes lie inside one region; anything else is
 /// reported by [`Memory::read`] / [`Memory::write`] as a failure, which the simulator
@@ -11,6 +13,8 @@ use std::collections::BTreeMap;
 pub struct Memory {
     /// Regions by base address; they never overlap.
     regions: BTreeMap<u64, Vec<u8>>,
+    /// The texture unit's resources by index ([`Memory::bind_texture`]).
+    textures: BTreeMap<u32, Texture>,
 }
 
 impl Memory {
@@ -54,6 +58,19 @@ impl Memory {
     /// Base addresses and lengths of all regions, in address order.
     pub fn regions(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
         self.regions.iter().map(|(&b, r)| (b, r.len()))
+    }
+
+    /// Binds `texture` as texture *and* sampler `index` of the texture unit (`sim::tex`):
+    /// the descriptors a driver would put in its texture and sampler tables, modelled as
+    /// the shared texture model rather than bytes (the Mali descriptor layouts are not in
+    /// the spec material) \[Assumption\]. Replaces an earlier binding.
+    pub fn bind_texture(&mut self, index: u32, texture: Texture) {
+        self.textures.insert(index, texture);
+    }
+
+    /// The texture bound at `index`, if any.
+    pub fn texture(&self, index: u32) -> Option<&Texture> {
+        self.textures.get(&index)
     }
 
     /// Region containing `addr .. addr + len` and the offset of `addr` in it.

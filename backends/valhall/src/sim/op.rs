@@ -550,6 +550,8 @@ pub(crate) enum Op {
         a: FSrc,
         b: FSrc,
     },
+    /// `TEX_FETCH` / `TEX_SINGLE`: a texture message (`sim::tex`).
+    Tex(Box<super::tex::TexMsg>),
     /// `BARRIER` (SEMANTICS.md §7): the warp waits until every warp of its workgroup got
     /// here (see `sched`).
     Barrier,

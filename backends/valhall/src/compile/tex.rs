@@ -1,0 +1,302 @@
+//! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL → `TEX_SINGLE`,
+//! TXF → `TEX_FETCH` (ISA.xml; fields ENCODING.md §8.2), run by the simulator's texture
+//! unit (`crate::sim::tex`). The semantics being implemented are the oracle's (README
+//! "Textures"); this module only fixes how the operands reach the unit.
+//!
+//! ISA.xml gives the fields (`dimension`, `array_enable`, `texel_offset`, `lod_mode`,
+//! `register_type`, `register_width`, `write_mask`, the staging counts) but not what the
+//! staging registers hold. Those decisions, and where they come from:
+//!
+//! * **Staging layout** [Mesa usage] (`bifrost_compile.c`, `enum valhall_tex_sreg` and the
+//!   Valhall texture emission): the registers X, Y, Z, ARRAY, OFFSETMS, LOD in this order,
+//!   each present only when used, compacted into one run: X always, Y for 2-D targets
+//!   (2D, RECT, ARRAY2D) and 3D, Z for 3D; ARRAY for array targets (`array_enable`);
+//!   OFFSETMS when `texel_offset` is set; LOD with `lod_mode` `explicit` or
+//!   `computed_bias`. `dimension` is `1d` for 1D, ARRAY1D and BUFFER, `2d` for 2D, RECT
+//!   and ARRAY2D, `3d` for 3D (Mesa's `valhall_tex_dimension`).
+//! * **Coordinates**: sampling takes `s`, `t`, `r` as f32 (TXP divides them, and the
+//!   layer, by `q` first with FRCP and a multiply, as Mesa's NIR `lower_txp` does); TXF
+//!   takes the integers `i`, `j`, `k`.
+//! * **Array index**: a 32-bit unsigned integer [Mesa usage] (Bifrost
+//!   `bi_emit_texc_array_index`: F32_TO_U32 rounding to nearest even; the unit clamps it
+//!   to the last layer). [Assumption] Valhall reads the same integer (Mesa's Valhall path
+//!   passes the layer through unconverted, which the spec material does not explain).
+//! * **OFFSETMS** [Mesa usage] (`bi_emit_valhall_offsets`): bytes 0–2 the signed texel
+//!   offsets `u`, `v`, `w` (only the axes the target has; the layer takes none), byte 3
+//!   TEX_FETCH's level of detail as an integer. TXF on a mipmappable target always sends
+//!   it (its level is a run-time value).
+//! * **LOD** [Mesa usage] (`bi_emit_texc_lod_88`): `lambda` clamped to [-16, 16] as
+//!   signed 8.8 fixed point in the low 16 bits (`FMA` by 1/16 with `clamp_m1_1`, times
+//!   4096, `F32_TO_S32` rounding to nearest even), the high 16 bits (a clamp) zero. The
+//!   rounding error (at most 2^-9) is inside the oracle's 2^-8 level-boundary band.
+//! * **LOD mode**: TXL `explicit`; TEX and TXP `computed` in fragment programs, TXB
+//!   `computed_bias` there; outside fragment programs the implicit level of detail is
+//!   zero (the oracle: zero partials, NV_gpu_program4 §2.X.4.4), so `zero`.
+//! * **Image operand** (the 64-bit "image to read from") [Mesa usage]
+//!   (`bi_emit_tex_valhall`, `pan_resource_table`): the word `sampler | 3 << 11 |
+//!   texture << 16 | 4 << 27` (sampler table 3, texture table 4), here a constant uniform
+//!   pair with high word 0 [Assumption: Mesa builds a 32-bit value]. Texture and sampler
+//!   index are the unit `n` of `SAMP[n]`; TXF names sampler 0 (Mesa's ABI: fetches need
+//!   no sampler and use sampler 0).
+//! * **Results**: `write_mask` = the destination's write mask; the unit writes the
+//!   enabled components to consecutive registers without gaps [Mesa usage: "The hardware
+//!   will write only what we read ... into contiguous registers without gaps"].
+//!   `register_type` follows the `DCL SVIEW` return type (`f` without one), width 32.
+//! * **Registers**: the read run starts at r56 and may reach r61 (r56–r59 are the staging
+//!   registers of the ABI, r60–r61 the address scratch pair, free here); the write run
+//!   also starts at r56. [Assumption] A texture message reads its whole read run before it
+//!   writes its results (the operands are sent with the message), so the runs may
+//!   overlap. The moves into the run go from the highest register down so that a reload
+//!   of a spilled value, always into r56, cannot clobber one already set.
+//!
+//! TXQ, TXD and TG4 are refused by the engine before compiling (`engine.rs`).
+
+use shaderdiff_ir::{File, Instruction, Opcode, ReturnType, Stage};
+use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_oracles::texture::Target;
+
+use super::abi::STAGING_REG;
+use super::lower::Lower;
+use super::vcode::{VDst, VSrc, Val};
+use super::CompileError;
+use crate::StagingRun;
+
+/// Sampler table of the image operand (Mesa `PAN_TABLE_SAMPLER`).
+pub const SAMPLER_TABLE: u32 = 3;
+/// Texture table of the image operand (Mesa `PAN_TABLE_TEXTURE`).
+pub const TEXTURE_TABLE: u32 = 4;
+/// Largest texture / sampler index the image operand holds (11 bits).
+pub const MAX_INDEX: u32 = 0x7FF;
+
+/// The image operand word for `texture` and `sampler` (module docs).
+pub fn image_word(texture: u32, sampler: u32) -> u32 {
+    (sampler & MAX_INDEX) | SAMPLER_TABLE << 11 | (texture & MAX_INDEX) << 16 | TEXTURE_TABLE << 27
+}
+
+/// The `dimension` text of a target (module docs).
+pub fn dimension(target: Target) -> &'static str {
+    match target.dims() {
+        1 => "1d",
+        2 => "2d",
+        _ => "3d",
+    }
+}
+
+impl Lower<'_> {
+    /// Lowers TEX, TXP, TXB, TXL or TXF instruction `i` (module docs).
+    ///
+    /// # Errors
+    /// `Unsupported` for targets outside the model, more than one offset operand, a unit
+    /// that is not a direct `SAMP[n]` with `n` ≤ 2047, or another texture opcode.
+    pub(super) fn texture_op(&mut self, i: usize) -> Result<(), CompileError> {
+        let insn: Instruction = self.program.instructions[i].clone();
+        let pos = self.pos(i);
+        let op = insn.opcode;
+        if !matches!(
+            op,
+            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::TXL | Opcode::TXF
+        ) {
+            return Err(CompileError::unsupported(
+                pos,
+                &format!("{op}: not compiled for the valhall texture unit"),
+            ));
+        }
+        let target = insn.texture.and_then(Target::of_ir).ok_or_else(|| {
+            CompileError::unsupported(pos, &format!("{op}: texture target not modelled"))
+        })?;
+        if insn.tex_offsets.len() > 1 {
+            return Err(CompileError::unsupported(
+                pos,
+                &format!("{op}: more than one texel offset operand"),
+            ));
+        }
+        let unit = match insn.src.get(1).map(|s| s.reg) {
+            Some(r)
+                if r.file == File::Sampler
+                    && !r.is_indirect()
+                    && r.dimension.is_none()
+                    && (0..=i64::from(MAX_INDEX)).contains(&i64::from(r.index.value)) =>
+            {
+                r.index.value as u32
+            }
+            _ => {
+                return Err(CompileError::unsupported(
+                    pos,
+                    &format!("{op}: the unit must be a direct SAMP[n] with n <= {MAX_INDEX}"),
+                ))
+            }
+        };
+        let Some(dst) = insn.dst.first().copied() else {
+            return Err(CompileError::invalid(
+                pos,
+                &format!("{op} needs a destination"),
+            ));
+        };
+        let wm = dst.writemask & 0xF;
+        if wm == 0 {
+            return Ok(());
+        }
+        let fetch = op == Opcode::TXF;
+        let ty = if fetch {
+            FetchType::Int
+        } else {
+            FetchType::Float
+        };
+        let dims = target.dims();
+        let layer = target.layer_axis();
+        let axes = dims + usize::from(layer.is_some());
+        let mut coord = Vec::with_capacity(axes);
+        for c in 0..axes {
+            coord.push(self.fetch_as(&insn, 0, c as u8, ty)?);
+        }
+        if op == Opcode::TXP {
+            // tgsi.rst TXP: (x, y, z) / w.
+            let q = self.fetch_as(&insn, 0, 3, ty)?;
+            let r = self.code.op("FRCP.f32", &[q], &[]);
+            for v in coord.iter_mut() {
+                *v = super::alu::mul(&mut self.code, *v, r);
+            }
+        }
+        let mut sr: Vec<VSrc> = coord[..dims].to_vec();
+        if let Some(a) = layer {
+            sr.push(if fetch {
+                coord[a]
+            } else {
+                self.code
+                    .op("F32_TO_U32", &[coord[a]], &[("roundmode", "rte")])
+            });
+        }
+        let with_level = fetch && target != Target::Buffer;
+        if !insn.tex_offsets.is_empty() || with_level {
+            let w = self.offsets_word(&insn, dims, with_level)?;
+            sr.push(w);
+        }
+        let fragment = self.program.stage == Stage::Fragment;
+        let lod_mode = match op {
+            Opcode::TXL => "explicit",
+            Opcode::TXB if fragment => "computed_bias",
+            Opcode::TEX | Opcode::TXP if fragment => "computed",
+            _ => "zero",
+        };
+        if !fetch && matches!(lod_mode, "explicit" | "computed_bias") {
+            let l = self.fetch_as(&insn, 0, 3, FetchType::Float)?;
+            sr.push(self.lod_88(l));
+        }
+        let ret = self
+            .program
+            .decls(File::SamplerView)
+            .find_map(|d| match &d.resource {
+                Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+                    if d.contains(i64::from(unit)) =>
+                {
+                    Some(return_type[0])
+                }
+                _ => None,
+            });
+        let reg_type = match ret {
+            Some(ReturnType::Uint) => "u",
+            Some(ReturnType::Sint) => "s",
+            _ => "f",
+        };
+        let mask_text = WRITE_MASKS[wm as usize];
+        let image = self
+            .code
+            .konst_pair(image_word(unit, if fetch { 0 } else { unit }), 0);
+        for (k, v) in sr.iter().enumerate().rev() {
+            self.code
+                .ins("MOV.i32", VDst::P(STAGING_REG + k as u8), &[*v], &[]);
+        }
+        let mut mods: Vec<(&'static str, &'static str)> = vec![
+            ("slot", "slot0"),
+            ("register_type", reg_type),
+            ("register_width", "32"),
+            ("write_mask", mask_text),
+            ("dimension", dimension(target)),
+        ];
+        if layer.is_some() {
+            mods.push(("array_enable", ""));
+        }
+        if !insn.tex_offsets.is_empty() || with_level {
+            mods.push(("texel_offset", ""));
+        }
+        let name = if fetch {
+            "TEX_FETCH"
+        } else {
+            mods.push(("lod_mode", lod_mode));
+            "TEX_SINGLE"
+        };
+        self.code.ins(name, VDst::None, &[image], &mods);
+        let written = wm.count_ones() as u8;
+        let last = self.code.last_mut().expect("just emitted");
+        last.runs = vec![
+            StagingRun {
+                base: STAGING_REG,
+                count: written,
+            },
+            StagingRun {
+                base: STAGING_REG,
+                count: sr.len() as u8,
+            },
+        ];
+        // Results in ascending registers (a move into a spilled register goes through
+        // r56, which is read first).
+        let mut results = Vec::new();
+        for (j, c) in (0..4u8).filter(|c| wm >> c & 1 != 0).enumerate() {
+            let from = VSrc::new(Val::P(STAGING_REG + j as u8));
+            results.push((c, self.code.op("MOV.i32", &[from], &[])));
+        }
+        let results = results
+            .into_iter()
+            .map(|(c, v)| (c, self.saturate(insn.saturate, v)))
+            .collect();
+        self.write_results(&dst.reg, results)
+    }
+
+    /// The OFFSETMS word (module docs): the texel offsets of the target's `dims` axes in
+    /// bytes 0–2 and, when `with_level`, TXF's level `src0.w` in byte 3.
+    fn offsets_word(
+        &mut self,
+        insn: &Instruction,
+        dims: usize,
+        with_level: bool,
+    ) -> Result<VSrc, CompileError> {
+        let mut acc = self.code.konst(0);
+        if let Some(o) = insn.tex_offsets.first().copied() {
+            let byte = self.code.konst(0xFF);
+            for a in 0..dims {
+                let v = self.read(&o.reg, o.swizzle[a])?;
+                let z = self.code.lane_const(0);
+                let b = self.code.op("LSHIFT_AND.i32", &[v, z, byte], &[]);
+                let sh = self.code.lane_const(8 * a as u32);
+                acc = self.code.op("LSHIFT_OR.i32", &[b, sh, acc], &[]);
+            }
+        }
+        if with_level {
+            let l = self.fetch_as(insn, 0, 3, FetchType::Int)?;
+            let sh = self.code.lane_const(24);
+            acc = self.code.op("LSHIFT_OR.i32", &[l, sh, acc], &[]);
+        }
+        Ok(acc)
+    }
+
+    /// `lambda` (f32) as the LOD register's signed 8.8 fixed point (module docs).
+    fn lod_88(&mut self, lambda: VSrc) -> VSrc {
+        let k = self.code.f(1.0 / 16.0);
+        let nz = self.code.f(-0.0);
+        let t = self
+            .code
+            .op("FMA.f32", &[lambda, k, nz], &[("clamp", "clamp_m1_1")]);
+        let s = self.code.f(16.0 * 256.0);
+        let nz = self.code.f(-0.0);
+        let u = self.code.op("FMA.f32", &[t, s, nz], &[]);
+        let fixed = self.code.op("F32_TO_S32", &[u], &[("roundmode", "rte")]);
+        let z = self.code.lane_const(0);
+        let low = self.code.konst(0xFFFF);
+        self.code.op("LSHIFT_AND.i32", &[fixed, z, low], &[])
+    }
+}
+
+/// `Write mask` enum text by mask value (ISA.xml; bit 0 = r).
+const WRITE_MASKS: [&str; 16] = [
+    "", "r", "g", "rg", "b", "rb", "gb", "rgb", "a", "ra", "ga", "rga", "ba", "rba", "gba", "rgba",
+];

@@ -1,5 +1,5 @@
 //! The `textures` object of the inputs file (README "Textures"): a texture read by `run`,
-//! agreement of interp, jit and valhall (valhall refuses TXQ, TXD, TG4), and bad entries reported at
+//! agreement of interp, jit and valhall (valhall refuses TXD and TG4), and bad entries reported at
 //! file:line:col with exit status 2. Expected texels are the hex bytes written in the file
 //! (RGBA32F 1.0, 2.0, 3.0, 4.0 = 0x3f800000, 0x40000000, 0x40400000, 0x40800000).
 
@@ -158,8 +158,13 @@ fn the_texture_example() {
         (Some("0x00000002"), Some("0x00000002"))
     );
     assert_eq!(out1[3], "0x00000001");
-    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit"]);
+    let o = run(&["diff", &p, "--inputs", &i, "--backends", "jit,valhall"]);
     assert_eq!(code(&o), 0, "{}", text(&o));
+    assert!(
+        text(&o).contains("agree (interp vs jit, valhall"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// TGSI texel offsets (TEXT-FORMAT.md §7.5: one register plus three swizzle letters, read

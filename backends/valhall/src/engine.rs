@@ -154,18 +154,19 @@ impl ValhallEngine {
     }
 }
 
-/// The texture opcodes the valhall compiler lowers to texture messages (`compile::tex`).
-pub const TEX_OPCODES: [Opcode; 5] = [
+/// The texture opcodes the valhall compiler lowers (`compile::tex`): texture messages, and
+/// TXQ as arithmetic on driver-supplied size words.
+pub const TEX_OPCODES: [Opcode; 6] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
     Opcode::TXL,
     Opcode::TXF,
+    Opcode::TXQ,
 ];
 
 /// Texture instructions the valhall texture unit does not run are refused with a reason
-/// that says why (the oracle and the jit run them): TXQ (a size query reads the texture
-/// descriptor, whose layout the spec material does not give), TXD (TEX_GRADIENT's
+/// that says why (the oracle and the jit run them): TXD (TEX_GRADIENT's
 /// gradient descriptor layout is not documented either), TG4 and the other texture
 /// opcodes; targets outside the texture model and more than one texel offset operand are
 /// refused as the oracle refuses them.
@@ -180,9 +181,6 @@ fn refuse_textures(program: &Program) -> Result<(), EngineError> {
         }
         let why = if !TEX_OPCODES.contains(&op) {
             match op {
-                Opcode::TXQ => "TXQ: textures: the valhall texture unit does not model texture \
-                                descriptors, which size queries read"
-                    .to_string(),
                 Opcode::TXD => "TXD: textures: TEX_GRADIENT's gradient descriptor is not \
                                 modelled by the valhall texture unit"
                     .to_string(),
@@ -287,6 +285,18 @@ impl Engine for ValhallEngine {
         for (key, tex) in &inputs.textures {
             if key.file == File::Sampler {
                 memory.bind_texture(key.index, tex.clone());
+            }
+        }
+        // TXQ's size words (compile::tex): level-0 extents and the level count.
+        for &(unit, first) in &m.tex_sizes {
+            let key = shaderdiff_oracles::interp::texture::unit_key(unit);
+            if let Some(t) = inputs.textures.get(&key) {
+                let words = [t.size[0], t.size[1], t.size[2], t.levels.len() as u32];
+                for (k, w) in words.into_iter().enumerate() {
+                    if let Some(slot) = uniforms.get_mut(first as usize + k) {
+                        *slot = w;
+                    }
+                }
             }
         }
         if m.layout.uniform_mem_bytes > 0 {

@@ -101,6 +101,9 @@ pub struct Machine {
     /// Instructions whose memory accesses the engine logs, with their role (instruction
     /// index, [`memory::Site`]), in index order.
     pub sites: Vec<(u32, memory::Site)>,
+    /// TXQ's size words ([`tex`] module docs): per texture unit, the first of the four
+    /// uniform words (width, height, depth / layers, level count) the driver fills.
+    pub tex_sizes: Vec<(u32, u32)>,
 }
 
 impl Machine {
@@ -162,6 +165,7 @@ pub fn compile_with(
         uniforms[code.const_base as usize + k] = v;
     }
     let labels = code.labels;
+    let tex_sizes = code.tex_sizes.clone();
     let alloc = regalloc::allocate(code);
     layout.set_spills(alloc.spill_slots);
     if layout.stride > MAX_RECORD {
@@ -189,6 +193,7 @@ pub fn compile_with(
         uniform_mem,
         listing,
         sites,
+        tex_sizes,
     })
 }
 

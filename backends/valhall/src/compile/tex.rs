@@ -49,7 +49,16 @@
 //!   overlap. The moves into the run go from the highest register down so that a reload
 //!   of a spilled value, always into r56, cannot clobber one already set.
 //!
-//! TXQ, TXD and TG4 are refused by the engine before compiling (`engine.rs`).
+//! * **TXQ** [Mesa usage] (the Midgard/Bifrost drivers' `PAN_SYSVAL_TEXTURE_SIZE`: the
+//!   driver passes each texture's size in uniform words, the shader derives what it
+//!   needs): four uniform words per queried unit, level-0 width, height, depth / layers
+//!   (the model's `size`) and [Assumption] the level count, written by the driver per run
+//!   ([`super::Machine::tex_sizes`]; zeros without a texture, which the oracle leaves
+//!   undefined). The shader computes a level's extent as `max(1, size >> lod)` with
+//!   `RSHIFT_OR` and `CSEL.u32`, layers and BUFFER widths unshifted (OpenGL 3.x §3.8.8);
+//!   components the target has no extent for are 0 (the oracle: undefined).
+//!
+//! TXD and TG4 are refused by the engine before compiling (`engine.rs`).
 
 use shaderdiff_ir::{File, Instruction, Opcode, ReturnType, Stage};
 use shaderdiff_oracles::interp::lanes::FetchType;
@@ -59,7 +68,7 @@ use super::abi::STAGING_REG;
 use super::lower::Lower;
 use super::vcode::{VDst, VSrc, Val};
 use super::CompileError;
-use crate::StagingRun;
+use crate::{SrcValue, StagingRun};
 
 /// Sampler table of the image operand (Mesa `PAN_TABLE_SAMPLER`).
 pub const SAMPLER_TABLE: u32 = 3;
@@ -92,6 +101,9 @@ impl Lower<'_> {
         let insn: Instruction = self.program.instructions[i].clone();
         let pos = self.pos(i);
         let op = insn.opcode;
+        if op == Opcode::TXQ {
+            return self.texture_query(i);
+        }
         if !matches!(
             op,
             Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::TXL | Opcode::TXF
@@ -110,22 +122,7 @@ impl Lower<'_> {
                 &format!("{op}: more than one texel offset operand"),
             ));
         }
-        let unit = match insn.src.get(1).map(|s| s.reg) {
-            Some(r)
-                if r.file == File::Sampler
-                    && !r.is_indirect()
-                    && r.dimension.is_none()
-                    && (0..=i64::from(MAX_INDEX)).contains(&i64::from(r.index.value)) =>
-            {
-                r.index.value as u32
-            }
-            _ => {
-                return Err(CompileError::unsupported(
-                    pos,
-                    &format!("{op}: the unit must be a direct SAMP[n] with n <= {MAX_INDEX}"),
-                ))
-            }
-        };
+        let unit = unit_of(&insn, pos)?;
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(
                 pos,
@@ -252,6 +249,57 @@ impl Lower<'_> {
         self.write_results(&dst.reg, results)
     }
 
+    /// TXQ instruction `i` (module docs): the level's extents from the driver's size words.
+    ///
+    /// # Errors
+    /// As [`Lower::texture_op`].
+    fn texture_query(&mut self, i: usize) -> Result<(), CompileError> {
+        let insn: Instruction = self.program.instructions[i].clone();
+        let pos = self.pos(i);
+        let target = insn
+            .texture
+            .and_then(Target::of_ir)
+            .ok_or_else(|| CompileError::unsupported(pos, "TXQ: texture target not modelled"))?;
+        let unit = unit_of(&insn, pos)?;
+        let Some(dst) = insn.dst.first().copied() else {
+            return Err(CompileError::invalid(pos, "TXQ needs a destination"));
+        };
+        let first = match self.code.tex_sizes.iter().find(|(u, _)| *u == unit) {
+            Some(&(_, w)) => w,
+            None => {
+                let w = self.code.reserve(4);
+                self.code.tex_sizes.push((unit, w));
+                w
+            }
+        };
+        let word = |k: u32| VSrc::new(Val::Fau(SrcValue::Uniform((first + k).min(255) as u8)));
+        let axes = target.dims() + usize::from(target.layer_axis().is_some());
+        let lod = self.fetch_as(&insn, 0, 0, FetchType::Int)?;
+        let mut results = Vec::new();
+        for c in (0..4u8).filter(|c| dst.writemask >> c & 1 != 0) {
+            let v = if c == 3 {
+                self.code.op("MOV.i32", &[word(3)], &[])
+            } else if usize::from(c) >= axes {
+                let z = self.code.konst(0);
+                self.code.op("MOV.i32", &[z], &[])
+            } else if target == Target::Buffer || target.layer_axis() == Some(usize::from(c)) {
+                self.code.op("MOV.i32", &[word(u32::from(c))], &[])
+            } else {
+                let z = self.code.konst(0);
+                let s = self.code.op(
+                    "RSHIFT_OR.i32",
+                    &[word(u32::from(c)), lod.sel("b00"), z],
+                    &[],
+                );
+                let one = self.code.konst(1);
+                self.code
+                    .op("CSEL.u32", &[s, one, s, one], &[("cmp", "gt")])
+            };
+            results.push((c, v));
+        }
+        self.write_results(&dst.reg, results)
+    }
+
     /// The OFFSETMS word (module docs): the texel offsets of the target's `dims` axes in
     /// bytes 0–2 and, when `with_level`, TXF's level `src0.w` in byte 3.
     fn offsets_word(
@@ -293,6 +341,30 @@ impl Lower<'_> {
         let z = self.code.lane_const(0);
         let low = self.code.konst(0xFFFF);
         self.code.op("LSHIFT_AND.i32", &[fixed, z, low], &[])
+    }
+}
+
+/// The unit `n` of the instruction's direct `SAMP[n]` operand (`src1`).
+///
+/// # Errors
+/// `Unsupported` for anything else, or `n` above [`MAX_INDEX`].
+fn unit_of(insn: &Instruction, pos: Option<shaderdiff_ir::Pos>) -> Result<u32, CompileError> {
+    match insn.src.get(1).map(|s| s.reg) {
+        Some(r)
+            if r.file == File::Sampler
+                && !r.is_indirect()
+                && r.dimension.is_none()
+                && (0..=i64::from(MAX_INDEX)).contains(&i64::from(r.index.value)) =>
+        {
+            Ok(r.index.value as u32)
+        }
+        _ => Err(CompileError::unsupported(
+            pos,
+            &format!(
+                "{}: the unit must be a direct SAMP[n] with n <= {MAX_INDEX}",
+                insn.opcode
+            ),
+        )),
     }
 }
 

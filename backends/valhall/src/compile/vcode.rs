@@ -179,6 +179,12 @@ pub struct VCode {
     /// Read-only input words already loaded in the current basic block: record byte
     /// offset → register (cleared at every label).
     pub input_cache: std::collections::HashMap<u32, VReg>,
+    /// Constant words (indices into `consts`) the driver fills per run: never shared by
+    /// [`VCode::konst`] / [`VCode::konst_pair`].
+    pub reserved: Vec<usize>,
+    /// TXQ's size words: (texture unit, first uniform word) of the four words width,
+    /// height, depth / layers, level count the driver writes (`compile::tex`).
+    pub tex_sizes: Vec<(u32, u32)>,
 }
 
 /// The uniform page size in words (ENCODING.md §3.3).
@@ -211,7 +217,13 @@ impl VCode {
         if let Some(i) = isa().immediates.iter().position(|&v| v == bits) {
             return VSrc::new(Val::Fau(SrcValue::Imm(i as u8)));
         }
-        let k = match self.consts.iter().position(|&v| v == bits) {
+        let reserved = &self.reserved;
+        let k = match self
+            .consts
+            .iter()
+            .enumerate()
+            .position(|(k, &v)| v == bits && !reserved.contains(&k))
+        {
             Some(k) => k,
             None => {
                 self.consts.push(bits);
@@ -228,8 +240,13 @@ impl VCode {
     /// ENCODING.md §3.3, a 64-bit FAU source is an aligned uniform pair), deduplicated.
     pub fn konst_pair(&mut self, lo: u32, hi: u32) -> VSrc {
         let base = self.const_base as usize;
-        let found = (0..self.consts.len().saturating_sub(1))
-            .find(|&k| (base + k) % 2 == 0 && self.consts[k] == lo && self.consts[k + 1] == hi);
+        let found = (0..self.consts.len().saturating_sub(1)).find(|&k| {
+            (base + k) % 2 == 0
+                && self.consts[k] == lo
+                && self.consts[k + 1] == hi
+                && !self.reserved.contains(&k)
+                && !self.reserved.contains(&(k + 1))
+        });
         let k = match found {
             Some(k) => k,
             None => {
@@ -242,6 +259,17 @@ impl VCode {
             }
         };
         VSrc::new(Val::Fau(SrcValue::Uniform((base + k).min(254) as u8)))
+    }
+
+    /// `n` uniform words the driver fills per run (zero until then); returns the first
+    /// word's uniform index.
+    pub fn reserve(&mut self, n: usize) -> u32 {
+        let first = self.consts.len();
+        for k in first..first + n {
+            self.consts.push(0);
+            self.reserved.push(k);
+        }
+        self.const_base + first as u32
     }
 
     /// Uniform words the program needs (CONST registers and constants).

@@ -3,7 +3,7 @@
 //! overrides) of target, size, levels, wrap mode, filter, instruction, stage and
 //! per-invocation coordinates (many of them on or near texel edges and level boundaries),
 //! every channel the oracle defines must be each engine's word exactly (valhall refuses
-//! TXD and TG4: exit 3, checked). The three are independent implementations (the
+//! TXD and TG4 with a component in a register: exit 3, checked). The three are independent implementations (the
 //! oracle evaluates every texel the implementation's precision allows, the jit computes
 //! like a texture unit in single precision, valhall in 8-bit sub-texel fixed point with an
 //! 8.8 level of detail), so this checks the oracle's precision bands too: an engine's
@@ -162,17 +162,29 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     );
     // TXD's derivatives (tgsi.rst TXD: src1, src2) come from IN[1] and IN[2].
     // TG4's component (tgsi.rst TG4: src1.x, an integer) from IN[3].
-    let derivs = match c.op {
-        "TXD" => "IN[1], IN[2], ",
-        "TG4" => "IN[3], ",
-        _ => "",
-    };
-    let (imm, off) = match c.offset {
+    // Odd seeds give TG4 an immediate component (0..3), which valhall's TEX_GATHER takes
+    // as its fetch_component; even seeds a register (valhall refuses those).
+    let imm_component = c.op == "TG4" && c.seed % 2 == 1;
+    let (mut imm, off) = match c.offset {
         Some([x, y, z]) => (
             format!("IMM[0] INT32 {{{x}, {y}, {z}, 0}}\n"),
             ", IMM[0].xyz",
         ),
         None => (String::new(), ""),
+    };
+    let gather_imm = format!("IMM[{}].xxxx, ", usize::from(c.offset.is_some()));
+    let derivs = match c.op {
+        "TXD" => "IN[1], IN[2], ",
+        "TG4" if imm_component => {
+            imm.push_str(&format!(
+                "IMM[{}] INT32 {{{}, 0, 0, 0}}\n",
+                usize::from(c.offset.is_some()),
+                c.seed / 2 % 4
+            ));
+            gather_imm.as_str()
+        }
+        "TG4" => "IN[3], ",
+        _ => "",
     };
     let text = format!(
         "{stage}\n{decl}\nDCL OUT[0]\nDCL SAMP[0]\n{imm}{} OUT[0], IN[0], {derivs}SAMP[0], {}{off}\nEND\n",
@@ -231,7 +243,7 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
         let got = match engine(name, &cfg).expect(name).execute(&program, &inputs) {
             Ok(o) => o,
             Err(shaderdiff_backends::EngineError::Unsupported { reason, .. })
-                if name == "valhall" && matches!(c.op, "TXD" | "TG4") =>
+                if name == "valhall" && (c.op == "TXD" || (c.op == "TG4" && !imm_component)) =>
             {
                 prop_assert!(reason.contains("valhall texture unit"), "{}", reason);
                 continue;

@@ -156,20 +156,21 @@ impl ValhallEngine {
 
 /// The texture opcodes the valhall compiler lowers (`compile::tex`): texture messages, and
 /// TXQ as arithmetic on driver-supplied size words.
-pub const TEX_OPCODES: [Opcode; 6] = [
+pub const TEX_OPCODES: [Opcode; 7] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
     Opcode::TXL,
     Opcode::TXF,
     Opcode::TXQ,
+    Opcode::TG4,
 ];
 
 /// Texture instructions the valhall texture unit does not run are refused with a reason
-/// that says why (the oracle and the jit run them): TXD (TEX_GRADIENT's
-/// gradient descriptor layout is not documented either), TG4 and the other texture
-/// opcodes; targets outside the texture model and more than one texel offset operand are
-/// refused as the oracle refuses them.
+/// that says why (the oracle and the jit run them): TXD (TEX_GRADIENT's gradient
+/// descriptor layout is not documented) and the other texture opcodes (TG4 with a
+/// component in a register is refused by the compiler); targets outside the texture model
+/// and more than one texel offset operand are refused as the oracle refuses them.
 ///
 /// # Errors
 /// [`EngineError::Unsupported`] at the first such instruction.

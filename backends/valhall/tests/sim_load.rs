@@ -51,7 +51,7 @@ fn unsupported_is_rejected_at_load() {
         // A read run of 1 register where a 2-D fetch needs 2 (sim::tex layout).
         "TEX_FETCH.slot0.f.32.2d @r0:r1:r2:r3, @r60, u0",
         "TEX_SINGLE.slot0.f.32.2d.shadow.zero @r0:r1:r2:r3, @r60:r61, u0",
-        "TEX_GATHER.slot0.f.32.2d.gather4_r @r0:r1:r2:r3, @r60:r61, u0",
+        "TEX_GATHER.slot0.f.32.2d.integer_coordinates.gather4_r @r0:r1:r2:r3, @r60:r61, u0",
         "ATOM.i32.slot0.axchg @r0, r2, offset:0x0",
         "ATOM_RETURN.i32.slot0.aadd.compare @r6, @r4, r2, offset:0x0",
         "MUX.v4i8.fp_zero r0, r1, r2, r3",

@@ -20,7 +20,8 @@ use util::*;
 ///   `dimension` 28–29 (`1d` 0, `2d` 1, `3d` 2), slot 30–32 = 0;
 /// * byte 4: read count bits 33–35, written count − 1 bits 36–38;
 /// * byte 5: read staging register (bits 40–45), bit 46 register width `32` = 1;
-/// * bytes 6–7: opcode bits 48–56 (`0x128` TEX_SINGLE, `0x125` TEX_FETCH).
+/// * bytes 6–7: opcode bits 48–56 (`0x128` TEX_SINGLE, `0x125` TEX_FETCH, `0x129`
+///   TEX_GATHER).
 const VECTORS: &[([u8; 8], &str)] = &[
     // r56 = 0x38; rgba = 15: byte 2 = 0x38 | 3 << 6 = 0xF8, byte 3 = 3 | 2 << 2 | 1 << 4
     // = 0x1B; counts 4 and 4 - 1: byte 4 = 4 << 1 | 3 << 4 = 0x38; byte 1 = 0x08 | 4 << 5.
@@ -45,6 +46,12 @@ const VECTORS: &[([u8; 8], &str)] = &[
     (
         [0x80, 0x04, 0x78, 0x0C, 0x04, 0x78, 0x28, 0x01],
         "TEX_SINGLE.slot0.s.32.r.1d.array_enable.zero @r56, @r56:r57, u0",
+    ),
+    // TEX_GATHER (opcode 0x129): fetch_component bits 14–15, gather4_g = 1 → byte 1 =
+    // 0x40; counts 2 and 4 - 1: byte 4 = 2 << 1 | 3 << 4 = 0x34.
+    (
+        [0x82, 0x40, 0xF8, 0x1B, 0x34, 0x78, 0x29, 0x01],
+        "TEX_GATHER.slot0.u.32.2d.gather4_g @r56:r57:r58:r59, @r56:r57, u2",
     ),
 ];
 

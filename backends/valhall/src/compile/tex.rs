@@ -1,5 +1,5 @@
 //! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL → `TEX_SINGLE`,
-//! TXF → `TEX_FETCH` (ISA.xml; fields ENCODING.md §8.2), run by the simulator's texture
+//! TXF → `TEX_FETCH`, TG4 → `TEX_GATHER` (ISA.xml; fields ENCODING.md §8.2), run by the simulator's texture
 //! unit (`crate::sim::tex`). The semantics being implemented are the oracle's (README
 //! "Textures"); this module only fixes how the operands reach the unit.
 //!
@@ -58,7 +58,12 @@
 //!   `RSHIFT_OR` and `CSEL.u32`, layers and BUFFER widths unshifted (OpenGL 3.x §3.8.8);
 //!   components the target has no extent for are 0 (the oracle: undefined).
 //!
-//! TXD and TG4 are refused by the engine before compiling (`engine.rs`).
+//! * **TG4** → `TEX_GATHER` with the same staging layout (no LOD: the base level), its
+//!   `fetch_component` = the component [Mesa usage: `bi_emit_tex_valhall` passes
+//!   `instr->component`, a constant], so the component must be an immediate; one in a
+//!   register is refused (exit 3).
+//!
+//! TXD is refused by the engine before compiling (`engine.rs`).
 
 use shaderdiff_ir::{File, Instruction, Opcode, ReturnType, Stage};
 use shaderdiff_oracles::interp::lanes::FetchType;
@@ -106,7 +111,7 @@ impl Lower<'_> {
         }
         if !matches!(
             op,
-            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::TXL | Opcode::TXF
+            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::TXL | Opcode::TXF | Opcode::TG4
         ) {
             return Err(CompileError::unsupported(
                 pos,
@@ -122,7 +127,13 @@ impl Lower<'_> {
                 &format!("{op}: more than one texel offset operand"),
             ));
         }
-        let unit = unit_of(&insn, pos)?;
+        let gather = op == Opcode::TG4;
+        let unit = unit_of(&insn, if gather { 2 } else { 1 }, pos)?;
+        let component = if gather {
+            Some(self.gather_component(&insn, pos)?)
+        } else {
+            None
+        };
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(
                 pos,
@@ -175,7 +186,7 @@ impl Lower<'_> {
             Opcode::TEX | Opcode::TXP if fragment => "computed",
             _ => "zero",
         };
-        if !fetch && matches!(lod_mode, "explicit" | "computed_bias") {
+        if !fetch && !gather && matches!(lod_mode, "explicit" | "computed_bias") {
             let l = self.fetch_as(&insn, 0, 3, FetchType::Float)?;
             sr.push(self.lod_88(l));
         }
@@ -216,7 +227,10 @@ impl Lower<'_> {
         if !insn.tex_offsets.is_empty() || with_level {
             mods.push(("texel_offset", ""));
         }
-        let name = if fetch {
+        let name = if let Some(k) = component {
+            mods.push(("fetch_component", GATHER_COMPONENTS[k]));
+            "TEX_GATHER"
+        } else if fetch {
             "TEX_FETCH"
         } else {
             mods.push(("lod_mode", lod_mode));
@@ -260,7 +274,7 @@ impl Lower<'_> {
             .texture
             .and_then(Target::of_ir)
             .ok_or_else(|| CompileError::unsupported(pos, "TXQ: texture target not modelled"))?;
-        let unit = unit_of(&insn, pos)?;
+        let unit = unit_of(&insn, 1, pos)?;
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(pos, "TXQ needs a destination"));
         };
@@ -298,6 +312,40 @@ impl Lower<'_> {
             results.push((c, v));
         }
         self.write_results(&dst.reg, results)
+    }
+
+    /// TG4's component (`src1.x`, tgsi.rst TG4) when it is an immediate: `fetch_component`
+    /// is a field of the instruction. A component outside 0..3 (undefined for the oracle)
+    /// gathers alpha.
+    ///
+    /// # Errors
+    /// `Unsupported` for a component in a register or with modifiers.
+    fn gather_component(
+        &self,
+        insn: &Instruction,
+        pos: Option<shaderdiff_ir::Pos>,
+    ) -> Result<usize, CompileError> {
+        let s = insn.src.get(1).copied();
+        let word = s.and_then(|s| {
+            let r = s.reg;
+            let direct = r.file == File::Immediate && !r.is_indirect() && r.dimension.is_none();
+            let imm = usize::try_from(r.index.value)
+                .ok()
+                .and_then(|i| self.program.immediates.get(i));
+            match imm {
+                Some(imm) if direct && !s.abs && !s.neg => {
+                    Some(imm.words[usize::from(s.swizzle[0] & 3)])
+                }
+                _ => None,
+            }
+        });
+        word.map(|w| w.min(3) as usize).ok_or_else(|| {
+            CompileError::unsupported(
+                pos,
+                "TG4: textures: a component that is not an immediate is not supported by the \
+                 valhall texture unit (TEX_GATHER's fetch_component is a constant)",
+            )
+        })
     }
 
     /// The OFFSETMS word (module docs): the texel offsets of the target's `dims` axes in
@@ -344,12 +392,16 @@ impl Lower<'_> {
     }
 }
 
-/// The unit `n` of the instruction's direct `SAMP[n]` operand (`src1`).
+/// The unit `n` of the instruction's direct `SAMP[n]` operand `src[k]`.
 ///
 /// # Errors
 /// `Unsupported` for anything else, or `n` above [`MAX_INDEX`].
-fn unit_of(insn: &Instruction, pos: Option<shaderdiff_ir::Pos>) -> Result<u32, CompileError> {
-    match insn.src.get(1).map(|s| s.reg) {
+fn unit_of(
+    insn: &Instruction,
+    k: usize,
+    pos: Option<shaderdiff_ir::Pos>,
+) -> Result<u32, CompileError> {
+    match insn.src.get(k).map(|s| s.reg) {
         Some(r)
             if r.file == File::Sampler
                 && !r.is_indirect()
@@ -367,6 +419,9 @@ fn unit_of(insn: &Instruction, pos: Option<shaderdiff_ir::Pos>) -> Result<u32, C
         )),
     }
 }
+
+/// `Fetch component` enum text by component (ISA.xml).
+const GATHER_COMPONENTS: [&str; 4] = ["gather4_r", "gather4_g", "gather4_b", "gather4_a"];
 
 /// `Write mask` enum text by mask value (ISA.xml; bit 0 = r).
 const WRITE_MASKS: [&str; 16] = [

@@ -345,7 +345,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
         },
         n if n.starts_with("ATOM") => super::atomic::resolve_atomic(r)?,
         n if n.starts_with("LOAD.i") => load(r)?,
-        "TEX_FETCH" | "TEX_SINGLE" => super::tex::resolve_tex(r)?,
+        "TEX_FETCH" | "TEX_SINGLE" | "TEX_GATHER" => super::tex::resolve_tex(r)?,
         n if n.starts_with("STORE.i") => {
             let bytes = access_bytes(n);
             let sr = r.instr.staging.first().copied();

@@ -1,4 +1,4 @@
-//! The texture unit: `TEX_FETCH` and `TEX_SINGLE` messages (SEMANTICS.md §8 "Attributes /
+//! The texture unit: `TEX_FETCH`, `TEX_SINGLE` and `TEX_GATHER` messages (SEMANTICS.md §8 "Attributes /
 //! textures": results written per `write_mask` with `register_type`/`register_width`)
 //! against the textures bound in [`Memory`] ([`Memory::bind_texture`]).
 //!
@@ -15,7 +15,8 @@
 //! * **Coordinates** (`TEX_SINGLE`, NEAREST filtering, OpenGL 3.x §3.8.8): `u = s · size`
 //!   as an f32 product (unnormalised RECT textures: `u = s`, the sampler descriptor's
 //!   property, not the `dimension`), turned into signed fixed point with 8 fractional bits
-//!   (round to nearest, saturating; NaN → 0), the texel index is its integer part plus the
+//!   (round to nearest; NaN → 0; from `|u| >= 2^40`, where an f32 is an integer, the
+//!   integer part saturated to 64 bits), the texel index is its integer part plus the
 //!   texel offset, wrapped by the sampler's CLAMP_TO_EDGE or REPEAT (GL 4.6 Table 8.20). The
 //!   rounding moves `u` by at most 2^-9 texel: inside the oracle's 2^-8 edge band.
 //! * **Array layer**: the unsigned ARRAY register, clamped to the last layer (sampling) or
@@ -36,9 +37,12 @@
 //!   whatever `register_type` says [Assumption: 32-bit formats need no conversion; the
 //!   oracle leaves a mismatching return type undefined].
 //!
-//! Refused when loaded: `shadow`, `wide_indices`, `skip`, cube dimension, 16-bit
-//! registers, `lod_mode` `grdesc`; TEX_GATHER, TEX_GRADIENT and TEX_DUAL are not decoded
-//! here at all.
+//! * **Gather** (`TEX_GATHER`, `fetch_component`): the 2x2 LINEAR footprint of level 0
+//!   (`gather`), `u - 1/2` in the same fixed point.
+//!
+//! Refused when loaded: `shadow`, `wide_indices`, `skip`, `integer_coordinates`, cube
+//! dimension, 16-bit registers, `lod_mode` `grdesc`; TEX_GRADIENT and TEX_DUAL are not
+//! decoded here at all.
 
 use shaderdiff_oracles::texture::{MinFilter, Target, Texture};
 
@@ -61,8 +65,10 @@ pub(crate) enum LodMode {
 /// One decoded texture message.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TexMsg {
-    /// `TEX_FETCH` (else `TEX_SINGLE` with `lod`).
+    /// `TEX_FETCH` (else `TEX_SINGLE` with `lod`, or `TEX_GATHER`).
     pub fetch: bool,
+    /// `TEX_GATHER`: the `fetch_component` (0..3 = R, G, B, A).
+    pub gather: Option<u8>,
     pub lod: LodMode,
     /// Image coordinates: 1, 2 or 3 (`dimension`).
     pub dims: usize,
@@ -84,7 +90,16 @@ pub(crate) struct TexMsg {
 /// match the layout.
 pub(crate) fn resolve_tex(r: &Res<'_>) -> Result<Op, SimError> {
     let fetch = r.name() == "TEX_FETCH";
-    for f in ["shadow", "wide_indices", "skip"] {
+    let gather = match r.name() {
+        "TEX_GATHER" => Some(match r.need_text("fetch_component")? {
+            "gather4_r" => 0,
+            "gather4_g" => 1,
+            "gather4_b" => 2,
+            _ => 3,
+        }),
+        _ => None,
+    };
+    for f in ["shadow", "wide_indices", "skip", "integer_coordinates"] {
         if r.flag(f) {
             return Err(r.unsupported(format!(".{f}")));
         }
@@ -98,7 +113,7 @@ pub(crate) fn resolve_tex(r: &Res<'_>) -> Result<Op, SimError> {
     if r.need_text("register_width")? != "32" {
         return Err(r.unsupported("16-bit results"));
     }
-    let lod = if fetch {
+    let lod = if fetch || gather.is_some() {
         LodMode::Zero
     } else {
         match r.need_text("lod_mode")? {
@@ -139,6 +154,7 @@ pub(crate) fn resolve_tex(r: &Res<'_>) -> Result<Op, SimError> {
     }
     Ok(Op::Tex(Box::new(TexMsg {
         fetch,
+        gather,
         lod,
         dims,
         array,
@@ -171,13 +187,11 @@ impl Warp<'_> {
             let (Some(tex), true) = (tex, tables_ok) else {
                 continue;
             };
-            *o = if m.fetch {
-                fetch(m, tex, &regs, l)
-            } else {
-                match sampler {
-                    Some(s) => sample(m, tex, s, &regs, l, active),
-                    None => [0; 4],
-                }
+            *o = match (m.fetch, sampler, m.gather) {
+                (true, _, _) => fetch(m, tex, &regs, l),
+                (false, Some(s), Some(k)) => gather(m, tex, s, &regs, l, k),
+                (false, Some(s), None) => sample(m, tex, s, &regs, l, active),
+                (false, None, _) => [0; 4],
             };
         }
         let mut j = 0;
@@ -249,8 +263,19 @@ fn fetch(m: &TexMsg, tex: &Texture, regs: &[[u32; 16]], l: usize) -> [u32; 4] {
 /// sub-texel fixed point, integer part).
 fn texel_index(s: f32, size: u32, rect: bool) -> i64 {
     let u = if rect { s } else { s * size as f32 };
-    let fixed = (f64::from(u) * 256.0).round() as i64;
-    fixed >> 8
+    fixed_floor(u, 0)
+}
+
+/// `floor(u - bias / 256)` with `u` rounded to 8 fractional bits first (module docs).
+/// From 2^40 texels on, where an f32 has no fractional bits anyway, the integer part
+/// saturates to the i64 range instead (infinities included; NaN gives 0).
+fn fixed_floor(u: f32, bias: i64) -> i64 {
+    if u.abs() < (1u64 << 40) as f32 {
+        let fixed = (f64::from(u) * 256.0).round() as i64;
+        (fixed - bias) >> 8
+    } else {
+        u.floor() as i64
+    }
 }
 
 /// The level of detail `lambda` of lane `l` in signed 8.8 fixed point (module docs).
@@ -324,6 +349,42 @@ fn sample(
     tex.texel(level, at[0], at[1], at[2])
 }
 
+/// `TEX_GATHER` of component `k` for lane `l`: the 2x2 footprint LINEAR filtering reads
+/// on level 0 (OpenGL 3.x equations 3.23-3.25): `i0 = wrap(floor(u - 1/2) + offset)`,
+/// `i1 = wrap(floor(u - 1/2) + offset + 1)` on both axes, `u - 1/2` in the unit's 8-bit
+/// fixed point; result `(T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0))` (ARB_texture_gather
+/// order, as tgsi.rst TG4 describes).
+fn gather(
+    m: &TexMsg,
+    tex: &Texture,
+    sampler: &Texture,
+    regs: &[[u32; 16]],
+    l: usize,
+    k: u8,
+) -> [u32; 4] {
+    if !shape_ok(m, tex) || m.dims != 2 {
+        return [0; 4];
+    }
+    let size = tex.level_size(0);
+    let (off, _) = offsets(m, regs, l);
+    let rect = tex.target == Target::Rect;
+    let mut pair = [(0u32, 0u32); 2];
+    for (a, p) in pair.iter_mut().enumerate() {
+        let s = f32::from_bits(reg(regs, a, l));
+        let u = if rect { s } else { s * size[a] as f32 };
+        let f = fixed_floor(u, 128).saturating_add(off[a]);
+        let w = sampler.wrap[a];
+        *p = (w.apply(f, size[a]), w.apply(f.saturating_add(1), size[a]));
+    }
+    let layer = match tex.target.layer_axis() {
+        Some(a) => reg(regs, m.dims, l).min(size[a] - 1),
+        None => 0,
+    };
+    let [(i0, i1), (j0, j1)] = pair;
+    let t = |i, j| tex.texel(0, i, j, layer)[usize::from(k & 3)];
+    [t(i0, j1), t(i1, j1), t(i1, j0), t(i0, j0)]
+}
+
 #[cfg(test)]
 mod tests {
     //! The unit's arithmetic, hand-worked (texel `n` of level `l` holds `[100 l + n; 4]`).
@@ -339,6 +400,7 @@ mod tests {
     fn msg(fetch: bool, lod: LodMode, dims: usize, array: bool, offset: bool) -> TexMsg {
         TexMsg {
             fetch,
+            gather: None,
             lod,
             dims,
             array,
@@ -365,9 +427,12 @@ mod tests {
         assert_eq!(texel_index(2.999 / 4.0, 4, false), 3);
         // RECT: u = s = 2.5 → 2.
         assert_eq!(texel_index(2.5, 4, true), 2);
-        // NaN → fixed 0 → 0; +inf saturates.
+        // NaN → 0; +inf and |u| >= 2^40 saturate to the i64 range (no fixed point).
         assert_eq!(texel_index(f32::NAN, 4, false), 0);
-        assert_eq!(texel_index(f32::INFINITY, 4, false), i64::MAX >> 8);
+        assert_eq!(texel_index(f32::INFINITY, 4, false), i64::MAX);
+        assert_eq!(texel_index(-1e30, 4, false), i64::MIN);
+        // 2^40 exactly is an integer: itself.
+        assert_eq!(texel_index(2f32.powi(40), 1, true), 1 << 40);
     }
 
     #[test]
@@ -426,6 +491,33 @@ mod tests {
         assert_eq!(fetch(&m, &t, &regs(&[1, 0, 0x0003]), 0), [0; 4]);
         // Level 2 does not exist → zeros.
         assert_eq!(fetch(&m, &t, &regs(&[0, 0, 2 << 24]), 0), [0; 4]);
+    }
+
+    #[test]
+    fn gather_footprints() {
+        // 4x4 REPEAT, texel n = x + 4y holds [n, 0x100 + n, ...]: component 1 (G).
+        // (0.4, 0.6): u - 1/2 = 1.1, v - 1/2 = 1.9 → i0 = 1, i1 = 2, j0 = 1, j1 = 2 →
+        // T(1, 2) = 9, T(2, 2) = 10, T(2, 1) = 6, T(1, 1) = 5.
+        let t = Texture::filled(
+            Target::T2D,
+            Format::Rgba32Ui,
+            [4, 4, 1],
+            1,
+            Wrap::Repeat,
+            |_, n| [n, 0x100 + n, 0x200 + n, 0x300 + n],
+        );
+        let m = msg(false, LodMode::Zero, 2, false, false);
+        let q = regs(&[0.4f32.to_bits(), 0.6f32.to_bits()]);
+        assert_eq!(gather(&m, &t, &t, &q, 0, 1), [0x109, 0x10A, 0x106, 0x105]);
+        // (0, 0): u - 1/2 = -0.5 → floor -1 → i0 = 3, i1 = 0 (REPEAT), same for j:
+        // T(3, 0) = 3, T(0, 0) = 0, T(0, 3) = 12, T(3, 3) = 15; component 3 (A).
+        let q = regs(&[0, 0]);
+        assert_eq!(gather(&m, &t, &t, &q, 0, 3), [0x303, 0x300, 0x30C, 0x30F]);
+        // Offset (1, 0) on (0.4, 0.6): i0 = 2, i1 = 3 → T(2, 2) = 10, T(3, 2) = 11,
+        // T(3, 1) = 7, T(2, 1) = 6.
+        let m = msg(false, LodMode::Zero, 2, false, true);
+        let q = regs(&[0.4f32.to_bits(), 0.6f32.to_bits(), 1]);
+        assert_eq!(gather(&m, &t, &t, &q, 0, 0), [10, 11, 7, 6]);
     }
 
     #[test]

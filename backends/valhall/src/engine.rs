@@ -109,7 +109,7 @@ impl ValhallEngine {
                     .copied()
                     .filter(|&op| {
                         OPCODES.contains(&op)
-                            || TEX_OPCODES.contains(&op)
+                            || runs_texture_opcode(op)
                             || is_memory_opcode(op)
                             || crate::compile::interp::INTERP_OPCODES.contains(&op)
                     })
@@ -154,17 +154,12 @@ impl ValhallEngine {
     }
 }
 
-/// The texture opcodes the valhall compiler lowers (`compile::tex`): texture messages, and
-/// TXQ as arithmetic on driver-supplied size words.
-pub const TEX_OPCODES: [Opcode; 7] = [
-    Opcode::TEX,
-    Opcode::TXP,
-    Opcode::TXB,
-    Opcode::TXL,
-    Opcode::TXF,
-    Opcode::TXQ,
-    Opcode::TG4,
-];
+/// Whether the valhall compiler lowers texture opcode `op` (`compile::tex`): every
+/// opcode of the oracle's texture model (`TEXTURE_OPCODES`) but TXD; texture messages,
+/// and TXQ as arithmetic on driver-supplied size words.
+pub fn runs_texture_opcode(op: Opcode) -> bool {
+    shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op) && op != Opcode::TXD
+}
 
 /// Texture instructions the valhall texture unit does not run are refused with a reason
 /// that says why (the oracle and the jit run them): TXD (TEX_GRADIENT's gradient
@@ -180,7 +175,7 @@ fn refuse_textures(program: &Program) -> Result<(), EngineError> {
         if !op.info().is_tex {
             continue;
         }
-        let why = if !TEX_OPCODES.contains(&op) {
+        let why = if !runs_texture_opcode(op) {
             match op {
                 Opcode::TXD => "TXD: textures: TEX_GRADIENT's gradient descriptor is not \
                                 modelled by the valhall texture unit"

@@ -73,7 +73,7 @@ pub(crate) fn run_rows(rows: &[Row]) {
         let (file, idx) = l.names.lookup(l.stage, "result.attrib[0]").expect("out");
         let key = RegKey::new(file, idx);
         let valhall_refuses = l.program.instructions.iter().any(|i| {
-            i.opcode.info().is_tex && !shaderdiff_valhall::engine::TEX_OPCODES.contains(&i.opcode)
+            i.opcode.info().is_tex && !shaderdiff_valhall::engine::runs_texture_opcode(i.opcode)
         });
         for name in ENGINE_NAMES {
             let e = engine(name, &EngineConfig::default()).expect("engine");

@@ -3,7 +3,7 @@
 //! overrides) of target, size, levels, wrap mode, filter, instruction, stage and
 //! per-invocation coordinates (many of them on or near texel edges and level boundaries),
 //! every channel the oracle defines must be each engine's word exactly (valhall refuses
-//! TXD and TG4 with a component in a register: exit 3, checked). The three are independent implementations (the
+//! TG4 with a component in a register: exit 3, checked). The three are independent implementations (the
 //! oracle evaluates every texel the implementation's precision allows, the jit computes
 //! like a texture unit in single precision, valhall in 8-bit sub-texel fixed point with an
 //! 8.8 level of detail), so this checks the oracle's precision bands too: an engine's
@@ -243,7 +243,7 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
         let got = match engine(name, &cfg).expect(name).execute(&program, &inputs) {
             Ok(o) => o,
             Err(shaderdiff_backends::EngineError::Unsupported { reason, .. })
-                if name == "valhall" && (c.op == "TXD" || (c.op == "TG4" && !imm_component)) =>
+                if name == "valhall" && c.op == "TG4" && !imm_component =>
             {
                 prop_assert!(reason.contains("valhall texture unit"), "{}", reason);
                 continue;

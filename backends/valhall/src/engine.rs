@@ -155,17 +155,16 @@ impl ValhallEngine {
 }
 
 /// Whether the valhall compiler lowers texture opcode `op` (`compile::tex`): every
-/// opcode of the oracle's texture model (`TEXTURE_OPCODES`) but TXD; texture messages,
-/// and TXQ as arithmetic on driver-supplied size words.
+/// opcode of the oracle's texture model (`TEXTURE_OPCODES`); texture messages, and TXQ as
+/// arithmetic on driver-supplied size words.
 pub fn runs_texture_opcode(op: Opcode) -> bool {
-    shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op) && op != Opcode::TXD
+    shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
 }
 
 /// Texture instructions the valhall texture unit does not run are refused with a reason
-/// that says why (the oracle and the jit run them): TXD (TEX_GRADIENT's gradient
-/// descriptor layout is not documented) and the other texture opcodes (TG4 with a
-/// component in a register is refused by the compiler); targets outside the texture model
-/// and more than one texel offset operand are refused as the oracle refuses them.
+/// that says why: the texture opcodes outside the oracle's model (TG4 with a component in
+/// a register is refused by the compiler); targets outside the texture model and more than
+/// one texel offset operand are refused as the oracle refuses them.
 ///
 /// # Errors
 /// [`EngineError::Unsupported`] at the first such instruction.
@@ -176,12 +175,7 @@ fn refuse_textures(program: &Program) -> Result<(), EngineError> {
             continue;
         }
         let why = if !runs_texture_opcode(op) {
-            match op {
-                Opcode::TXD => "TXD: textures: TEX_GRADIENT's gradient descriptor is not \
-                                modelled by the valhall texture unit"
-                    .to_string(),
-                _ => format!("{op}: textures: not supported by the valhall texture unit"),
-            }
+            format!("{op}: textures: not supported by the valhall texture unit")
         } else {
             match insn.texture {
                 Some(t) if shaderdiff_oracles::texture::Target::of_ir(t).is_none() => {

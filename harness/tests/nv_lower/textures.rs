@@ -1,6 +1,6 @@
 //! NV texture instructions (NV_gpu_program4 §2.X.4.4, §2.X.8.Z TEX, TXB, TXL, TXP, TXF,
-//! TXQ; NOTES.md §13) lowered to the IR and run on every engine (valhall's texture unit
-//! runs TEX, TXB, TXL, TXP, TXF, TXQ and the gathers and refuses TXD, exit 3). One row per instruction and case, in the style of
+//! TXQ; NOTES.md §13) lowered to the IR and run on every engine (valhall refuses only a
+//! TG4 component in a register, exit 3). One row per instruction and case, in the style of
 //! table_x13.rs; expected values are worked by hand from the sections cited beside each row.
 //! Texel `n` of level `l` of the test textures holds `[100l + n, 0x100 + 100l + n,
 //! 0x200 + 100l + n, 0x300 + 100l + n]`.

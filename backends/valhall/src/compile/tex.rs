@@ -1,4 +1,4 @@
-//! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL → `TEX_SINGLE`,
+//! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL, TXD → `TEX_SINGLE`,
 //! TXF → `TEX_FETCH`, TG4 → `TEX_GATHER` (ISA.xml; fields ENCODING.md §8.2), run by the simulator's texture
 //! unit (`crate::sim::tex`). The semantics being implemented are the oracle's (README
 //! "Textures"); this module only fixes how the operands reach the unit.
@@ -63,7 +63,11 @@
 //!   `instr->component`, a constant], so the component must be an immediate; one in a
 //!   register is refused (exit 3).
 //!
-//! TXD is refused by the engine before compiling (`engine.rs`).
+//! * **TXD** [Mesa usage] (Mesa lowers it for Valhall with `nir_lower_tex`'s `lower_txd`:
+//!   an explicit-LOD sample whose level of detail the shader computes from the gradients
+//!   and the texture size): `TEX_SINGLE` `explicit` with `lambda = log2 rho` from the
+//!   exact Euclidean `rho` (which lies between the bounds OpenGL 3.x §3.8.8 allows, the
+//!   oracle's candidate range), the level-0 size from TXQ's size words.
 
 use shaderdiff_ir::{File, Instruction, Opcode, ReturnType, Stage};
 use shaderdiff_oracles::interp::lanes::FetchType;
@@ -111,7 +115,13 @@ impl Lower<'_> {
         }
         if !matches!(
             op,
-            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::TXL | Opcode::TXF | Opcode::TG4
+            Opcode::TEX
+                | Opcode::TXP
+                | Opcode::TXB
+                | Opcode::TXL
+                | Opcode::TXF
+                | Opcode::TG4
+                | Opcode::TXD
         ) {
             return Err(CompileError::unsupported(
                 pos,
@@ -128,7 +138,12 @@ impl Lower<'_> {
             ));
         }
         let gather = op == Opcode::TG4;
-        let unit = unit_of(&insn, if gather { 2 } else { 1 }, pos)?;
+        let unit_src = match op {
+            Opcode::TG4 => 2,
+            Opcode::TXD => 3,
+            _ => 1,
+        };
+        let unit = unit_of(&insn, unit_src, pos)?;
         let component = if gather {
             Some(self.gather_component(&insn, pos)?)
         } else {
@@ -181,13 +196,17 @@ impl Lower<'_> {
         }
         let fragment = self.program.stage == Stage::Fragment;
         let lod_mode = match op {
-            Opcode::TXL => "explicit",
+            Opcode::TXL | Opcode::TXD => "explicit",
             Opcode::TXB if fragment => "computed_bias",
             Opcode::TEX | Opcode::TXP if fragment => "computed",
             _ => "zero",
         };
         if !fetch && !gather && matches!(lod_mode, "explicit" | "computed_bias") {
-            let l = self.fetch_as(&insn, 0, 3, FetchType::Float)?;
+            let l = if op == Opcode::TXD {
+                self.txd_lambda(&insn, target, unit)?
+            } else {
+                self.fetch_as(&insn, 0, 3, FetchType::Float)?
+            };
             sr.push(self.lod_88(l));
         }
         let ret = self
@@ -278,14 +297,7 @@ impl Lower<'_> {
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(pos, "TXQ needs a destination"));
         };
-        let first = match self.code.tex_sizes.iter().find(|(u, _)| *u == unit) {
-            Some(&(_, w)) => w,
-            None => {
-                let w = self.code.reserve(4);
-                self.code.tex_sizes.push((unit, w));
-                w
-            }
-        };
+        let first = self.size_words(unit);
         let word = |k: u32| VSrc::new(Val::Fau(SrcValue::Uniform((first + k).min(255) as u8)));
         let axes = target.dims() + usize::from(target.layer_axis().is_some());
         let lod = self.fetch_as(&insn, 0, 0, FetchType::Int)?;
@@ -312,6 +324,51 @@ impl Lower<'_> {
             results.push((c, v));
         }
         self.write_results(&dst.reg, results)
+    }
+
+    /// The first of unit `unit`'s four size words (module docs, TXQ), reserved on first use.
+    fn size_words(&mut self, unit: u32) -> u32 {
+        match self.code.tex_sizes.iter().find(|(u, _)| *u == unit) {
+            Some(&(_, w)) => w,
+            None => {
+                let w = self.code.reserve(4);
+                self.code.tex_sizes.push((unit, w));
+                w
+            }
+        }
+    }
+
+    /// TXD's level of detail (module docs): `lambda = log2(rho^2) / 2` with `rho^2` the
+    /// larger of the squared lengths of `(ds/dx, dt/dx, dr/dx)` and the d/dy vector scaled
+    /// by the level-0 size (RECT unscaled, the layer excluded; OpenGL 3.x §3.8.8 equations
+    /// 3.18-3.20), at least the smallest normal f32 (so a zero gradient gives a very
+    /// negative `lambda`, level 0).
+    fn txd_lambda(
+        &mut self,
+        insn: &Instruction,
+        target: Target,
+        unit: u32,
+    ) -> Result<VSrc, CompileError> {
+        let first = self.size_words(unit);
+        let mut rho2 = self.code.f(f32::MIN_POSITIVE);
+        for k in [1, 2] {
+            let mut sq = self.code.f(0.0);
+            for a in 0..target.dims() {
+                let mut d = self.fetch_as(insn, k, a as u8, FetchType::Float)?;
+                if target != Target::Rect {
+                    let w = VSrc::new(Val::Fau(SrcValue::Uniform(
+                        (first + a as u32).min(255) as u8
+                    )));
+                    let size = self.code.op("U32_TO_F32", &[w], &[]);
+                    d = super::alu::mul(&mut self.code, d, size);
+                }
+                sq = self.code.op("FMA.f32", &[d, d, sq], &[]);
+            }
+            rho2 = self.code.op("FMAX.f32", &[rho2, sq], &[]);
+        }
+        let l = super::alu::lg2(&mut self.code, rho2);
+        let half = self.code.f(0.5);
+        Ok(super::alu::mul(&mut self.code, l, half))
     }
 
     /// TG4's component (`src1.x`, tgsi.rst TG4) when it is an immediate: `fetch_component`

@@ -1,6 +1,7 @@
-//! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL, TXD → `TEX_SINGLE`,
-//! TXF → `TEX_FETCH`, TG4 → `TEX_GATHER` (ISA.xml; fields ENCODING.md §8.2), run by the simulator's texture
-//! unit (`crate::sim::tex`). The semantics being implemented are the oracle's (README
+//! Texture instructions → Valhall texture messages: TEX, TXP, TXB, TXL, TXD →
+//! `TEX_SINGLE`, TXF → `TEX_FETCH`, TG4 → `TEX_GATHER` (ISA.xml; fields ENCODING.md §8.2),
+//! run by the simulator's texture unit (`crate::sim::tex`); TXQ is arithmetic on size
+//! words the driver supplies. The semantics being implemented are the oracle's (README
 //! "Textures"); this module only fixes how the operands reach the unit.
 //!
 //! ISA.xml gives the fields (`dimension`, `array_enable`, `texel_offset`, `lod_mode`,
@@ -48,7 +49,6 @@
 //!   writes its results (the operands are sent with the message), so the runs may
 //!   overlap. The moves into the run go from the highest register down so that a reload
 //!   of a spilled value, always into r56, cannot clobber one already set.
-//!
 //! * **TXQ** [Mesa usage] (the Midgard/Bifrost drivers' `PAN_SYSVAL_TEXTURE_SIZE`: the
 //!   driver passes each texture's size in uniform words, the shader derives what it
 //!   needs): four uniform words per queried unit, level-0 width, height, depth / layers
@@ -57,15 +57,13 @@
 //!   undefined). The shader computes a level's extent as `max(1, size >> lod)` with
 //!   `RSHIFT_OR` and `CSEL.u32`, layers and BUFFER widths unshifted (OpenGL 3.x §3.8.8);
 //!   components the target has no extent for are 0 (the oracle: undefined).
-//!
 //! * **TG4** → `TEX_GATHER` with the same staging layout (no LOD: the base level), its
 //!   `fetch_component` = the component [Mesa usage: `bi_emit_tex_valhall` passes
 //!   `instr->component`, a constant], so the component must be an immediate; one in a
 //!   register is refused (exit 3).
-//!
-//! * **TXD** [Mesa usage] (Mesa lowers it for Valhall with `nir_lower_tex`'s `lower_txd`:
-//!   an explicit-LOD sample whose level of detail the shader computes from the gradients
-//!   and the texture size): `TEX_SINGLE` `explicit` with `lambda = log2 rho` from the
+//! * **TXD** [Mesa usage] (panvk, Mesa's Bifrost/Valhall Vulkan driver, preprocesses with
+//!   `nir_lower_tex` and `lower_txd`: an explicit-LOD sample whose level of detail the
+//!   shader computes from the gradients and the texture size): `TEX_SINGLE` `explicit` with `lambda = log2 rho` from the
 //!   exact Euclidean `rho` (which lies between the bounds OpenGL 3.x §3.8.8 allows, the
 //!   oracle's candidate range), the level-0 size from TXQ's size words.
 

@@ -53,13 +53,13 @@
 //! * subgroup: `CLPER.i32` (`subgroup16`, lane_op `none`/`xor`), `WMASK` (`subgroup16`);
 //! * memory: `LOAD.i8`…`LOAD.i128` (every `load_lane`), `STORE.i8`…`STORE.i128`,
 //!   `ATOM`, `ATOM_RETURN`, `ATOM1_RETURN` (`.i32`, `.i64`);
-//! * textures: `TEX_FETCH`, `TEX_SINGLE` (module `tex`: a NEAREST-filtering texture unit
+//! * textures: `TEX_FETCH`, `TEX_SINGLE`, `TEX_GATHER` (module `tex`: a texture unit
 //!   reading the textures bound with [`Memory::bind_texture`]);
 //! * control: `NOP`, `BRANCHZ` (combine `none`/`h0`/`h1`), `BARRIER` (module `sched`),
 //!   flows (`.end` ends threads; waits, `.reconverge`, `.discard` have no effect).
 //!
 //! Everything else (`BRANCHZI`, `ICMP_MULTI`, `FRCP/FRSQ.f16`, the
-//! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, `TEX_GATHER`/`TEX_GRADIENT`/`TEX_DUAL`, other `WMASK` forms,
+//! `*_TABLE`/`*_APPROX`/`FATAN_ASSIST`/`FPCLASS` helpers, cube-map, `SEG_ADD`, `TEX_GRADIENT`/`TEX_DUAL`, other `WMASK` forms,
 //! other `CLPER` forms, descriptor/varying/tile/blend messages) is
 //! [`SimError::Unsupported`] when the program is loaded.
 //!

@@ -333,3 +333,51 @@ fn forms_outside_the_tables_are_invalid() {
         assert_eq!((e.pos().line, e.pos().col), (4, 1), "{text}: {e}");
     }
 }
+
+/// The spec suite's ATOM families (`generators/src/nv/spec_atom.rs`) on every engine, two
+/// values by hand from their edge-value layout: invocation `i`'s slot starts as edge value
+/// `(7 i + 3) % 32`, its operand is edge value `i`.
+#[test]
+fn spec_suite_atom_families_follow_their_layout() {
+    use shaderdiff_generators::nv::spec_atom::{cases, REGION_BASE};
+    let all = cases().expect("the ATOM families lower");
+    assert_eq!(all.len(), 74);
+    // ADD.U64, invocation 3: slot 3 holds EDGE_VALUES_64[24] = 0xBFF0_0000_0000_0000
+    // (binary64 -1.0), the operand is EDGE_VALUES_64[3] = u64::MAX: the sum wraps to
+    // 0xBFEF_FFFF_FFFF_FFFF. CSWAP.S64, invocation 4 (even: compares with the slot's value
+    // EDGE_VALUES_64[31] = 0xFFFF), stores EDGE_VALUES_64[17] = 0x0000_0001_FFFF_FFFF.
+    for (name, inv, old, new) in [
+        (
+            "nv-spec-vp-atom-add-u64",
+            3,
+            0xBFF0_0000_0000_0000u64,
+            0xBFEF_FFFF_FFFF_FFFFu64,
+        ),
+        (
+            "nv-spec-vp-atom-cswap-s64",
+            4,
+            0xFFFF,
+            0x0000_0001_FFFF_FFFF,
+        ),
+    ] {
+        let c = all.iter().find(|c| c.name == name).expect(name);
+        let mut inputs = c.inputs.clone();
+        shaderdiff::nv_runtime::prepare(&c.lowered.program, &c.lowered.names, &mut inputs)
+            .expect("prepared");
+        let (f, i) = c
+            .lowered
+            .names
+            .lookup(c.lowered.stage, "result.attrib[0]")
+            .expect("output");
+        for engine in shaderdiff_backends::ENGINE_NAMES {
+            let e = shaderdiff_backends::engine(engine, &Default::default()).expect("engine");
+            let mut out = e.execute(&c.lowered.program, &inputs).expect("runs");
+            shaderdiff::nv_runtime::regions(&c.lowered.names, &inputs, &mut out);
+            let r = out.registers[&RegKey::new(f, i)][inv];
+            let got_old = u64::from(r[0]) | u64::from(r[1]) << 32;
+            assert_eq!(got_old, old, "{engine} {name}");
+            let mem = &out.global[&REGION_BASE];
+            assert_eq!(qword(mem, inv), new, "{engine} {name}");
+        }
+    }
+}

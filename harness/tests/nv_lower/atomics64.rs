@@ -233,6 +233,40 @@ fn exchange_and_compare_and_swap() {
     );
 }
 
+/// ADD.F64 (NV_shader_atomic_float64): a binary64 addition, round to nearest even.
+#[test]
+fn double_precision_add() {
+    // +0.0 (qword 7) + 2.5 = 2.5 (0x4004 << 48); -0.0 (qword 2) + 1.5 = 1.5 (0x3FF8 << 48).
+    row(
+        "ATOM.ADD.F64 t.x, v, r.x;",
+        pack(0x4004_0000_0000_0000, 0),
+        7,
+        0,
+        0x4004_0000_0000_0000,
+    );
+    row(
+        "ATOM.ADD.F64 t.x, v, r.x;",
+        pack(0x3FF8_0000_0000_0000, 0),
+        2,
+        1 << 63,
+        0x3FF8_0000_0000_0000,
+    );
+    // 1.0 (stored by EXCH from v.x) + v.y: 2^-53 (0x3CA0 << 48) is half an ulp of 1.0, a
+    // tie that rounds to the even 1.0; 3 * 2^-53 (0x3CB8 << 48) is 1.5 ulp, a tie between
+    // 1 + 2^-52 (odd) and 1 + 2^-51 (even): 0x3FF0_0000_0000_0002.
+    for (y, sum) in [
+        (0x3CA0_0000_0000_0000, 0x3FF0_0000_0000_0000),
+        (0x3CB8_0000_0000_0000, 0x3FF0_0000_0000_0002),
+    ] {
+        check_with(
+            "ADD.U64 r.x, a.x, 56;\nATOM.EXCH.F64 t.x, v, r.x;\nATOM.ADD.F64 t.x, v.y, r.x;",
+            "U64",
+            pack(0x3FF0_0000_0000_0000, y),
+            &[(8, V(0x3FF0_0000_0000_0000)), (7, V(sum))],
+        );
+    }
+}
+
 #[test]
 fn result_components_other_than_x_and_misaligned_addresses_are_undefined() {
     // § ATOM: "The <y>, <z>, and <w> components of the result vector are undefined": t.y

@@ -21,7 +21,7 @@ const BASE: u64 = 0x3_0000_4000;
 /// at qword 1 + id.
 fn program(setup: &str, insn: &str) -> String {
     format!(
-        "!!NVcp5.0\nOPTION NV_shader_atomic_int64;\nGROUP_SIZE 8;\n\
+        "!!NVcp5.0\nOPTION NV_shader_atomic_int64;\nOPTION NV_shader_atomic_float64;\nGROUP_SIZE 8;\n\
          PARAM p0 = program.local[0];\nPARAM p1 = program.local[1];\n\
          LONG TEMP a, q, v, old;\nTEMP i, w;\nPK64.U a, p0;\n{setup}\n{insn}\n\
          MUL.U i.x, invocation.localid.x, 8;\nADD.U i.x, i.x, 8;\nCVT.U64.U32 q.x, i.x;\n\
@@ -82,14 +82,49 @@ fn contended_cswap_has_one_winner() {
     }
 }
 
-/// `shaderdiff diff` (every engine, the atomic-aware comparator) agrees on both programs
+/// ADD.F64 of 0.5 by each of 8 invocations on 1.0: every partial sum 1.0 + k / 2 is exact
+/// in binary64, so the sorted values read are 1.0, 1.5, ..., 4.5 and the qword ends at 5.0
+/// (0x4014 << 48) whatever the order of the compare-and-swap loops.
+#[test]
+fn contended_double_add_reads_every_partial_sum_once() {
+    let text = program("PK64.U v, p1;", "ATOM.ADD.F64 old.x, v, a.x;");
+    let global = [(BASE, region(1.0f64.to_bits()))];
+    let hi = (BASE >> 32) as u32;
+    let half = 0.5f64.to_bits();
+    let locals = [
+        [BASE as u32, hi, 0, 0],
+        [half as u32, (half >> 32) as u32, 0, 0],
+    ];
+    for (engine, out) in run_compute(&text, &locals, &global, 8) {
+        let q = qwords(&out.global[&BASE]);
+        let mut seen: Vec<f64> = q[1..9].iter().map(|&b| f64::from_bits(b)).collect();
+        seen.sort_by(f64::total_cmp);
+        let want: Vec<f64> = (0..8).map(|k| 1.0 + 0.5 * f64::from(k)).collect();
+        assert_eq!(seen, want, "{engine}: {q:x?}");
+        assert_eq!(q[0], 0x4014_0000_0000_0000, "{engine}: {q:x?}");
+    }
+}
+
+/// `shaderdiff diff` (every engine, the atomic-aware comparator) agrees on the ADD, CSWAP
+/// and ADD.F64 programs
 /// for two schedule seeds of the valhall simulator.
 #[test]
 fn contended_64_bit_atomics_agree_under_diff() {
     let dir = std::env::temp_dir().join(format!("sd-atom64-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let l = locals();
-    for (name, (setup, insn), first) in [("add", ADD, 0xFFFF_FFFF), ("cswap", CSWAP, 0)] {
+    const FADD: (&str, &str) = ("PK64.U v, p1;", "ATOM.ADD.F64 old.x, v, a.x;");
+    let half = 0.5f64.to_bits();
+    for (name, (setup, insn), first, p1) in [
+        ("add", ADD, 0xFFFF_FFFF, [l[1][0], 0]),
+        ("cswap", CSWAP, 0, [l[1][0], 0]),
+        (
+            "fadd",
+            FADD,
+            1.0f64.to_bits(),
+            [half as u32, (half >> 32) as u32],
+        ),
+    ] {
         let prog = dir.join(format!("{name}.nvcp"));
         let inputs = dir.join(format!("{name}.inputs.json"));
         std::fs::write(&prog, program(setup, insn)).expect("write program");
@@ -98,9 +133,9 @@ fn contended_64_bit_atomics_agree_under_diff() {
             &inputs,
             format!(
                 "{{\"invocations\": 8, \"constants\": {{\"program.local[0]\": [\"{:#x}\", \
-                 \"{:#x}\", \"0\", \"0\"], \"program.local[1]\": [\"{:#x}\", \"0\", \"0\", \
+                 \"{:#x}\", \"0\", \"0\"], \"program.local[1]\": [\"{:#x}\", \"{:#x}\", \"0\", \
                  \"0\"]}}, \"global\": {{\"{BASE:#x}\": \"{hex}\"}}}}",
-                l[0][0], l[0][1], l[1][0]
+                l[0][0], l[0][1], p1[0], p1[1]
             ),
         )
         .expect("write inputs");

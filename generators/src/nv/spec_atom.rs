@@ -2,7 +2,7 @@
 //! program per atomic modifier × storage modifier of NV_gpu_program5 § ATOM Table X.Y as
 //! NV_shader_atomic_float (ADD / EXCH `F32`), NV_shader_atomic_int64 (`S64` for ADD MIN MAX
 //! AND OR XOR EXCH CSWAP, `U64` for MIN MAX AND OR XOR) and NV_shader_atomic_float64
-//! (EXCH `F64`) extend it, each in two shapes:
+//! (ADD and EXCH `F64`) extend it, each in two shapes:
 //!
 //! * `nv-spec-vp-atom-<op>-<type>`: invocation `i` (32 of them) updates its own 8-byte
 //!   slot of a global region at byte `8 i`, which starts as edge value `(7 i + 3) % 32`,
@@ -18,8 +18,8 @@
 //! it, so `v.x` = (x, y) and CSWAP's `v.y` = (z, w)); the value read goes to
 //! `result.attrib[0]` (64-bit: `UP64.U` of the LONG result, `.xy`). Edge values:
 //! [`INT_EDGE_VALUES`] (32-bit integers), [`EDGE_VALUES`] (F32), [`EDGE_VALUES_64`]
-//! (64-bit; EXCH.F64 moves bits). ADD.F64 and the F16 forms are refused by the lowering
-//! (`ir/src/nv/lower_atom64.rs`, `lower_mem.rs`) and not generated.
+//! (64-bit; EXCH.F64 moves bits, ADD.F64 adds them as binary64, NaNs and infinities
+//! included). The F16 forms are refused by the lowering (`lower_mem.rs`) and not generated.
 
 use std::fmt::Write as _;
 
@@ -94,6 +94,7 @@ pub const FORMS: &[(&str, &str)] = &[
     ("CSWAP", "S32"),
     ("ADD", "U64"),
     ("ADD", "S64"),
+    ("ADD", "F64"),
     ("MIN", "U64"),
     ("MIN", "S64"),
     ("MAX", "U64"),

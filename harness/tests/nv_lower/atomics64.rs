@@ -375,7 +375,7 @@ fn forms_outside_the_tables_are_invalid() {
 fn spec_suite_atom_families_follow_their_layout() {
     use shaderdiff_generators::nv::spec_atom::{cases, REGION_BASE};
     let all = cases().expect("the ATOM families lower");
-    assert_eq!(all.len(), 74);
+    assert_eq!(all.len(), 76);
     // ADD.U64, invocation 3: slot 3 holds EDGE_VALUES_64[24] = 0xBFF0_0000_0000_0000
     // (binary64 -1.0), the operand is EDGE_VALUES_64[3] = u64::MAX: the sum wraps to
     // 0xBFEF_FFFF_FFFF_FFFF. CSWAP.S64, invocation 4 (even: compares with the slot's value

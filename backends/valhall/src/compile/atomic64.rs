@@ -20,12 +20,11 @@ use shaderdiff_ir::{Instruction, Pos};
 use shaderdiff_oracles::atomic::AtomicOp;
 use shaderdiff_oracles::interp::lanes::FetchType;
 
-use super::abi::{ADDR_REG, STAGING_REG};
+use super::abi::STAGING_REG;
 use super::lower::Lower;
 use super::memory::{hardware_op, Site};
 use super::vcode::{VDst, VSrc, Val};
 use super::CompileError;
-use crate::StagingRun;
 
 impl Lower<'_> {
     /// A 64-bit atomic (module docs): `dst.x` = the old value's low word, `dst.y` its high
@@ -81,28 +80,7 @@ impl Lower<'_> {
                 self.code
                     .ins("MOV.i32", VDst::P(STAGING_REG + j as u8), &[v], &[]);
             }
-            let mut mods = vec![("slot", "slot0"), ("atom_opc", name)];
-            if compare {
-                mods.push(("compare", ""));
-            }
-            self.code.ins(
-                "ATOM_RETURN.i64",
-                VDst::None,
-                &[VSrc::new(Val::P(ADDR_REG))],
-                &mods,
-            );
-            let last = self.code.last_mut().expect("just emitted");
-            last.runs = vec![
-                StagingRun {
-                    base: STAGING_REG,
-                    count: 2,
-                },
-                StagingRun {
-                    base: STAGING_REG,
-                    count: vals.len() as u8,
-                },
-            ];
-            last.site = Some(Site::Atomic64(op));
+            self.atom_return(name, compare, Site::Atomic64(op), true);
             // r56 first: a move into a spilled register goes through r56.
             for (k, &r) in ret.iter().enumerate() {
                 let from = VSrc::new(Val::P(STAGING_REG + k as u8));

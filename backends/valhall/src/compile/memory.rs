@@ -47,7 +47,7 @@ use super::CompileError;
 use crate::{SrcValue, StagingRun};
 
 /// The returned-value register of atomics (`r59`).
-pub(super) const RETURN_REG: u8 = STAGING_REG + 3;
+const RETURN_REG: u8 = STAGING_REG + 3;
 
 /// The role of an instruction in the access log the engine reads back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,7 +406,7 @@ impl Lower<'_> {
                             .ins("MOV.i32", VDst::P(STAGING_REG + 1), &[cmp], &[]);
                     }
                     self.code.ins("MOV.i32", VDst::P(STAGING_REG), &[src], &[]);
-                    self.atom_return(name, compare, Site::Atomic(op));
+                    self.atom_return(name, compare, Site::Atomic(op), false);
                     let r = VSrc::new(Val::P(RETURN_REG));
                     self.code.ins("MOV.i32", VDst::V(ret), &[r], &[]);
                 }
@@ -442,27 +442,36 @@ impl Lower<'_> {
         last.site = Some(Site::Marker);
     }
 
-    /// `ATOM_RETURN.i32.slot0.<name>[.compare] @r59, @r56[:r57], r60:r61, offset:0`.
-    fn atom_return(&mut self, name: &'static str, compare: bool, site: Site) {
+    /// `ATOM_RETURN.i32.slot0.<name>[.compare] @r59, @r56[:r57], r60:r61, offset:0`, or
+    /// (`wide`) `ATOM_RETURN.i64.slot0.<name>[.compare] @r56:r57, @r56:r57[:r58:r59], ...`
+    /// ([`super::atomic64`]).
+    pub(super) fn atom_return(
+        &mut self,
+        name: &'static str,
+        compare: bool,
+        site: Site,
+        wide: bool,
+    ) {
         let mut mods = vec![("slot", "slot0"), ("atom_opc", name)];
         if compare {
             mods.push(("compare", ""));
         }
-        self.code.ins(
-            "ATOM_RETURN.i32",
-            VDst::None,
-            &[VSrc::new(Val::P(ADDR_REG))],
-            &mods,
-        );
+        let (ins, ret, words) = if wide {
+            ("ATOM_RETURN.i64", STAGING_REG, 2)
+        } else {
+            ("ATOM_RETURN.i32", RETURN_REG, 1)
+        };
+        self.code
+            .ins(ins, VDst::None, &[VSrc::new(Val::P(ADDR_REG))], &mods);
         let last = self.code.last_mut().expect("just emitted");
         last.runs = vec![
             StagingRun {
-                base: RETURN_REG,
-                count: 1,
+                base: ret,
+                count: words,
             },
             StagingRun {
                 base: STAGING_REG,
-                count: if compare { 2 } else { 1 },
+                count: if compare { 2 * words } else { words },
             },
         ];
         last.site = Some(site);
@@ -510,7 +519,7 @@ impl Lower<'_> {
         self.code
             .ins("MOV.i32", VDst::P(STAGING_REG + 1), &[g], &[]);
         self.code.ins("MOV.i32", VDst::P(STAGING_REG), &[new], &[]);
-        self.atom_return("axchg", true, Site::CasLoop(op));
+        self.atom_return("axchg", true, Site::CasLoop(op), false);
         let r = VSrc::new(Val::P(RETURN_REG));
         let got = self.code.op("MOV.i32", &[r], &[]);
         let z = self.code.konst(0);

@@ -35,8 +35,8 @@
 //! S8X2 S8X4 S16X2 S16X4 U8X2 U8X4 U16X2 U16X4 (mem_extended) load or store each component
 //! like the scalar form at `offset + c * size`.
 //!
-//! 64-bit atomics (U64, S64, F64 EXCH) are `lower_atom64.rs`. Refused: F16 atomics and
-//! ADD.F64. `.COH` / `.VOL` have no
+//! 64-bit atomics (U64, S64; F64 ADD and EXCH) are `lower_atom64.rs`. Refused: F16
+//! atomics (NV_shader_atomic_fp16_vector). `.COH` / `.VOL` have no
 //! effect in a single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};

@@ -13,6 +13,7 @@
 //!   modifiers on 64-bit operands, shared by every engine.
 //! * [`edit`]: rebuilding a program's instruction list (labels and positions kept).
 
+pub mod atomic64;
 pub mod edit;
 pub mod error;
 pub mod infer;

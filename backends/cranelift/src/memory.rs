@@ -32,6 +32,9 @@ pub(crate) const MAX_SHARED_BYTES: u64 = 256 << 20;
 /// Symbol of [`shaderdiff_atomic`].
 pub(crate) const ATOMIC_SYMBOL: &str = "shaderdiff_atomic";
 
+/// The flag generated code adds to the operation number of an atomic on a 64-bit location.
+pub(crate) const WIDE_ATOMIC: u32 = 0x100;
+
 /// The operations of the TGSI atomic opcodes, indexed by the operation number generated
 /// code passes to [`shaderdiff_atomic`].
 pub(crate) const ATOMIC_OPS: [AtomicOp; 13] = [
@@ -192,44 +195,53 @@ impl MemRuntime {
     }
 
     /// The atomic of invocation `inv` (see [`shaderdiff_atomic`]); `None` when it is not
-    /// performed (unknown resource or operation, out of range).
-    fn atomic(&mut self, res: u32, op: u32, inv: u64, at: AtomicArgs) -> Option<u32> {
+    /// performed (unknown resource or operation, out of range). `op` is an index into
+    /// [`ATOMIC_OPS`], plus [`WIDE_ATOMIC`] for a 64-bit location.
+    fn atomic(&mut self, res: u32, op: u32, inv: u64, at: AtomicArgs) -> Option<u64> {
         let r = res as usize;
         let d = *self.decls.get(r)?;
-        let op = *ATOMIC_OPS.get(op as usize)?;
+        let width = if op & WIDE_ATOMIC != 0 {
+            AtomicWidth::W64
+        } else {
+            AtomicWidth::W32
+        };
+        let op = *ATOMIC_OPS.get((op & !WIDE_ATOMIC) as usize)?;
         let desc = *self.descs.get(r)?;
         let copy = if d.shared { inv / self.wg_size } else { 0 };
         let off = u64::from(at.offset);
+        let n = width.bytes();
         // tgsi.rst "Resource Access Opcodes": outside the resource the result is unspecified;
         // the oracle performs nothing there (its "Memory model"), and neither does the jit.
-        if copy >= self.copies[r] || off + 4 > desc.size {
+        if copy >= self.copies[r] || off + n as u64 > desc.size {
             return None;
         }
         // Through the pointer generated code uses too (`storage` is not borrowed while
         // code runs).
-        // SAFETY: `copy < copies[r]` and `off + 4 <= size`, so the 4 bytes lie inside the
+        // SAFETY: `copy < copies[r]` and `off + n <= size`, so the n bytes lie inside the
         // `copies[r] * size` bytes of `storage[r]` that `desc.ptr` points to.
-        let p = unsafe { desc.ptr.add((copy * desc.size + off) as usize) }.cast::<[u8; 4]>();
-        // SAFETY: as above; `[u8; 4]` has no alignment requirement.
-        let old = u32::from_le_bytes(unsafe { p.read() });
-        let (src, cmp) = (u64::from(at.src), u64::from(at.cmp));
-        let new = op.apply(AtomicWidth::W32, u64::from(old), src, cmp) as u32;
+        let p = unsafe { desc.ptr.add((copy * desc.size + off) as usize) }.cast::<[u8; 8]>();
+        let mut raw = [0u8; 8];
+        // SAFETY: as above; `n <= 8` bytes are read, with no alignment requirement.
+        unsafe { std::ptr::copy_nonoverlapping(p.cast::<u8>(), raw.as_mut_ptr(), n) };
+        let old = u64::from_le_bytes(raw);
+        let (src, cmp) = (at.src & width.mask(), at.cmp & width.mask());
+        let new = op.apply(width, old, src, cmp);
         // SAFETY: as above.
-        unsafe { p.write(new.to_le_bytes()) };
+        unsafe { std::ptr::copy_nonoverlapping(new.to_le_bytes().as_ptr(), p.cast::<u8>(), n) };
         self.log.push(AtomicRecord {
             location: Location {
                 space: Space::Resource(d.key),
                 offset: off,
-                width: AtomicWidth::W32,
+                width,
             },
             invocation: inv as u32,
             seq: at.seq,
             op,
             src,
             cmp: if op == AtomicOp::CmpXchg { cmp } else { 0 },
-            old: u64::from(old),
+            old,
         });
-        Some(op.returned(AtomicWidth::W32, u64::from(old)) as u32)
+        Some(op.returned(width, old))
     }
 
     /// Writes the final memory into `out`: `buffers` holds every declared resource (SHARED:
@@ -250,13 +262,14 @@ impl MemRuntime {
 #[derive(Clone, Copy, Debug)]
 struct AtomicArgs {
     offset: u32,
-    src: u32,
-    cmp: u32,
+    src: u64,
+    cmp: u64,
     seq: u32,
 }
 
 /// One invocation's atomic, called from generated code (tgsi.rst "Atomic opcodes"; the
-/// lowering in `crate::lower::memory`): on resource `res`, operation `ATOMIC_OPS[op]`, by
+/// lowering in `crate::lower::memory`): on resource `res`, operation `ATOMIC_OPS[op]` (on a
+/// 64-bit location when `op` has [`WIDE_ATOMIC`]: `shaderdiff_ir::atomic64`), by
 /// invocation `inv`, at byte `offset` of the invocation's copy, with data operand `src`,
 /// ATOMCAS compare operand `cmp`, and `seq` the ATOM* instructions the invocation executed
 /// before. Returns the value the destination gets ([`AtomicOp::returned`]); 0 when
@@ -273,11 +286,11 @@ unsafe extern "C" fn shaderdiff_atomic(
     op: u32,
     inv: u64,
     offset: u32,
-    src: u32,
-    cmp: u32,
+    src: u64,
+    cmp: u64,
     seq: u32,
     active: u32,
-) -> u32 {
+) -> u64 {
     if active == 0 {
         return 0;
     }
@@ -297,14 +310,15 @@ unsafe extern "C" fn shaderdiff_atomic(
 }
 
 /// The [`LibcallDef`] of [`shaderdiff_atomic`]: `(ctx: i64, res: i32, op: i32, inv: i64,
-/// offset, src, cmp, seq, active: i32) -> i32`.
+/// offset: i32, src: i64, cmp: i64, seq: i32, active: i32) -> i64` (32-bit operands and
+/// results zero-extended).
 pub(crate) fn libcall_def() -> LibcallDef {
     type AtomicFn =
-        unsafe extern "C" fn(*const RunCtx, u32, u32, u64, u32, u32, u32, u32, u32) -> u32;
+        unsafe extern "C" fn(*const RunCtx, u32, u32, u64, u32, u64, u64, u32, u32) -> u64;
     LibcallDef {
         name: ATOMIC_SYMBOL,
-        params: &[I64, I32, I32, I64, I32, I32, I32, I32, I32],
-        returns: &[I32],
+        params: &[I64, I32, I32, I64, I32, I64, I64, I32, I32],
+        returns: &[I64],
         ptr: shaderdiff_atomic as AtomicFn as *const u8,
     }
 }

@@ -100,8 +100,9 @@ pub fn trace_mask(m: &Machine) -> Vec<bool> {
     t
 }
 
-/// The resource location of byte address `a`, if it is inside a resource window.
-fn location(layout: &RecordLayout, a: u64) -> Option<Location> {
+/// The resource location of byte address `a` updated at `width`, if it is inside a
+/// resource window.
+fn location(layout: &RecordLayout, a: u64, width: AtomicWidth) -> Option<Location> {
     let rel = a.checked_sub(RESOURCE_BASE)?;
     let loc = layout.resources.get((rel / RESOURCE_STRIDE) as usize)?;
     let instance = (rel % RESOURCE_STRIDE / INSTANCE_STRIDE) as u32;
@@ -111,7 +112,7 @@ fn location(layout: &RecordLayout, a: u64) -> Option<Location> {
             w => Space::Workgroup(loc.key, w),
         },
         offset: rel % RESOURCE_STRIDE % INSTANCE_STRIDE,
-        width: AtomicWidth::W32,
+        width,
     })
 }
 
@@ -127,12 +128,16 @@ pub fn atomic_log(m: &Machine, events: &[MemEvent]) -> Vec<AtomicRecord> {
         let Ok(k) = m.sites.binary_search_by_key(&(e.index as u32), |s| s.0) else {
             continue;
         };
+        let width = match m.sites[k].1 {
+            Site::Atomic64(_) => AtomicWidth::W64,
+            _ => AtomicWidth::W32,
+        };
         let (op, src, cmp) = match m.sites[k].1 {
             Site::Marker => {
                 *markers.entry(e.thread).or_insert(0) += 1;
                 continue;
             }
-            Site::Atomic(op) => {
+            Site::Atomic(op) | Site::Atomic64(op) => {
                 let cmp = if op == AtomicOp::CmpXchg {
                     e.compare
                 } else {
@@ -144,7 +149,7 @@ pub fn atomic_log(m: &Machine, events: &[MemEvent]) -> Vec<AtomicRecord> {
             Site::CasLoop(_) => continue,
             Site::PlainRead(op) => (op, u64::from(e.sideband), 0),
         };
-        let Some(location) = location(&m.layout, e.address) else {
+        let Some(location) = location(&m.layout, e.address, width) else {
             continue;
         };
         let seq = markers
@@ -157,9 +162,9 @@ pub fn atomic_log(m: &Machine, events: &[MemEvent]) -> Vec<AtomicRecord> {
             invocation: e.thread as u32,
             seq,
             op,
-            src: src & 0xffff_ffff,
-            cmp: cmp & 0xffff_ffff,
-            old: e.old & 0xffff_ffff,
+            src: src & width.mask(),
+            cmp: cmp & width.mask(),
+            old: e.old & width.mask(),
         });
     }
     log

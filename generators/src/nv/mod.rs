@@ -25,6 +25,7 @@ pub mod arb_spec;
 mod emit;
 pub mod fuzz;
 pub mod spec;
+pub mod spec_atom;
 pub mod spec_table;
 
 use rand_chacha::rand_core::SeedableRng;

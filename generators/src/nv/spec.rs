@@ -354,12 +354,13 @@ pub fn families() -> Vec<Family> {
     candidates().into_iter().filter(lowered_today).collect()
 }
 
-/// The whole suite, in table order (vertex then fragment per row).
+/// The whole suite, in table order (vertex then fragment per row), then the ATOM
+/// families of [`super::spec_atom`].
 ///
 /// Errors: a program that does not parse or lower (a generator bug, or a lowering that
 /// lost support [`lowered_today`] claims).
 pub fn suite() -> Result<Vec<SpecCase>, String> {
-    families()
+    let mut cases = families()
         .iter()
         .map(|f| {
             let name = f.name();
@@ -374,7 +375,9 @@ pub fn suite() -> Result<Vec<SpecCase>, String> {
                 inputs,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    cases.extend(super::spec_atom::cases()?);
+    Ok(cases)
 }
 
 #[cfg(test)]

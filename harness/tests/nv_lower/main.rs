@@ -3,6 +3,8 @@
 //! from the notes' tables, not from any engine's output).
 
 mod atomic_loops;
+mod atomics64;
+mod atomics64_contended;
 mod branches;
 mod cc;
 mod cc_table;

@@ -5,7 +5,7 @@ use shaderdiff_ir::nv;
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
 /// negated ADD / SUB, CVT between F16 and 64-bit types, 32-bit accesses to
-/// LONG variables, F16 and 64-bit atomics and textures outside the model
+/// LONG variables, F16 atomics and textures outside the model
 /// (cube maps; the rest in textures.rs).
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
@@ -28,11 +28,6 @@ fn unsupported_constructs_are_refused_with_their_position() {
         (
             "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.F16X2 t.x, t, a.x;\nEND\n",
             "F16 atomics",
-            (4, 1),
-        ),
-        (
-            "!!NVvp5.0\nTEMP t;\nLONG TEMP a;\nATOM.ADD.U64 t.x, t, a.x;\nEND\n",
-            "only 32-bit atomics",
             (4, 1),
         ),
         (

@@ -35,7 +35,8 @@
 //! S8X2 S8X4 S16X2 S16X4 U8X2 U8X4 U16X2 U16X4 (mem_extended) load or store each component
 //! like the scalar form at `offset + c * size`.
 //!
-//! Refused: 64-bit and F16 atomics. `.COH` / `.VOL` have no
+//! 64-bit atomics (U64, S64; F64 ADD and EXCH) are `lower_atom64.rs`. Refused: F16
+//! atomics (NV_shader_atomic_fp16_vector). `.COH` / `.VOL` have no
 //! effect in a single-threaded memory model and are accepted.
 
 use super::ast::{AtomicOp, BaseType, DataType, Instruction as NvInsn};
@@ -305,7 +306,7 @@ impl Ctx<'_> {
 
     /// The memory window and offset of a memory instruction's address operand `k`: shared
     /// memory for LDS / STS / ATOMS, global memory otherwise.
-    fn mem_target(
+    pub(super) fn mem_target(
         &mut self,
         insn: &NvInsn,
         k: usize,
@@ -520,6 +521,13 @@ impl Ctx<'_> {
             .mods
             .atomic
             .ok_or_else(|| self.invalid(format!("{name} needs an atomic modifier")))?;
+        if st.bits == 64 && insn.opcode == N::Atomim {
+            return Err(self.invalid(format!(
+                "{name}.{}.{t}: image atomics take 32-bit storage (Table X.4; \
+                 NV_shader_atomic_int64 extends ATOM, ATOMS and ATOMB only)",
+                op.name()
+            )));
+        }
         if st.bits != 32 || st.count != 1 {
             return Err(self.unsupported(format!("{name}.{}.{t}: only 32-bit atomics", op.name())));
         }

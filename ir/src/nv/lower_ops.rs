@@ -268,13 +268,6 @@ impl Ctx<'_> {
                 return self.thread_group_vote(insn, ty, d, sat);
             }
             N::Atom | N::Atoms | N::Atomb => {
-                if insn.mods.ty.and_then(|t| t.bits()) == Some(64) {
-                    return Err(self.unsupported(format!(
-                        "{}.{}: only 32-bit atomics (the IR's atomics are 32-bit)",
-                        insn.opcode.name(),
-                        insn.mods.atomic.map_or("", |a| a.name())
-                    )));
-                }
                 let d = self.dest(insn)?;
                 return self.atom(insn, d, sat);
             }

@@ -62,7 +62,7 @@ impl Ctx<'_> {
         match insn.opcode {
             N::Pk64 => true,
             N::Cvt => is64(insn.mods.ty),
-            N::I2f | N::Up64 | N::Atom | N::Atoms | N::Atomb => false,
+            N::I2f | N::Up64 => false,
             op => op.has_dst() && is64(insn.mods.ty),
         }
     }
@@ -290,6 +290,8 @@ impl Ctx<'_> {
         }
         if matches!(insn.opcode, N::Load | N::Lds | N::Ldc | N::Ldb) {
             self.load64(insn, &results)?;
+        } else if matches!(insn.opcode, N::Atom | N::Atoms | N::Atomb) {
+            self.atom64(insn, &results)?;
         } else if insn.opcode == N::Cvt {
             self.cvt_to_wide(insn, &results)?;
         } else {

@@ -27,6 +27,7 @@ pub mod ast;
 mod bindings;
 mod lexer;
 pub mod lower;
+mod lower_atom64;
 mod lower_branch;
 mod lower_cali;
 mod lower_cc;

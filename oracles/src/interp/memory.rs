@@ -92,6 +92,9 @@ pub struct ResourceDecl {
 pub(crate) struct MemRef {
     pub res: u32,
     pub swizzle: [u8; 4],
+    /// Atomics: the location's width (`shaderdiff_ir::atomic64`: 64 bits when the memory
+    /// format is `PIPE_FORMAT_R64_UINT` / `_SINT`).
+    pub width: crate::atomic::AtomicWidth,
 }
 
 /// Every `BUFFER` / `MEMORY` register the program declares. `MEMORY` must be GLOBAL or
@@ -209,6 +212,11 @@ pub(crate) fn decode_insn(
             Some(MemRef {
                 res: res as u32,
                 swizzle,
+                width: if shaderdiff_ir::atomic64::is_wide_atomic(insn) {
+                    crate::atomic::AtomicWidth::W64
+                } else {
+                    crate::atomic::AtomicWidth::W32
+                },
             })
         }
     };

@@ -199,7 +199,9 @@ impl Machine<'_> {
     /// writemask channels are undefined. Out-of-range: nothing performed, `x` undefined,
     /// the in-range bytes of the location undefined. Undefined offset or operand: memory
     /// becomes chaotic. Every performed atomic is logged; in replay mode it returns the
-    /// replayed old value and stores the operation applied to it.
+    /// replayed old value and stores the operation applied to it. A 64-bit atomic
+    /// (`shaderdiff_ir::atomic64`) reads its operands from the channel pairs `xy`, updates
+    /// 8 bytes and returns the old value in `x` (low word) and `y`; `z`, `w` undefined.
     fn mem_atomic(&mut self, insn: &DInsn, op: AtomicOp) {
         let (bad, mref) = self.mem_begin(insn);
         let (exec, base) = (self.exec, self.base);
@@ -210,6 +212,11 @@ impl Machine<'_> {
         } else {
             (1, None)
         };
+        // A 64-bit location (`shaderdiff_ir::atomic64`): operands and result are the
+        // channel pairs xy (low word first); `z`, `w` undefined.
+        let width = mref.width;
+        let bytes = width.bytes() as u64;
+        let words = bytes as usize / 4;
         let mem = self.mem.as_deref_mut().expect("memory state");
         let size = mem.size(mref.res);
         for l in lanes(exec) {
@@ -219,64 +226,96 @@ impl Machine<'_> {
             if wm & 1 == 0 {
                 continue;
             }
-            for u in &mut und[1..] {
+            for u in &mut und[words..] {
                 *u |= 1 << l;
             }
-            let operand_bad = bad[0][0] | bad[ks][0] | kc.map_or(0, |k| bad[k][0]);
+            let operand_bad = (0..words).fold(bad[0][0], |acc, c| {
+                acc | bad[ks][c] | kc.map_or(0, |k| bad[k][c])
+            });
             if operand_bad >> l & 1 != 0 {
                 mem.found.chaos = true;
-                und[0] |= 1 << l;
+                for u in &mut und[..words] {
+                    *u |= 1 << l;
+                }
                 continue;
             }
             let off = self.s.srcs[0][0][l] as u64;
             let key = (mref.res, mem.instance_of(mref.res, inv));
             let phase = mem.phase[l];
-            let access = if off % 4 == 0 {
+            let aligned = off % bytes == 0;
+            let access = if aligned {
                 Access::Atomic
             } else {
                 Access::Write
             };
-            mem.note(key, off, (off + 4).min(size), inv, phase, access);
-            if off + 4 > size {
+            mem.note(key, off, (off + bytes).min(size), inv, phase, access);
+            if off + bytes > size {
                 let i = mem.instance(key.0, key.1);
                 for b in off..size {
                     i.und[b as usize] = true;
                 }
-                und[0] |= 1 << l;
+                for u in &mut und[..words] {
+                    *u |= 1 << l;
+                }
                 continue;
             }
-            let src = self.s.srcs[ks][0][l] as u64;
-            let cmp = kc.map_or(0, |k| self.s.srcs[k][0][l] as u64);
-            let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
+            let pair = |k: usize| {
+                (0..words).fold(0u64, |acc, c| {
+                    acc | u64::from(self.s.srcs[k][c][l]) << (32 * c)
+                })
+            };
+            let src = pair(ks);
+            let cmp = kc.map_or(0, pair);
+            let racy = mem.racy(key, off, off + bytes)
+                || (0..bytes / 4).any(|w| mem.order_dependent(key, off + 4 * w));
             let replayed = mem
                 .replay
                 .as_ref()
                 .and_then(|r| r.get(&(inv, seq)).copied());
-            if replayed.is_none() || off % 4 != 0 {
-                mem.settle(key, off, off + 4);
+            if replayed.is_none() || !aligned {
+                mem.settle(key, off, off + bytes);
             }
             let i = mem.instance(key.0, key.1);
             let o = off as usize;
-            let current = word(&i.bytes, off);
-            let old = replayed.unwrap_or(current as u64);
-            let new = op.apply(AtomicWidth::W32, old, src, cmp) as u32;
-            i.bytes[o..o + 4].copy_from_slice(&new.to_le_bytes());
-            if op == AtomicOp::FAdd && f32::from_bits(new).is_nan() {
+            let current = (0..words).fold(0u64, |acc, c| {
+                acc | u64::from(word(&i.bytes, off + 4 * c as u64)) << (32 * c)
+            });
+            let old = replayed.unwrap_or(current);
+            let new = op.apply(width, old, src, cmp);
+            i.bytes[o..o + bytes as usize].copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
+            let nan = match width {
+                AtomicWidth::W32 => f32::from_bits(new as u32).is_nan(),
+                AtomicWidth::W64 => f64::from_bits(new).is_nan(),
+            };
+            if op == AtomicOp::FAdd && nan {
                 // ATOMFADD is an IEEE addition whose NaN bits tgsi.rst does not fix (x86
                 // propagates an operand's payload, Valhall makes 0x7fc00000): from here on
                 // the dword's bytes are not known (loads of it are undefined), while the
                 // atomic comparator judges the log with every NaN one value.
-                i.und[o..o + 4].fill(true);
+                i.und[o..o + bytes as usize].fill(true);
             }
-            if racy || i.und[o..o + 4].contains(&true) {
-                und[0] |= 1 << l;
+            let und_bytes = i.und[o..o + bytes as usize].contains(&true);
+            if racy || und_bytes {
+                for u in &mut und[..words] {
+                    *u |= 1 << l;
+                }
             }
-            if replayed.is_some() && off % 4 == 0 {
-                mem.note_replayed((key.0, key.1, off / 4), current, old as u32, new);
+            if replayed.is_some() && aligned {
+                // Each dword of the location balances its halves of the edges: the
+                // projection of the engine's serial order onto a dword is a trail too.
+                for c in 0..words as u64 {
+                    let half = |v: u64| (v >> (32 * c)) as u32;
+                    let dw = (key.0, key.1, off / 4 + c);
+                    mem.note_replayed(dw, half(current), half(old), half(new));
+                }
             }
-            let ret = op.returned(AtomicWidth::W32, old) as u32;
+            let ret = op.returned(width, old);
             for c in channels(wm) {
-                self.s.out[c][l] = ret;
+                self.s.out[c][l] = if c < words {
+                    (ret >> (32 * c)) as u32
+                } else {
+                    ret as u32
+                };
             }
             let res_key = mem.decls[mref.res as usize].key;
             mem.log.push(AtomicRecord {
@@ -286,7 +325,7 @@ impl Machine<'_> {
                         w => Space::Workgroup(res_key, w),
                     },
                     offset: off,
-                    width: AtomicWidth::W32,
+                    width,
                 },
                 invocation: inv,
                 seq,

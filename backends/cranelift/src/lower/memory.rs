@@ -69,7 +69,7 @@ use shaderdiff_oracles::interp::lanes::FetchType;
 use shaderdiff_oracles::RegKey;
 
 use super::{mem, Frame, LowerError, Lowerer};
-use crate::memory::{ResDesc, ATOMIC_OPS, ATOMIC_SYMBOL};
+use crate::memory::{ResDesc, ATOMIC_OPS, ATOMIC_SYMBOL, WIDE_ATOMIC};
 
 /// Quads per block of a resumable run: 64 invocations.
 pub(crate) const BLOCK_QUADS: usize = 16;
@@ -287,9 +287,14 @@ impl Lowerer<'_, '_> {
         self.store(i, &dst, [Some(x), Some(z), Some(z), Some(z)], insn.saturate)
     }
 
-    /// An atomic (tgsi.rst "Atomic opcodes"; module docs).
+    /// An atomic (tgsi.rst "Atomic opcodes"; module docs). A 64-bit atomic
+    /// (`shaderdiff_ir::atomic64`) passes its operands' channel pairs `xy` as 64-bit
+    /// values and writes the old value to `x` (low word) and `y`; `z`, `w` get the low word
+    /// (the oracle leaves them undefined).
     fn atomic(&mut self, i: usize, op: AtomicOp) -> Result<(), LowerError> {
         let insn = &self.env.program.instructions[i];
+        let wide = shaderdiff_ir::atomic64::is_wide_atomic(insn);
+        let chans = if wide { 0x3 } else { 0x1 };
         let dst = insn.dst[0];
         let wm = dst.writemask & 0xF;
         let res = self.resource(i, &insn.src[0].reg)?;
@@ -298,20 +303,22 @@ impl Lowerer<'_, '_> {
         // Every executing lane counts the instruction (lanes are all ones: subtract).
         let next = self.b.ins().isub(seq, exec);
         self.b.def_var(self.mem.aseq, next);
-        let result = if wm & 1 == 0 {
-            self.ci(0)
+        let (lo, hi) = if wm & 1 == 0 {
+            let z = self.ci(0);
+            (z, z)
         } else {
             let off = self.fetch(i, &insn.src[1], FetchType::Int, 0x1)?[0];
             let (cmp, src) = if op == AtomicOp::CmpXchg {
-                let c = self.fetch(i, &insn.src[2], FetchType::Int, 0x1)?[0];
-                (c, self.fetch(i, &insn.src[3], FetchType::Int, 0x1)?[0])
+                let c = self.fetch(i, &insn.src[2], FetchType::Int, chans)?;
+                (c, self.fetch(i, &insn.src[3], FetchType::Int, chans)?)
             } else {
                 let ty = if op == AtomicOp::FAdd {
                     FetchType::Float
                 } else {
                     FetchType::Int
                 };
-                (self.ci(0), self.fetch(i, &insn.src[2], ty, 0x1)?[0])
+                let z = self.ci(0);
+                ([z; 4], self.fetch(i, &insn.src[2], ty, chans)?)
             };
             let f = *self
                 .libcalls
@@ -322,37 +329,58 @@ impl Lowerer<'_, '_> {
                 .iter()
                 .position(|&a| a == op)
                 .ok_or_else(|| self.invalid(i, "unknown atomic operation"))?;
+            let op_no = op_no as i64 | if wide { i64::from(WIDE_ATOMIC) } else { 0 };
             let res_v = self.b.ins().iconst(I32, res as i64);
-            let op_v = self.b.ins().iconst(I32, op_no as i64);
+            let op_v = self.b.ins().iconst(I32, op_no);
             let q4 = self.b.ins().ishl_imm_u(self.q, 2);
-            let mut rets = [res_v; 4];
-            for (l, r) in rets.iter_mut().enumerate() {
+            let mut rets_lo = [res_v; 4];
+            let mut rets_hi = [res_v; 4];
+            for l in 0..4 {
                 let l8 = l as u8;
                 let inv = self.b.ins().iadd_imm_u(q4, l as i64);
                 let active = self.b.ins().extractlane(exec, l8);
+                let src_l = self.lane64(src, l8, wide);
+                let cmp_l = self.lane64(cmp, l8, wide);
                 let args = [
                     self.cv.ctx,
                     res_v,
                     op_v,
                     inv,
                     self.b.ins().extractlane(off, l8),
-                    self.b.ins().extractlane(src, l8),
-                    self.b.ins().extractlane(cmp, l8),
+                    src_l,
+                    cmp_l,
                     self.b.ins().extractlane(seq, l8),
                     active,
                 ];
                 let call = self.b.ins().call(f, &args);
-                *r = self.b.inst_results(call)[0];
+                let r = self.b.inst_results(call)[0];
+                rets_lo[l] = self.b.ins().ireduce(I32, r);
+                let h = self.b.ins().ushr_imm_u(r, 32);
+                rets_hi[l] = self.b.ins().ireduce(I32, h);
             }
-            self.gather(rets)
+            (self.gather(rets_lo), self.gather(rets_hi))
         };
         let mut out = [None; 4];
         for (c, o) in out.iter_mut().enumerate() {
             if wm >> c & 1 != 0 {
-                *o = Some(result);
+                *o = Some(if wide && c == 1 { hi } else { lo });
             }
         }
         self.store(i, &dst, out, insn.saturate)
+    }
+
+    /// Lane `l` of an operand as the runtime call's `i64`: channel `x` zero-extended, or
+    /// (`wide`) the pair `x` (low word), `y`.
+    fn lane64(&mut self, v: [Value; 4], l: u8, wide: bool) -> Value {
+        let lo = self.b.ins().extractlane(v[0], l);
+        let lo = self.b.ins().uextend(I64, lo);
+        if !wide {
+            return lo;
+        }
+        let hi = self.b.ins().extractlane(v[1], l);
+        let hi = self.b.ins().uextend(I64, hi);
+        let hi = self.b.ins().ishl_imm_u(hi, 32);
+        self.b.ins().bor(lo, hi)
     }
 
     /// The state slot of the current quad (`i64`): `RunCtx::state_stride` bytes per quad

@@ -17,6 +17,8 @@
 //! * **LOAD** is one `LOAD.i32`…`LOAD.i128` of the dwords the swizzled channels read, into
 //!   the staging run `r56`…; **STORE** one `STORE.i32`…`STORE.i128` per run of consecutive
 //!   write-mask channels.
+//! * **64-bit atomics** (`shaderdiff_ir::atomic64`) are one `ATOM_RETURN.i64` with the
+//!   same operations ([`super::atomic64`]).
 //! * **Atomics** are one `ATOM_RETURN.i32` (`aadd`, `asmin`, `asmax`, `aumin`, `aumax`,
 //!   `aand`, `aor`, `axor`, `axchg`, `axchg.compare` for ATOMCAS with the read staging run
 //!   = (new value, compare value), SEMANTICS.md §8 \[Mesa usage\]). Valhall has no float
@@ -56,6 +58,9 @@ pub enum Site {
     /// An `ATOM_RETURN.i32` performing TGSI atomic `op` directly: its operand is the read
     /// staging run's first word (ATOMCAS: new value, then compare value).
     Atomic(AtomicOp),
+    /// An `ATOM_RETURN.i64` performing the 64-bit atomic `op` directly
+    /// (`shaderdiff_ir::atomic64`, [`super::atomic64`]).
+    Atomic64(AtomicOp),
     /// One attempt of the compare-and-swap loop of `op`: it performed `op` exactly when it
     /// found its compare value; the TGSI operand is in [`SIDEBAND_REG`].
     CasLoop(AtomicOp),
@@ -157,6 +162,9 @@ impl Lower<'_> {
                 self.write_results(&dst.reg, results)
             }
             op => match AtomicOp::from_opcode(op) {
+                Some(a) if shaderdiff_ir::atomic64::is_wide_atomic(&insn) => {
+                    self.mem_atomic64(&insn, a, pos)
+                }
                 Some(a) => self.mem_atomic(&insn, a, pos),
                 None => Err(CompileError::Internal(format!("{op} is not a memory op"))),
             },
@@ -164,7 +172,7 @@ impl Lower<'_> {
     }
 
     /// The index (into `layout.resources`) of the resource operand `reg`.
-    fn resource(
+    pub(super) fn resource(
         &self,
         reg: Option<Register>,
         pos: Option<shaderdiff_ir::Pos>,
@@ -200,7 +208,7 @@ impl Lower<'_> {
 
     /// `m1` true when the `span` bytes at byte offset `off` lie inside resource `res`:
     /// `off + span` does not wrap and is at most the size.
-    fn in_bounds(&mut self, res: usize, off: VSrc, span: u32) -> VSrc {
+    pub(super) fn in_bounds(&mut self, res: usize, off: VSrc, span: u32) -> VSrc {
         let k = self.code.konst(span);
         let end = self.code.op("IADD.u32", &[off, k], &[]);
         let z = self.code.konst(0);
@@ -213,7 +221,7 @@ impl Lower<'_> {
     /// Puts the address of byte `off` of the invocation's instance of resource `res` in
     /// the address pair (`r60:r61`): the instance-0 address plus `off` zero-extended, plus
     /// the workgroup index in the high word for SHARED memory.
-    fn resource_address(&mut self, res: usize, off: VSrc) {
+    pub(super) fn resource_address(&mut self, res: usize, off: VSrc) {
         let off = match off.val {
             Val::V(_) if off.sel.is_none() && !off.neg && !off.abs => off,
             _ => self.code.op("MOV.i32", &[off], &[]),
@@ -232,7 +240,7 @@ impl Lower<'_> {
     }
 
     /// A fresh register holding 0.
-    fn zeroed(&mut self) -> VReg {
+    pub(super) fn zeroed(&mut self) -> VReg {
         let r = self.code.vreg();
         let z = self.code.konst(0);
         self.code.ins("MOV.i32", VDst::V(r), &[z], &[]);
@@ -398,7 +406,7 @@ impl Lower<'_> {
                             .ins("MOV.i32", VDst::P(STAGING_REG + 1), &[cmp], &[]);
                     }
                     self.code.ins("MOV.i32", VDst::P(STAGING_REG), &[src], &[]);
-                    self.atom_return(name, compare, Site::Atomic(op));
+                    self.atom_return(name, compare, Site::Atomic(op), false);
                     let r = VSrc::new(Val::P(RETURN_REG));
                     self.code.ins("MOV.i32", VDst::V(ret), &[r], &[]);
                 }
@@ -420,7 +428,7 @@ impl Lower<'_> {
     }
 
     /// The sequence marker ([`Site::Marker`]).
-    fn marker(&mut self) {
+    pub(super) fn marker(&mut self) {
         self.code.ins(
             "LOAD.i32",
             VDst::None,
@@ -434,27 +442,36 @@ impl Lower<'_> {
         last.site = Some(Site::Marker);
     }
 
-    /// `ATOM_RETURN.i32.slot0.<name>[.compare] @r59, @r56[:r57], r60:r61, offset:0`.
-    fn atom_return(&mut self, name: &'static str, compare: bool, site: Site) {
+    /// `ATOM_RETURN.i32.slot0.<name>[.compare] @r59, @r56[:r57], r60:r61, offset:0`, or
+    /// (`wide`) `ATOM_RETURN.i64.slot0.<name>[.compare] @r56:r57, @r56:r57[:r58:r59], ...`
+    /// ([`super::atomic64`]).
+    pub(super) fn atom_return(
+        &mut self,
+        name: &'static str,
+        compare: bool,
+        site: Site,
+        wide: bool,
+    ) {
         let mut mods = vec![("slot", "slot0"), ("atom_opc", name)];
         if compare {
             mods.push(("compare", ""));
         }
-        self.code.ins(
-            "ATOM_RETURN.i32",
-            VDst::None,
-            &[VSrc::new(Val::P(ADDR_REG))],
-            &mods,
-        );
+        let (ins, ret, words) = if wide {
+            ("ATOM_RETURN.i64", STAGING_REG, 2)
+        } else {
+            ("ATOM_RETURN.i32", RETURN_REG, 1)
+        };
+        self.code
+            .ins(ins, VDst::None, &[VSrc::new(Val::P(ADDR_REG))], &mods);
         let last = self.code.last_mut().expect("just emitted");
         last.runs = vec![
             StagingRun {
-                base: RETURN_REG,
-                count: 1,
+                base: ret,
+                count: words,
             },
             StagingRun {
                 base: STAGING_REG,
-                count: if compare { 2 } else { 1 },
+                count: if compare { 2 * words } else { words },
             },
         ];
         last.site = Some(site);
@@ -502,7 +519,7 @@ impl Lower<'_> {
         self.code
             .ins("MOV.i32", VDst::P(STAGING_REG + 1), &[g], &[]);
         self.code.ins("MOV.i32", VDst::P(STAGING_REG), &[new], &[]);
-        self.atom_return("axchg", true, Site::CasLoop(op));
+        self.atom_return("axchg", true, Site::CasLoop(op), false);
         let r = VSrc::new(Val::P(RETURN_REG));
         let got = self.code.op("MOV.i32", &[r], &[]);
         let z = self.code.konst(0);

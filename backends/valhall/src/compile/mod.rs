@@ -16,6 +16,7 @@
 
 pub mod abi;
 mod alu;
+mod atomic64;
 mod finish;
 mod geom;
 pub mod interp;

@@ -40,6 +40,8 @@ mod memory;
 mod plan;
 mod run;
 mod texture;
+mod texture_lod;
+mod texture_ms;
 
 use std::any::Any;
 use std::collections::BTreeSet;

@@ -207,8 +207,18 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::ENDPRIM,
 ];
 
-/// The texture opcodes the suite covers with templates (the oracle's texture model).
-pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+/// The texture opcodes the suite covers with templates (the oracle's texture model, but
+/// LODQ and TXQS, which have no templates yet).
+pub const TEXTURE_OPCODES: &[Opcode] = &[
+    Opcode::TEX,
+    Opcode::TXP,
+    Opcode::TXB,
+    Opcode::TXL,
+    Opcode::TXF,
+    Opcode::TXQ,
+    Opcode::TXD,
+    Opcode::TG4,
+];
 
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
 /// [`CONTROL_OPCODES`], the memory opcodes (the oracle's

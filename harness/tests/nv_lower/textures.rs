@@ -276,10 +276,18 @@ fn refusals() {
             "takes no texel offset",
             true,
         ),
+        // NV_explicit_multisample: TXFMS needs a multisample target, which takes only
+        // TXFMS and TXQ (a load error); LOD takes no texel offset.
         (
-            "LOD t, p0, texture[0], 2D;",
-            "outside the texture model",
-            false,
+            "TXFMS.F t, p0, texture[0], 2D;",
+            "TXFMS on a 2D target",
+            true,
+        ),
+        ("TEX t, p0, texture[0], 2DMS;", "TEX on a 2DMS target", true),
+        (
+            "LOD t, p0, texture[0], 2D, (1, 0);",
+            "takes no texel offset",
+            true,
         ),
         (
             "TXF.U t, p0, texture[0], 2D;\nTXF.F t, p0, texture[0], 2D;",

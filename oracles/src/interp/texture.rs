@@ -69,14 +69,14 @@ use shaderdiff_ir::{File, Opcode, Pos, Program, ReturnType, Stage};
 use super::decode::{DInsn, Decoder, Kind, Loc};
 use super::lanes::{FetchType, Mask};
 use super::state::Machine;
-use super::tex_eval::{eval, ALL};
+use super::tex_eval::{eval_with, ALL};
 use super::ExecError;
 use crate::io::{Inputs, RegKey};
-use crate::texture::{MinFilter, Target, Texture};
+use crate::texture::{Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
-pub const TEXTURE_OPCODES: [Opcode; 8] = [
+pub const TEXTURE_OPCODES: [Opcode; 10] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
@@ -85,6 +85,8 @@ pub const TEXTURE_OPCODES: [Opcode; 8] = [
     Opcode::TXQ,
     Opcode::TXD,
     Opcode::TG4,
+    Opcode::LODQ,
+    Opcode::TXQS,
 ];
 
 /// The texture instruction kinds the interpreter executes.
@@ -106,6 +108,10 @@ pub(crate) enum TexOp {
     Txd,
     /// TG4: gather component `src1.x` of the 2x2 LINEAR footprint (`tex_gather`).
     Tg4,
+    /// LODQ (NV LOD): the implicit level of detail (`tex_lod`).
+    Lodq,
+    /// TXQS: the number of samples (`tex_ms`).
+    Txqs,
 }
 
 impl TexOp {
@@ -120,23 +126,27 @@ impl TexOp {
             Opcode::TXQ => TexOp::Txq,
             Opcode::TXD => TexOp::Txd,
             Opcode::TG4 => TexOp::Tg4,
+            Opcode::LODQ => TexOp::Lodq,
+            Opcode::TXQS => TexOp::Txqs,
             _ => return None,
         })
     }
 
     /// The source operand index of the unit (`SAMP[n]`): 3 for TXD (tgsi.rst TXD
-    /// `unit = src3`), 2 for TG4 (`component = src1`), else 1.
+    /// `unit = src3`), 2 for TG4 (`component = src1`), 0 for TXQS (its only source),
+    /// else 1.
     pub(crate) fn unit_src(self) -> usize {
         match self {
             TexOp::Txd => 3,
             TexOp::Tg4 => 2,
+            TexOp::Txqs => 0,
             _ => 1,
         }
     }
 
-    /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB).
+    /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB, LODQ).
     pub(crate) fn implicit_lod(self) -> bool {
-        matches!(self, TexOp::Tex | TexOp::Txp | TexOp::Txb)
+        matches!(self, TexOp::Tex | TexOp::Txp | TexOp::Txb | TexOp::Lodq)
     }
 }
 
@@ -225,9 +235,10 @@ pub(crate) fn decode_insn(
             "more than one texel offset operand is not modelled",
         ));
     }
-    if top == TexOp::Txq && !insn.tex_offsets.is_empty() {
-        return Err(invalid(pos, "TXQ takes no texel offset"));
+    if matches!(top, TexOp::Txq | TexOp::Txqs | TexOp::Lodq) && !insn.tex_offsets.is_empty() {
+        return Err(invalid(pos, format!("{op} takes no texel offset")));
     }
+    super::tex_ms::check_op(top, target).map_err(|m| invalid(pos, m))?;
     if top == TexOp::Tg4 && !matches!(target, Target::T2D | Target::Array2D | Target::Rect) {
         return Err(invalid(
             pos,
@@ -237,7 +248,7 @@ pub(crate) fn decode_insn(
             ),
         ));
     }
-    if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq) {
+    if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq | TexOp::Txqs) {
         return Err(invalid(
             pos,
             format!(
@@ -298,8 +309,13 @@ pub(crate) fn decode_insn(
         TexOp::Txf | TexOp::Txq => FetchType::Int,
         _ => FetchType::Float,
     };
-    let mut srcs = vec![dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?];
-    let mut mask = [0xF, 0, 0, 0];
+    let mut srcs = Vec::new();
+    let mut mask = [0, 0, 0, 0];
+    if uk > 0 {
+        // TXQS has no coordinates (tgsi.rst TXQS: the unit only).
+        srcs.push(dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?);
+        mask[0] = 0xF;
+    }
     for (k, s) in insn.src.iter().enumerate().take(uk).skip(1) {
         // TXD's derivatives of (s, t, r) (floats); TG4's component (an integer in x).
         let (t, m) = if top == TexOp::Tg4 {
@@ -350,8 +366,7 @@ pub(crate) fn decode_insn(
 ///
 /// Errors: [`ExecError::InvalidInputs`] for a texture on a unit the program does not
 /// sample or of another target than its instructions name, an inconsistent texture
-/// ([`Texture::check`]); [`ExecError::UnsupportedFeature`] for a unit sampled with implicit
-/// derivatives in a fragment program whose texture could select a level other than 0.
+/// ([`Texture::check`]).
 pub(crate) fn check_inputs(uses: &[TexUse], inputs: &Inputs) -> Result<(), ExecError> {
     for (key, tex) in &inputs.textures {
         let bad = |m: String| ExecError::InvalidInputs(format!("texture {key}: {m}"));
@@ -367,18 +382,6 @@ pub(crate) fn check_inputs(uses: &[TexUse], inputs: &Inputs) -> Result<(), ExecE
                 "the program samples it as {}, the texture is {}",
                 u.target, tex.target
             )));
-        }
-        if u.implicit_lod
-            && tex.min_filter == MinFilter::NearestMipmapNearest
-            && tex.levels.len() > 1
-        {
-            return Err(ExecError::UnsupportedFeature {
-                pos: None,
-                reason: format!(
-                    "texture {key}: implicit-derivative level of detail in a fragment \
-                     program is not modelled; give one level or NEAREST minification"
-                ),
-            });
         }
     }
     Ok(())
@@ -398,6 +401,10 @@ impl Machine<'_> {
     /// Executes texture instruction `insn` for the executing lanes.
     pub(crate) fn texture(&mut self, insn: &DInsn) {
         let r = insn.tex.expect("decoded texture operand");
+        if r.op == TexOp::Lodq {
+            self.lod_query(insn);
+            return;
+        }
         let bad = self.mem_sources(insn);
         let mut bad_any: Mask = 0;
         for (k, b) in bad.iter().enumerate().take(insn.srcs.len()) {
@@ -409,6 +416,10 @@ impl Machine<'_> {
         }
         let tex = self.textures.get(&r.unit).copied();
         let stage = self.d.stage;
+        // Implicit derivatives of each fragment quad (`tex_lod`).
+        let quads = (r.op.implicit_lod() && stage == Stage::Fragment)
+            .then(|| tex.map(|t| self.quad_lods(&r, t, bad_any)))
+            .flatten();
         let mut und = [0 as Mask; 4];
         for c in 0..4 {
             self.s.out[c] = [0; super::lanes::LANES];
@@ -418,8 +429,8 @@ impl Machine<'_> {
                 continue;
             }
             let src = [0, 1, 2, 3].map(|c| self.s.srcs[0][c][l]);
-            let last = insn.srcs.len() - 1;
             let off = if r.offset {
+                let last = insn.srcs.len() - 1;
                 [0, 1, 2].map(|c| self.s.srcs[last][c][l] as i32)
             } else {
                 [0; 3]
@@ -434,7 +445,8 @@ impl Machine<'_> {
             let (v, u) = if bad_any >> l & 1 != 0 {
                 ([0; 4], ALL)
             } else {
-                eval(&r, stage, tex, src, derivs, comp, off)
+                let quad = quads.as_ref().map(|q| &q[l / 4]);
+                eval_with(&r, stage, tex, src, derivs, comp, off, quad)
             };
             for c in 0..4 {
                 self.s.out[c][l] = v[c];

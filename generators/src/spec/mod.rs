@@ -30,6 +30,7 @@ pub mod edges;
 mod interp;
 mod memory;
 mod texture;
+mod texture_lod;
 mod vote;
 mod wide;
 
@@ -207,18 +208,8 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
     Opcode::ENDPRIM,
 ];
 
-/// The texture opcodes the suite covers with templates (the oracle's texture model, but
-/// LODQ and TXQS, which have no templates yet).
-pub const TEXTURE_OPCODES: &[Opcode] = &[
-    Opcode::TEX,
-    Opcode::TXP,
-    Opcode::TXB,
-    Opcode::TXL,
-    Opcode::TXF,
-    Opcode::TXQ,
-    Opcode::TXD,
-    Opcode::TG4,
-];
+/// The texture opcodes the suite covers with templates (the oracle's texture model).
+pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
 /// [`CONTROL_OPCODES`], the memory opcodes (the oracle's
@@ -251,6 +242,7 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(control::cases());
     out.extend(memory::cases());
     out.extend(texture::cases());
+    out.extend(texture_lod::cases());
     out.extend(vote::cases());
     out.extend(interp::cases());
     out

@@ -1,5 +1,5 @@
-//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch) and
-//! TXQ (size query) on the texture model of [`crate::texture`]. This is the one place their
+//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch),
+//! TXQ (size query), LODQ and TXQS on the texture model of [`crate::texture`]. This is the one place their
 //! semantics are written for the oracle; the decisions are listed in README "Textures".
 //!
 //! Sources: tgsi.rst "TEX", "TXP", "TXB", "TXL", "TXF", "TXQ" (TXF and TXQ "as per
@@ -28,10 +28,9 @@
 //! * **Level of detail.** TXL's `lambda` is `src.w`. TEX, TXP and TXB outside fragment
 //!   programs: the partials are 0 (§2.X.4.4 "For vertex and geometry programs, these
 //!   functions always return (0,0,0,0)"), `lambda = -inf`, so level 0 (a TXB bias of +inf
-//!   or NaN makes `lambda` NaN: undefined). In fragment programs the implicit-derivative
-//!   `lambda` is not modelled: a unit sampled that way must select level 0 whatever
-//!   `lambda` is (NEAREST minification, or one level), else the run is refused
-//!   (checked with the inputs). Level choice (GL §3.8.8): NEAREST minification: level 0;
+//!   or NaN makes `lambda` NaN: undefined). In fragment programs `lambda` comes from the
+//!   quad's implicit derivatives (every choice GL allows; `tex_lod` module docs), LODQ
+//!   reports it. Level choice (GL §3.8.8): NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: level 0 when `lambda <= 1/2`, else `ceil(lambda + 1/2) - 1`
 //!   clamped to the last level; NaN: undefined.
 //! * **TXD** (tgsi.rst TXD, NV_gpu_program4 §2.X.8.Z TXD): `lambda = log2(rho)` from the
@@ -44,6 +43,8 @@
 //!   selects is a candidate; a NaN derivative is undefined. No bias, and the default
 //!   TEXTURE_MIN/MAX_LOD (-1000, 1000) never clamp.
 //! * **TG4** (gather; 2D, 2D_ARRAY and RECT, else invalid): `tex_gather` module docs.
+//! * **Multisample targets** (`2D_MSAA`, `2D_ARRAY_MSAA`: TXF by sample, TXQ, TXQS; any
+//!   other instruction on them is invalid): `tex_ms` module docs.
 //! * **TXF**: integer `(i, j, k)` and layer per Table X.18, level `src.w` (BUFFER: `x` only,
 //!   level 0). Undefined (Table X.18 list): a level outside the texture's levels, a level
 //!   other than 0 with NEAREST minification, a texel or layer outside the level.

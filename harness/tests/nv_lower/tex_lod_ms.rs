@@ -5,14 +5,14 @@
 //! values are worked by hand beside each case. Texel `n` of level `l` holds
 //! `[100l + n, 0x100 + 100l + n, 0x200 + 100l + n, 0x300 + 100l + n]`.
 
-use shaderdiff_backends::{engine, EngineConfig, EngineError, Inputs, ENGINE_NAMES};
+use shaderdiff_backends::Inputs;
 use shaderdiff_ir::nv;
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::RegKey;
 
 use crate::support::f;
 use crate::table_x13::{Undef, V, W};
-use crate::textures::{row, run_rows, t, tex, U4};
+use crate::textures::{check_engines, row, run_rows, t, tex, U4};
 
 /// A multisample texture whose texel `n` (each pixel's samples in a row, README
 /// "Textures") holds the pattern of `t(0, n)`.
@@ -135,36 +135,7 @@ fn run_quad(insn: &str, tc: [[f32; 4]; 4], tex: &Texture, want: [[W; 4]; 4]) {
     inputs.textures.insert(RegKey::new(file, idx), tex.clone());
     let (file, idx) = l.names.lookup(l.stage, "result.color").expect("out");
     let key = RegKey::new(file, idx);
-    for name in ENGINE_NAMES {
-        let e = engine(name, &EngineConfig::default()).expect("engine");
-        let out = match e.execute(&l.program, &inputs) {
-            Ok(o) => o,
-            Err(EngineError::Unsupported { reason, .. }) if *name == "valhall" => {
-                assert!(reason.contains("no texture unit"), "{reason}");
-                continue;
-            }
-            Err(err) => panic!("{name}: {insn}: {err}"),
-        };
-        for (lane, w) in want.iter().enumerate() {
-            let got = out.registers[&key][lane];
-            let undef = out.undefined.get(&key).map_or(0, |u| u[lane]);
-            for (c, (&word, want)) in got.iter().zip(w).enumerate() {
-                let ctx = format!("{name}: `{insn}` lane {lane} channel {c}: got {word:#010x}");
-                match want {
-                    V(v) => {
-                        assert_eq!(word, *v, "{ctx}, want {v:#010x}");
-                        if *name == "interp" {
-                            assert!(undef & (1 << c) == 0, "{ctx}: marked undefined");
-                        }
-                    }
-                    Undef if *name == "interp" => {
-                        assert!(undef & (1 << c) != 0, "{ctx}: not marked undefined")
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
+    check_engines(&l.program, &inputs, key, &want, insn);
 }
 
 /// The quad `s = 0.3 + 0.25 x`, `t = 0.3 + 0.5 y`, `w` = `bias` on an 8x8 texture:

@@ -72,21 +72,37 @@ pub(crate) fn run_rows(rows: &[Row]) {
             .insert(RegKey::new(file, idx), r.tex.clone());
         let (file, idx) = l.names.lookup(l.stage, "result.attrib[0]").expect("out");
         let key = RegKey::new(file, idx);
-        for name in ENGINE_NAMES {
-            let e = engine(name, &EngineConfig::default()).expect("engine");
-            let out = match e.execute(&l.program, &inputs) {
-                Ok(o) => o,
-                Err(EngineError::Unsupported { reason, .. }) if *name == "valhall" => {
-                    assert!(reason.contains("no texture unit"), "{reason}");
-                    continue;
-                }
-                Err(err) => panic!("{name}: {}: {err}", r.insn),
-            };
-            let got = out.registers[&key][0];
-            let undef = out.undefined.get(&key).map_or(0, |u| u[0]);
-            for (c, (&word, want)) in got.iter().zip(r.want).enumerate() {
-                let ctx = format!("{name}: `{}` channel {c}: got {word:#010x}", r.insn);
-                match want {
+        check_engines(&l.program, &inputs, key, &[r.want], r.insn);
+    }
+}
+
+/// Runs `program` with `inputs` on every engine (valhall must refuse it: it has no texture
+/// unit) and checks output `key` of invocation `i` against `want[i]`: `V` words exactly
+/// (and defined by the oracle), `Undef` marked undefined by the oracle. `what` names the
+/// case in messages.
+pub(crate) fn check_engines(
+    program: &shaderdiff_ir::Program,
+    inputs: &Inputs,
+    key: RegKey,
+    want: &[[W; 4]],
+    what: &str,
+) {
+    for name in ENGINE_NAMES {
+        let e = engine(name, &EngineConfig::default()).expect("engine");
+        let out = match e.execute(program, inputs) {
+            Ok(o) => o,
+            Err(EngineError::Unsupported { reason, .. }) if *name == "valhall" => {
+                assert!(reason.contains("no texture unit"), "{reason}");
+                continue;
+            }
+            Err(err) => panic!("{name}: {what}: {err}"),
+        };
+        for (lane, w) in want.iter().enumerate() {
+            let got = out.registers[&key][lane];
+            let undef = out.undefined.get(&key).map_or(0, |u| u[lane]);
+            for (c, (&word, want)) in got.iter().zip(w).enumerate() {
+                let ctx = format!("{name}: `{what}` lane {lane} channel {c}: got {word:#010x}");
+                match *want {
                     V(v) => {
                         assert_eq!(word, v, "{ctx}, want {v:#010x}");
                         if *name == "interp" {

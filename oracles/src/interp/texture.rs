@@ -225,7 +225,7 @@ pub(crate) fn decode_insn(
             pos,
             format!(
                 "texture target {ir_target} is not modelled (1D, 2D, 3D, RECT, 1D_ARRAY, \
-                 2D_ARRAY and BUFFER are)"
+                 2D_ARRAY, BUFFER, 2D_MSAA and 2D_ARRAY_MSAA are)"
             ),
         )
     })?;

@@ -1,4 +1,4 @@
-//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ): the source
+//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4, LODQ, TXQS: the last has no coordinates): the source
 //! vector (and TXD's derivatives and the texel offset operand's, if any) goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
 //! quad computes the four lanes, and the results are stored under the writemask like any
 //! other result (saturation included).

@@ -179,8 +179,20 @@ mod tests {
                     .collect(),
                 (0..3u32).map(|n| [n; 4]).collect(),
             ],
+            samples: 1,
         };
         inputs.textures.insert(RegKey::new(File::Sampler, 1), tex);
+        // An ARRAY2DMS texture: 2x1, 2 layers, 3 samples per pixel (12 texels, one level).
+        let ms = Texture {
+            target: Target::MsArray2D,
+            format: Format::Rgba32F,
+            size: [2, 1, 2],
+            wrap: [Wrap::ClampToEdge; 3],
+            min_filter: MinFilter::Nearest,
+            levels: vec![(0..12u32).map(|n| [n, 0, 0, n << 20]).collect()],
+            samples: 3,
+        };
+        inputs.textures.insert(RegKey::new(File::Sampler, 0), ms);
         let text = to_json(&inputs);
         let back = crate::inputs::load(&text, "w.json", &p, None).unwrap();
         assert_eq!(back, inputs, "{text}");

@@ -12,7 +12,8 @@
 //! }
 //! ```
 //!
-//! * `target`: `1D`, `2D`, `3D`, `RECT`, `ARRAY1D`, `ARRAY2D`, `BUFFER` (required).
+//! * `target`: `1D`, `2D`, `3D`, `RECT`, `ARRAY1D`, `ARRAY2D`, `BUFFER`, `2DMS`,
+//!   `ARRAY2DMS` (required).
 //! * `format`: `RGBA32F`, `RGBA32UI`, `RGBA32I` (required): 16 bytes per texel, four
 //!   little-endian 32-bit words R, G, B, A.
 //! * `width` (required), `height` (2D, 3D, RECT, ARRAY2D), `depth` (3D), `layers` (ARRAY1D,
@@ -23,10 +24,15 @@
 //!   NEAREST.
 //! * `levels`: a list of hex byte strings, level 0 first; level `l` holds
 //!   `max(1, width >> l) * ...` texels, `x` fastest, then `y`, then `z` / layer.
+//! * `samples` (2DMS, ARRAY2DMS only, required there): samples per pixel, 1 to
+//!   [`MAX_SAMPLES`]; the one level holds each pixel's samples in a row, sample 0 first
+//!   (texel `((layer * height + y) * width + x) * samples + sample`).
 
 use serde_json::value::RawValue;
 use shaderdiff_ir::Pos;
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap, MAX_EXTENT};
+use shaderdiff_oracles::texture::{
+    Format, MinFilter, Target, Texture, Wrap, MAX_EXTENT, MAX_SAMPLES,
+};
 
 use crate::inputs::{Entries, Locator};
 use crate::value::{describe, list_elements, parse_hex_bytes};
@@ -102,6 +108,7 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     let mut wrap = [Wrap::ClampToEdge; 3];
     let mut min_filter = MinFilter::Nearest;
     let mut levels: Option<(Vec<Vec<u8>>, Vec<Pos>)> = None;
+    let mut samples: Option<(u32, Pos)> = None;
     for (name, v) in &entries.0 {
         let v: &RawValue = v;
         match name.as_str() {
@@ -178,12 +185,22 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
                 }
                 levels = Some((bytes, pos));
             }
+            "samples" => {
+                let n = extent(loc, v, name)?;
+                if n > MAX_SAMPLES {
+                    return Err((
+                        loc.value(v),
+                        format!("samples must be from 1 to {MAX_SAMPLES}, found {n}"),
+                    ));
+                }
+                samples = Some((n, loc.key(v)));
+            }
             other => {
                 return Err((
                     loc.key(v),
                     format!(
                         "unknown texture field {other:?} (target, format, width, height, depth, \
-                         layers, wrap, min_filter, levels)"
+                         layers, wrap, min_filter, levels, samples)"
                     ),
                 ))
             }
@@ -197,10 +214,17 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     // Which fields the target takes: (height, depth, layers).
     let (h, d, l) = match target {
         Target::T1D | Target::Buffer => (false, false, false),
-        Target::T2D | Target::Rect => (true, false, false),
+        Target::T2D | Target::Rect | Target::Ms2D => (true, false, false),
         Target::T3D => (true, true, false),
         Target::Array1D => (false, false, true),
-        Target::Array2D => (true, false, true),
+        Target::Array2D | Target::MsArray2D => (true, false, true),
+    };
+    let samples = match samples {
+        Some((_, p)) if !target.multisample() => {
+            return Err((p, format!("a {target} texture has no samples")));
+        }
+        None if target.multisample() => return Err(missing("samples")),
+        s => s.map_or(1, |(n, _)| n),
     };
     for (k, allowed) in [(1, h), (2, d), (3, l)] {
         let field = ["width", "height", "depth", "layers"][k];
@@ -215,7 +239,7 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     let get = |k: usize| size[k].map_or(1, |(v, _)| v);
     let dims = match target {
         Target::Array1D => [width, get(3), 1],
-        Target::Array2D => [width, get(1), get(3)],
+        Target::Array2D | Target::MsArray2D => [width, get(1), get(3)],
         _ => [width, get(1), get(2)],
     };
     let mut tex = Texture {
@@ -225,10 +249,11 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
         wrap,
         min_filter,
         levels: Vec::new(),
+        samples,
     };
     for (n, b) in levels.iter().enumerate() {
         let [w, h, d] = tex.level_size(n);
-        let want = w as usize * h as usize * d as usize;
+        let want = tex.level_texels(n);
         if b.len() / TEXEL_BYTES != want {
             return Err((
                 level_pos[n],
@@ -261,13 +286,13 @@ pub(crate) fn texture_json(t: &Texture) -> String {
     let [w, h, d] = t.size;
     fields.push(format!("\"width\": {w}"));
     match t.target {
-        Target::T2D | Target::Rect => fields.push(format!("\"height\": {h}")),
+        Target::T2D | Target::Rect | Target::Ms2D => fields.push(format!("\"height\": {h}")),
         Target::T3D => {
             fields.push(format!("\"height\": {h}"));
             fields.push(format!("\"depth\": {d}"));
         }
         Target::Array1D => fields.push(format!("\"layers\": {h}")),
-        Target::Array2D => {
+        Target::Array2D | Target::MsArray2D => {
             fields.push(format!("\"height\": {h}"));
             fields.push(format!("\"layers\": {d}"));
         }
@@ -276,6 +301,9 @@ pub(crate) fn texture_json(t: &Texture) -> String {
     let wraps: Vec<String> = t.wrap.iter().map(|w| format!("\"{}\"", w.name())).collect();
     fields.push(format!("\"wrap\": [{}]", wraps.join(", ")));
     fields.push(format!("\"min_filter\": \"{}\"", t.min_filter.name()));
+    if t.target.multisample() {
+        fields.push(format!("\"samples\": {}", t.samples));
+    }
     let levels: Vec<String> = t
         .levels
         .iter()

@@ -221,7 +221,7 @@ fn nv_assembly_checks_and_runs() {
         one_line_error(&o),
         format!(
             "{cc}:4:3: unsupported: TEX: CUBE targets are outside the texture model (1D, 2D, \
-             3D, RECT, ARRAY1D, ARRAY2D, BUFFER)"
+             3D, RECT, ARRAY1D, ARRAY2D, BUFFER, 2DMS, ARRAY2DMS)"
         )
     );
 

@@ -9,7 +9,9 @@
 //! `2D_ARRAY`, `BUFFER`); texel formats RGBA32F, RGBA32UI and RGBA32I (four 32-bit words
 //! per texel, returned unconverted: OpenGL 3.x Table 3.21 maps R, G, B, A to x, y, z, w);
 //! NEAREST magnification, NEAREST or NEAREST_MIPMAP_NEAREST minification and the
-//! CLAMP_TO_EDGE and REPEAT wrap modes. Cube maps, shadow targets, multisample textures,
+//! CLAMP_TO_EDGE and REPEAT wrap modes; the multisample targets 2DMS and ARRAY2DMS
+//! (NV_gpu_program5 / EXT_shader_image_load_store `<texTarget>` names, TGSI `2D_MSAA`,
+//! `2D_ARRAY_MSAA`), fetched by sample ([`Texture::samples`]). Cube maps, shadow targets,
 //! borders and LINEAR filtering are not modelled.
 
 use std::fmt;
@@ -33,11 +35,16 @@ pub enum Target {
     Array2D,
     /// TEXTURE_BUFFER: `width` texels, one level, fetched by TXF only.
     Buffer,
+    /// TEXTURE_2D_MULTISAMPLE: `width` × `height` pixels of [`Texture::samples`] samples,
+    /// one level, fetched by sample only (NV TXFMS, TGSI TXF on `2D_MSAA`).
+    Ms2D,
+    /// TEXTURE_2D_MULTISAMPLE_ARRAY: `layers` multisample 2-D images.
+    MsArray2D,
 }
 
 impl Target {
     /// Every target, in the order of [`Target::name`]'s table.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::T1D,
         Target::T2D,
         Target::T3D,
@@ -45,10 +52,12 @@ impl Target {
         Target::Array1D,
         Target::Array2D,
         Target::Buffer,
+        Target::Ms2D,
+        Target::MsArray2D,
     ];
 
     /// The inputs file spelling (NV_gpu_program4 `<texTarget>`): `1D`, `2D`, `3D`, `RECT`,
-    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`.
+    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`, `2DMS`, `ARRAY2DMS`.
     pub fn name(self) -> &'static str {
         match self {
             Target::T1D => "1D",
@@ -58,6 +67,8 @@ impl Target {
             Target::Array1D => "ARRAY1D",
             Target::Array2D => "ARRAY2D",
             Target::Buffer => "BUFFER",
+            Target::Ms2D => "2DMS",
+            Target::MsArray2D => "ARRAY2DMS",
         }
     }
 
@@ -77,10 +88,12 @@ impl Target {
             Target::Array1D => T::Array1D,
             Target::Array2D => T::Array2D,
             Target::Buffer => T::Buffer,
+            Target::Ms2D => T::Msaa2D,
+            Target::MsArray2D => T::Msaa2DArray,
         }
     }
 
-    /// The modelled target of an IR target, `None` for cube, shadow, multisample targets.
+    /// The modelled target of an IR target, `None` for cube and shadow targets.
     pub fn of_ir(t: shaderdiff_ir::TexTarget) -> Option<Target> {
         Target::ALL.into_iter().find(|m| m.ir() == t)
     }
@@ -89,9 +102,15 @@ impl Target {
     pub fn dims(self) -> usize {
         match self {
             Target::T1D | Target::Array1D | Target::Buffer => 1,
-            Target::T2D | Target::Rect | Target::Array2D => 2,
+            Target::T2D | Target::Rect | Target::Array2D | Target::Ms2D | Target::MsArray2D => 2,
             Target::T3D => 3,
         }
+    }
+
+    /// Whether the target is multisampled (2DMS, ARRAY2DMS): one level, texels fetched by
+    /// sample number.
+    pub fn multisample(self) -> bool {
+        matches!(self, Target::Ms2D | Target::MsArray2D)
     }
 
     /// Which size component holds the layer count (array targets): 1 (height) for
@@ -99,7 +118,7 @@ impl Target {
     pub fn layer_axis(self) -> Option<usize> {
         match self {
             Target::Array1D => Some(1),
-            Target::Array2D => Some(2),
+            Target::Array2D | Target::MsArray2D => Some(2),
             _ => None,
         }
     }
@@ -216,7 +235,9 @@ impl MinFilter {
 /// `size` is `[width, height, depth]` of level 0 with unused components 1; for ARRAY1D the
 /// layer count is `size[1]`, for ARRAY2D `size[2]` ([`Target::layer_axis`]): layers never
 /// shrink between levels. `levels[l]` holds level `l`'s texels in memory order, `x`
-/// fastest, then `y`, then `z` / layer, each texel `[r, g, b, a]` as raw words.
+/// fastest, then `y`, then `z` / layer, each texel `[r, g, b, a]` as raw words; a
+/// multisample texture has one level whose pixels each hold [`Texture::samples`] texels in
+/// a row, sample 0 first ([`Texture::sample`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Texture {
     /// Texture type.
@@ -231,7 +252,14 @@ pub struct Texture {
     pub min_filter: MinFilter,
     /// Mip levels, level 0 first (at least one).
     pub levels: Vec<Vec<Vec4>>,
+    /// Samples per pixel: 1 for single-sampled targets, 1 to [`MAX_SAMPLES`] for 2DMS and
+    /// ARRAY2DMS (GL's SAMPLES of the multisample image).
+    pub samples: u32,
 }
+
+/// Most samples per pixel a multisample texture may have in the inputs (keeps a typo
+/// from allocating a lot; GL's MAX_SAMPLES is implementation-dependent).
+pub const MAX_SAMPLES: u32 = 32;
 
 /// Largest accepted texture extent in any dimension (keeps a typo from allocating a lot).
 pub const MAX_EXTENT: u32 = 1 << 14;
@@ -259,12 +287,29 @@ impl Texture {
                 MinFilter::Nearest
             },
             levels: Vec::new(),
+            samples: 1,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);
             t.levels.push((0..w * h * d).map(|n| texel(l, n)).collect());
         }
         t
+    }
+
+    /// Number of texels level `level` stores: the product of its extents, times
+    /// [`Texture::samples`] (1 for single-sampled textures).
+    pub fn level_texels(&self, level: usize) -> usize {
+        let [w, h, d] = self.level_size(level);
+        w as usize * h as usize * d as usize * self.samples.max(1) as usize
+    }
+
+    /// Sample `s` of pixel `(i, j)` of layer `k` of a multisample texture (texel
+    /// `((k * height + j) * width + i) * samples + s` of its one level); every index must be
+    /// inside the texture.
+    pub fn sample(&self, i: u32, j: u32, k: u32, s: u32) -> Vec4 {
+        let [w, h, _] = self.size;
+        let pixel = (k as usize * h as usize + j as usize) * w as usize + i as usize;
+        self.levels[0][pixel * self.samples as usize + s as usize]
     }
 
     /// Size of level `level` (OpenGL 3.x §3.8.8 "Mipmapping": each extent is
@@ -282,7 +327,7 @@ impl Texture {
 
     /// Number of levels a full mipmap chain of this texture has (1 for RECT and BUFFER).
     pub fn max_levels(&self) -> usize {
-        if matches!(self.target, Target::Rect | Target::Buffer) {
+        if matches!(self.target, Target::Rect | Target::Buffer) || self.target.multisample() {
             return 1;
         }
         let layer = self.target.layer_axis();
@@ -342,12 +387,28 @@ impl Texture {
                 self.max_levels()
             ));
         }
+        if t.multisample() && !(1..=MAX_SAMPLES).contains(&self.samples) {
+            return Err(format!(
+                "a {t} texture has 1 to {MAX_SAMPLES} samples, found {}",
+                self.samples
+            ));
+        }
+        if !t.multisample() && self.samples != 1 {
+            return Err(format!(
+                "a {t} texture is not multisampled (samples must be 1)"
+            ));
+        }
         for (l, texels) in self.levels.iter().enumerate() {
             let [w, h, d] = self.level_size(l);
-            let n = w as usize * h as usize * d as usize;
+            let n = self.level_texels(l);
             if texels.len() != n {
+                let per = if t.multisample() {
+                    format!(" of {} samples", self.samples)
+                } else {
+                    String::new()
+                };
                 return Err(format!(
-                    "level {l} has {} texels but a {w}x{h}x{d} level needs {n}",
+                    "level {l} has {} texels but a {w}x{h}x{d} level{per} needs {n}",
                     texels.len()
                 ));
             }
@@ -371,6 +432,7 @@ mod tests {
             wrap: [Wrap::ClampToEdge; 3],
             min_filter: MinFilter::NearestMipmapNearest,
             levels: Vec::new(),
+            samples: 1,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);
@@ -425,5 +487,26 @@ mod tests {
         assert_eq!(Wrap::ClampToEdge.apply(9, 4), 3);
         assert_eq!(Wrap::Repeat.apply(-1, 4), 3);
         assert_eq!(Wrap::Repeat.apply(9, 4), 1);
+    }
+
+    #[test]
+    fn multisample_layout_and_checks() {
+        // ARRAY2DMS 2x1 with 2 layers and 4 samples: one level of 2*1*2*4 = 16 texels;
+        // pixel (1, 0) of layer 1 is pixel (1*1 + 0)*2 + 1 = 3, its sample 2 texel 3*4 + 2 = 14.
+        let mut t = tex(Target::MsArray2D, [2, 1, 2], 1);
+        t.samples = 4;
+        t.levels[0] = (0..16).map(|n| [n; 4]).collect();
+        assert!(t.check().is_ok());
+        assert_eq!(t.sample(1, 0, 1, 2), [14; 4]);
+        assert_eq!(t.max_levels(), 1);
+        // Too few texels for 4 samples; samples on a single-sampled target; 0 samples.
+        t.levels[0].pop();
+        assert!(t.check().unwrap_err().contains("of 4 samples needs 16"));
+        let mut s = tex(Target::T2D, [2, 1, 1], 1);
+        s.samples = 2;
+        assert!(s.check().unwrap_err().contains("not multisampled"));
+        let mut z = tex(Target::Ms2D, [1, 1, 1], 1);
+        z.samples = 0;
+        assert!(z.check().unwrap_err().contains("1 to 32 samples"));
     }
 }

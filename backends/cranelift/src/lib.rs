@@ -20,8 +20,10 @@
 //!   left to the oracle.
 //! * Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ, READ_FIRST): the thread group is the
 //!   quad's executing lanes (`lower::vote`).
-//! * Textures (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4): one runtime call per quad and
-//!   instruction to the jit's own texture unit (`texture` module), on the inputs' `textures`.
+//! * Textures (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4, LODQ, TXQS): one runtime call per
+//!   quad and instruction to the jit's own texture unit (`texture` module; the quad's
+//!   implicit derivatives in `texture_lod`, multisample textures in `texture_ms`), on the
+//!   inputs' `textures`.
 //! * The jit does not compute which output channels are undefined: `Outputs::undefined` is
 //!   always empty (only the oracle reports undefinedness).
 //!
@@ -40,6 +42,8 @@ mod memory;
 mod plan;
 mod run;
 mod texture;
+mod texture_lod;
+mod texture_ms;
 
 use std::any::Any;
 use std::collections::BTreeSet;

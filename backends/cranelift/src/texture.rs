@@ -1,5 +1,5 @@
 //! The jit's texture unit: a runtime function the generated code calls once per quad for
-//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4), and the descriptor that tells
+//! every texture instruction (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4, LODQ, TXQS), and the descriptor that tells
 //! it which instruction it is running.
 //!
 //! This is a separate implementation from the oracle's (`shaderdiff_oracles::interp`
@@ -13,8 +13,8 @@
 //!   §2.X.4.4);
 //! * level of detail: TXL's `w`; TXD's `log2` of the exact scale factor `rho` of OpenGL
 //!   3.x §3.8.8 (equation 3.20, level-0 sizes, in `f32`); TEX/TXP/TXB `-inf` (+ TXB's bias) outside fragment
-//!   programs; in fragment programs level 0 (the shared input check only lets through
-//!   textures that sample level 0 there); NEAREST minification: level 0;
+//!   programs; in fragment programs the same exact `rho` from the quad's fine
+//!   derivatives (`texture_lod`), plus TXB's bias; NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: 0 when `lambda <= 0.5`, else `ceil(lambda + 0.5) - 1`
 //!   clamped to the last level (OpenGL 3.x §3.8.8); NaN picks level 0;
 //! * texel offsets: the `i32` offset added to the texel index `floor(u)` of each axis the
@@ -26,6 +26,8 @@
 //!   `(i1, j0)`, `(i0, j0)`;
 //! * TXQ: the level's extents (Table X.17 order, layers included), zeros for components
 //!   the target does not have or levels it does not have; `w` = number of levels;
+//! * LODQ: `(level accessed, lambda, 0, 0)` (`texture_lod`); TXQS and TXF on
+//!   multisample textures: `texture_ms`;
 //! * no texture on the unit, or a `DCL SVIEW` return type that does not read the format:
 //!   zeros.
 
@@ -45,7 +47,7 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
 /// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
 /// operation number is the index).
-pub(crate) const TEX_OPCODES: [Opcode; 8] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub(crate) const TEX_OPCODES: [Opcode; 10] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
 
 /// Bytes of the per-call exchange area: 16 source words, TXD's 16 d/dx and 16 d/dy words,
 /// 16 texel offset words (`x`, `y`, `z` used), then 16 result words, each block
@@ -82,17 +84,19 @@ impl<'a> TexUnits<'a> {
 }
 
 /// The compile-time descriptor of one texture instruction, packed into a `u32`:
-/// bits 0-2 operation, 3-5 target, 6-7 return type (0 none, 1 FLOAT, 2 UINT, 3 SINT),
-/// bit 8 fragment program, bit 9 texel offset operand, bits 16-31 unit.
+/// bits 0-2 operation (bit 10 its fourth bit), 3-5 target (bit 11 its fourth bit), 6-7
+/// return type (0 none, 1 FLOAT, 2 UINT, 3 SINT), bit 8 fragment program, bit 9 texel
+/// offset operand, bits 16-31 unit.
 pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let insn = &program.instructions[i];
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
     let target = Target::of_ir(insn.texture?)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
-    // tgsi.rst: the unit is src1, TXD's src3, TG4's src2.
+    // tgsi.rst: the unit is src1, TXD's src3, TG4's src2, TXQS's src0.
     let k = match insn.opcode {
         Opcode::TXD => 3,
         Opcode::TG4 => 2,
+        Opcode::TXQS => 0,
         _ => 1,
     };
     let unit = insn.src.get(k)?.reg.index.value;
@@ -117,7 +121,22 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
         .unwrap_or(0);
     let frag = u32::from(program.stage == Stage::Fragment);
     let off = u32::from(!insn.tex_offsets.is_empty());
-    Some(op | t << 3 | ret << 6 | frag << 8 | off << 9 | (unit as u32) << 16)
+    Some(
+        (op & 7)
+            | (t & 7) << 3
+            | ret << 6
+            | frag << 8
+            | off << 9
+            | (op >> 3) << 10
+            | (t >> 3) << 11
+            | (unit as u32) << 16,
+    )
+}
+
+/// The operation of descriptor `desc` ([`descriptor`]).
+fn desc_op(desc: u32) -> Opcode {
+    let i = (desc & 7 | (desc >> 10 & 1) << 3) as usize;
+    TEX_OPCODES[i % TEX_OPCODES.len()]
 }
 
 /// Texture instructions outside the model (cube, shadow and multisample targets, more than
@@ -152,8 +171,9 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
 const OFFSETS: std::ops::RangeInclusive<i32> = -8..=7;
 
 /// One lane: the instruction's result from its four source words, TXD's derivatives `d`
-/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise), TG4's component `comp` and texel
-/// offset `off`.
+/// (`[d/dx, d/dy]` of `(s, t, r)`, unused otherwise), TG4's component `comp`, texel
+/// offset `off` and the implicit level of detail `lod` of the lane's quad (TEX, TXP, TXB,
+/// LODQ in fragment programs, `texture_lod`; `-inf` elsewhere: zero partials).
 fn lane(
     desc: u32,
     tex: Option<&Texture>,
@@ -161,11 +181,18 @@ fn lane(
     d: [[f32; 3]; 2],
     comp: u32,
     off: [i32; 3],
+    lod: f32,
 ) -> [u32; 4] {
     let Some(tex) = tex else {
         return [0; 4];
     };
-    let op = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()];
+    let op = desc_op(desc);
+    if op == Opcode::TXQS {
+        return crate::texture_ms::samples(tex);
+    }
+    if op == Opcode::LODQ {
+        return crate::texture_lod::lodq(tex, lod);
+    }
     if op == Opcode::TXQ {
         let levels = tex.levels.len() as u32;
         let l = if tex.target == Target::Buffer {
@@ -179,8 +206,8 @@ fn lane(
         let [w, h, d] = extents(tex, l as u32);
         return match tex.target {
             Target::T1D | Target::Buffer => [w, 0, 0, levels],
-            Target::T2D | Target::Rect | Target::Array1D => [w, h, 0, levels],
-            Target::T3D | Target::Array2D => [w, h, d, levels],
+            Target::T2D | Target::Rect | Target::Array1D | Target::Ms2D => [w, h, 0, levels],
+            Target::T3D | Target::Array2D | Target::MsArray2D => [w, h, d, levels],
         };
     }
     let wanted = match desc >> 6 & 3 {
@@ -194,13 +221,16 @@ fn lane(
     }
     let (dims, layer) = match tex.target {
         Target::T1D | Target::Buffer => (1, None),
-        Target::T2D | Target::Rect => (2, None),
+        Target::T2D | Target::Rect | Target::Ms2D => (2, None),
         Target::T3D => (3, None),
         Target::Array1D => (1, Some(1)),
-        Target::Array2D => (2, Some(2)),
+        Target::Array2D | Target::MsArray2D => (2, Some(2)),
     };
     if off[..dims].iter().any(|o| !OFFSETS.contains(o)) {
         return [0; 4];
+    }
+    if op == Opcode::TXF && tex.target.multisample() {
+        return crate::texture_ms::fetch(tex, src.map(|w| w as i32), off);
     }
     if op == Opcode::TXF {
         return fetch(tex, src.map(|w| w as i32), off, dims);
@@ -215,12 +245,11 @@ fn lane(
         c[1] /= w;
         c[2] /= w;
     }
-    let fragment = desc >> 8 & 1 != 0;
     let lambda = match op {
         Opcode::TXL => c[3],
         Opcode::TXD => txd_lambda(tex, d, dims),
-        Opcode::TXB if !fragment => f32::NEG_INFINITY + c[3],
-        _ => f32::NEG_INFINITY,
+        Opcode::TXB => lod + c[3],
+        _ => lod,
     };
     let level = pick_level(tex, lambda);
     let size = extents(tex, level);
@@ -301,7 +330,7 @@ fn extents(tex: &Texture, level: u32) -> [u32; 3] {
 /// TXD's level of detail: `log2` of the exact scale factor of OpenGL 3.x §3.8.8
 /// (equation 3.20: the longer of the x and y texel-space derivative vectors, level-0 size,
 /// RECT unscaled), in `f32`.
-fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2], dims: usize) -> f32 {
+pub(crate) fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2], dims: usize) -> f32 {
     let rho = d
         .iter()
         .map(|dir| {
@@ -328,7 +357,7 @@ fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2], dims: usize) -> f32 {
     rho.log2()
 }
 
-fn pick_level(tex: &Texture, lambda: f32) -> u32 {
+pub(crate) fn pick_level(tex: &Texture, lambda: f32) -> u32 {
     let last = tex.levels.len().saturating_sub(1) as u32;
     if tex.min_filter == MinFilter::Nearest || lambda.is_nan() || lambda <= 0.5 {
         return 0;
@@ -366,8 +395,8 @@ fn fetch(tex: &Texture, c: [i32; 4], off: [i32; 3], dims: usize) -> [u32; 4] {
     let size = extents(tex, level as u32);
     let used = match tex.target {
         Target::T1D | Target::Buffer => 1,
-        Target::T2D | Target::Rect | Target::Array1D => 2,
-        Target::T3D | Target::Array2D => 3,
+        Target::T2D | Target::Rect | Target::Array1D | Target::Ms2D => 2,
+        Target::T3D | Target::Array2D | Target::MsArray2D => 3,
     };
     let mut at = [0u32; 3];
     for a in 0..used {
@@ -408,8 +437,9 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         IO_OFFSETS as usize / 4,
         IO_RESULTS as usize / 4,
     );
-    let op = TEX_OPCODES[(desc & 7) as usize % TEX_OPCODES.len()];
+    let op = desc_op(desc);
     let txd = op == Opcode::TXD;
+    let lods = crate::texture_lod::quad_lods(desc, op, tex, io);
     for l in 0..4 {
         let d = if txd {
             [0, 16].map(|k| [0, 1, 2].map(|c| f32::from_bits(io[db + k + 4 * c + l])))
@@ -423,7 +453,8 @@ unsafe extern "C" fn shaderdiff_tex(ctx: *const RunCtx, desc: u32, exec: u32, io
         };
         let r = if exec >> l & 1 != 0 {
             let comp = if op == Opcode::TG4 { io[db + l] } else { 0 };
-            lane(desc, tex, [0, 1, 2, 3].map(|c| io[4 * c + l]), d, comp, off)
+            let src = [0, 1, 2, 3].map(|c| io[4 * c + l]);
+            lane(desc, tex, src, d, comp, off, lods[l])
         } else {
             [0; 4]
         };
@@ -458,6 +489,7 @@ mod tests {
             wrap: [wrap_mode; 3],
             min_filter: MinFilter::Nearest,
             levels: vec![(0..4).map(|n| [n; 4]).collect()],
+            samples: 1,
         }
     }
 
@@ -467,20 +499,52 @@ mod tests {
         let s = [(-0.1f32).to_bits(), 0, 0, 0];
         let tex_desc = 0; // TEX, 1D, no return type, vertex program, unit 0
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::ClampToEdge)), s, Z, 0, [0; 3])[0],
+            lane(
+                tex_desc,
+                Some(&tex1d(Wrap::ClampToEdge)),
+                s,
+                Z,
+                0,
+                [0; 3],
+                f32::NEG_INFINITY
+            )[0],
             0
         );
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [0; 3])[0],
+            lane(
+                tex_desc,
+                Some(&tex1d(Wrap::Repeat)),
+                s,
+                Z,
+                0,
+                [0; 3],
+                f32::NEG_INFINITY
+            )[0],
             3
         );
         // Offset -1: floor(-0.4) - 1 = -2: clamp → 0, repeat → 2; offset 9: out of range.
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [-1, 0, 0])[0],
+            lane(
+                tex_desc,
+                Some(&tex1d(Wrap::Repeat)),
+                s,
+                Z,
+                0,
+                [-1, 0, 0],
+                f32::NEG_INFINITY
+            )[0],
             2
         );
         assert_eq!(
-            lane(tex_desc, Some(&tex1d(Wrap::Repeat)), s, Z, 0, [9, 0, 0]),
+            lane(
+                tex_desc,
+                Some(&tex1d(Wrap::Repeat)),
+                s,
+                Z,
+                0,
+                [9, 0, 0],
+                f32::NEG_INFINITY
+            ),
             [0; 4]
         );
     }
@@ -489,10 +553,38 @@ mod tests {
     fn fetch_out_of_range_gives_zeros() {
         let txf = 4; // TXF, 1D
         let t = tex1d(Wrap::Repeat);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [0; 3]), [2; 4]);
-        assert_eq!(lane(txf, Some(&t), [4, 0, 0, 0], Z, 0, [0; 3]), [0; 4]);
+        assert_eq!(
+            lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [0; 3], f32::NEG_INFINITY),
+            [2; 4]
+        );
+        assert_eq!(
+            lane(txf, Some(&t), [4, 0, 0, 0], Z, 0, [0; 3], f32::NEG_INFINITY),
+            [0; 4]
+        );
         // (2) + offset 1 = 3; (2) + offset 2 = 4 is outside the width.
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [1, 0, 0]), [3; 4]);
-        assert_eq!(lane(txf, Some(&t), [2, 0, 0, 0], Z, 0, [2, 0, 0]), [0; 4]);
+        assert_eq!(
+            lane(
+                txf,
+                Some(&t),
+                [2, 0, 0, 0],
+                Z,
+                0,
+                [1, 0, 0],
+                f32::NEG_INFINITY
+            ),
+            [3; 4]
+        );
+        assert_eq!(
+            lane(
+                txf,
+                Some(&t),
+                [2, 0, 0, 0],
+                Z,
+                0,
+                [2, 0, 0],
+                f32::NEG_INFINITY
+            ),
+            [0; 4]
+        );
     }
 }

@@ -154,11 +154,31 @@ impl ValhallEngine {
     }
 }
 
-/// Whether the valhall compiler lowers texture opcode `op` (`compile::tex`): every
-/// opcode of the oracle's texture model (`TEXTURE_OPCODES`); texture messages, and TXQ as
-/// arithmetic on driver-supplied size words.
+/// The texture opcodes the valhall compiler lowers (`compile::tex`): texture messages
+/// (TEX, TXP, TXB, TXL and TXD as `TEX_SINGLE`, TXF as `TEX_FETCH`, TG4 as `TEX_GATHER`)
+/// and TXQ as arithmetic on driver-supplied size words. The oracle's LODQ and TXQS are not
+/// among them (refused, exit 3).
+pub const VALHALL_TEXTURE_OPCODES: [Opcode; 8] = [
+    Opcode::TEX,
+    Opcode::TXP,
+    Opcode::TXB,
+    Opcode::TXL,
+    Opcode::TXF,
+    Opcode::TXQ,
+    Opcode::TXD,
+    Opcode::TG4,
+];
+
+/// Whether the valhall compiler lowers texture opcode `op` ([`VALHALL_TEXTURE_OPCODES`]).
 pub fn runs_texture_opcode(op: Opcode) -> bool {
-    shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
+    VALHALL_TEXTURE_OPCODES.contains(&op)
+}
+
+/// Whether the valhall texture unit samples IR target `t`: the single-sampled, non-shadow,
+/// non-cube targets of the texture model (1D, 2D, 3D, RECT, 1D_ARRAY, 2D_ARRAY, BUFFER);
+/// multisample, cube and shadow targets are refused (exit 3).
+pub fn runs_texture_target(t: shaderdiff_ir::TexTarget) -> bool {
+    crate::compile::tex::valhall_target(t).is_some()
 }
 
 /// Texture instructions the valhall texture unit does not run are refused with a reason
@@ -178,8 +198,8 @@ fn refuse_textures(program: &Program) -> Result<(), EngineError> {
             format!("{op}: textures: not supported by the valhall texture unit")
         } else {
             match insn.texture {
-                Some(t) if shaderdiff_oracles::texture::Target::of_ir(t).is_none() => {
-                    format!("{op}: texture target {t} is not modelled")
+                Some(t) if !runs_texture_target(t) => {
+                    format!("{op}: texture target {t} is not supported by the valhall texture unit")
                 }
                 _ if insn.tex_offsets.len() > 1 => {
                     format!("{op}: more than one texel offset operand is not modelled")

@@ -30,6 +30,7 @@ pub mod edges;
 mod interp;
 mod memory;
 mod texture;
+mod texture_lod;
 mod vote;
 mod wide;
 
@@ -241,6 +242,7 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(control::cases());
     out.extend(memory::cases());
     out.extend(texture::cases());
+    out.extend(texture_lod::cases());
     out.extend(vote::cases());
     out.extend(interp::cases());
     out

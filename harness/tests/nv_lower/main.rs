@@ -24,6 +24,7 @@ mod table_x13_f16;
 mod table_x13_sat;
 mod table_x13_wide;
 mod tex_gather;
+mod tex_lod_ms;
 mod tex_offsets;
 mod tex_txd;
 mod textures;

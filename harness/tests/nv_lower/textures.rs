@@ -72,26 +72,45 @@ pub(crate) fn run_rows(rows: &[Row]) {
             .insert(RegKey::new(file, idx), r.tex.clone());
         let (file, idx) = l.names.lookup(l.stage, "result.attrib[0]").expect("out");
         let key = RegKey::new(file, idx);
-        let valhall_refuses = l.program.instructions.iter().any(|i| {
-            i.opcode.info().is_tex && !shaderdiff_valhall::engine::runs_texture_opcode(i.opcode)
-        });
-        for name in ENGINE_NAMES {
-            let e = engine(name, &EngineConfig::default()).expect("engine");
-            let out = match e.execute(&l.program, &inputs) {
-                Ok(o) => o,
-                Err(EngineError::Unsupported { reason, .. })
-                    if *name == "valhall" && valhall_refuses =>
-                {
-                    assert!(reason.contains("valhall texture unit"), "{reason}");
-                    continue;
-                }
-                Err(err) => panic!("{name}: {}: {err}", r.insn),
-            };
-            let got = out.registers[&key][0];
-            let undef = out.undefined.get(&key).map_or(0, |u| u[0]);
-            for (c, (&word, want)) in got.iter().zip(r.want).enumerate() {
-                let ctx = format!("{name}: `{}` channel {c}: got {word:#010x}", r.insn);
-                match want {
+        check_engines(&l.program, &inputs, key, &[r.want], r.insn);
+    }
+}
+
+/// Runs `program` with `inputs` on every engine (valhall may refuse it only when it holds a
+/// texture opcode or target its texture unit does not run) and checks output `key` of invocation `i` against `want[i]`: `V` words exactly
+/// (and defined by the oracle), `Undef` marked undefined by the oracle. `what` names the
+/// case in messages.
+pub(crate) fn check_engines(
+    program: &shaderdiff_ir::Program,
+    inputs: &Inputs,
+    key: RegKey,
+    want: &[[W; 4]],
+    what: &str,
+) {
+    let valhall_refuses = program.instructions.iter().any(|i| {
+        i.opcode.info().is_tex
+            && (!shaderdiff_valhall::engine::runs_texture_opcode(i.opcode)
+                || i.texture
+                    .is_some_and(|t| !shaderdiff_valhall::engine::runs_texture_target(t)))
+    });
+    for name in ENGINE_NAMES {
+        let e = engine(name, &EngineConfig::default()).expect("engine");
+        let out = match e.execute(program, inputs) {
+            Ok(o) => o,
+            Err(EngineError::Unsupported { reason, .. })
+                if *name == "valhall" && valhall_refuses =>
+            {
+                assert!(reason.contains("valhall texture unit"), "{reason}");
+                continue;
+            }
+            Err(err) => panic!("{name}: {what}: {err}"),
+        };
+        for (lane, w) in want.iter().enumerate() {
+            let got = out.registers[&key][lane];
+            let undef = out.undefined.get(&key).map_or(0, |u| u[lane]);
+            for (c, (&word, want)) in got.iter().zip(w).enumerate() {
+                let ctx = format!("{name}: `{what}` lane {lane} channel {c}: got {word:#010x}");
+                match *want {
                     V(v) => {
                         assert_eq!(word, v, "{ctx}, want {v:#010x}");
                         if *name == "interp" {
@@ -281,10 +300,18 @@ fn refusals() {
             "takes no texel offset",
             true,
         ),
+        // NV_explicit_multisample: TXFMS needs a multisample target, which takes only
+        // TXFMS and TXQ (a load error); LOD takes no texel offset.
         (
-            "LOD t, p0, texture[0], 2D;",
-            "outside the texture model",
-            false,
+            "TXFMS.F t, p0, texture[0], 2D;",
+            "TXFMS on a 2D target",
+            true,
+        ),
+        ("TEX t, p0, texture[0], 2DMS;", "TEX on a 2DMS target", true),
+        (
+            "LOD t, p0, texture[0], 2D, (1, 0);",
+            "takes no texel offset",
+            true,
         ),
         (
             "TXF.U t, p0, texture[0], 2D;\nTXF.F t, p0, texture[0], 2D;",

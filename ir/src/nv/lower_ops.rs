@@ -588,13 +588,17 @@ impl Ctx<'_> {
         let name = insn.opcode.name();
         let t = insn.mods.ty.map(|t| format!(".{t}")).unwrap_or_default();
         let what = match insn.opcode {
-            N::Tex | N::Txb | N::Txd | N::Txf | N::Txg | N::Txgo | N::Txl | N::Txp | N::Txq => {
-                "condition codes on texture instructions are not lowered"
-            }
-            N::Txfms | N::Lod => {
-                "outside the texture model (TEX, TXB, TXL, TXP, TXD, TXG, TXGO, TXF and TXQ \
-                 are lowered)"
-            }
+            N::Tex
+            | N::Txb
+            | N::Txd
+            | N::Txf
+            | N::Txg
+            | N::Txgo
+            | N::Txl
+            | N::Txp
+            | N::Txq
+            | N::Txfms
+            | N::Lod => "condition codes on texture instructions are not lowered",
             _ => "not lowered yet",
         };
         self.unsupported(format!("{name}{t}: {what}"))

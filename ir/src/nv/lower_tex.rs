@@ -18,8 +18,8 @@
 //! * **Targets.** 1D, 2D, 3D, RECT, ARRAY1D, ARRAY2D and BUFFER (TXF and TXQ only: Table
 //!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
 //!   sample from multiple texture targets ... on the same texture image unit"): invalid.
-//!   Cube maps, SHADOW targets and multisample targets are outside the texture model and
-//!   refused, as are TXFMS and LOD. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
+//!   Cube maps, SHADOW targets and RENDERBUFFER are outside the texture model and
+//!   refused. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
 //!   derivative operands (§2.X.8.Z TXD) become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
 //!   §2.X.8.Z TXG) becomes TG4 with the `texture[n].c` component as an immediate `src1`
 //!   (targets 2D, ARRAY2D and RECT; a 1D or 3D target fails to load).
@@ -29,6 +29,17 @@
 //!   outside -8..7 and non-zero components the target has no coordinate for.
 //! * TXQ's `w` is undefined in NV (§2.X.8.Z TXQ); the IR's TXQ gives the number of levels
 //!   there (tgsi.rst), one of the values an undefined result may take.
+//! * **Multisample** (2DMS, ARRAY2DMS; NV_explicit_multisample "TexelFetchMultisample"):
+//!   TXFMS becomes TXF on the IR's `2D_MSAA` / `2D_ARRAY_MSAA` target, whose `w` is the
+//!   sample number (tgsi.rst TXF), `(x, y)` the pixel and `z` the layer, read as signed
+//!   integers with its data type as for TXF. TXFMS on another target, and any instruction
+//!   but TXFMS and TXQ on a multisample target ("No other sample or fetch commands may be
+//!   performed"), fail to load (invalid).
+//! * **LOD** (NV_gpu_program5 Table X.13 "compute texture LOD", a float vector from a
+//!   float operand) becomes LODQ (tgsi.rst LODQ: `x` the level accessed, `y` the computed
+//!   `lambda'`, the GLSL textureQueryLOD layout NV compilers emit LOD for; our copy of the
+//!   NV_gpu_program5 text has no LOD section, so `z` and `w` stay undefined as in the IR);
+//!   it reads no texel, so it declares no view type, and takes no texel offset.
 
 use super::ast::{
     BaseType, Instruction as NvInsn, TexOffset as NvTexOffset, TexTarget as NvTarget, UnitRef,
@@ -49,6 +60,8 @@ fn ir_target(t: NvTarget) -> Option<TexTarget> {
         NvTarget::Array1D => TexTarget::Array1D,
         NvTarget::Array2D => TexTarget::Array2D,
         NvTarget::Buffer => TexTarget::Buffer,
+        NvTarget::T2DMS => TexTarget::Msaa2D,
+        NvTarget::Array2DMS => TexTarget::Msaa2DArray,
         _ => return None,
     })
 }
@@ -58,11 +71,22 @@ impl Ctx<'_> {
     pub(super) fn is_lowered_tex(insn: &NvInsn) -> bool {
         matches!(
             insn.opcode,
-            N::Tex | N::Txb | N::Txl | N::Txp | N::Txd | N::Txf | N::Txq | N::Txg | N::Txgo
+            N::Tex
+                | N::Txb
+                | N::Txl
+                | N::Txp
+                | N::Txd
+                | N::Txf
+                | N::Txq
+                | N::Txg
+                | N::Txgo
+                | N::Txfms
+                | N::Lod
         )
     }
 
-    /// Lowers TEX, TXB, TXL, TXP, TXD, TXG, TXF or TXQ (module docs) with saturation `sat`.
+    /// Lowers TEX, TXB, TXL, TXP, TXD, TXG, TXF, TXQ, TXFMS or LOD (module docs) with
+    /// saturation `sat`.
     pub(super) fn lower_tex(
         &mut self,
         insn: &NvInsn,
@@ -93,7 +117,7 @@ impl Ctx<'_> {
         let target = ir_target(access.target).ok_or_else(|| {
             self.unsupported(format!(
                 "{name}: {} targets are outside the texture model (1D, 2D, 3D, RECT, ARRAY1D, \
-                 ARRAY2D, BUFFER)",
+                 ARRAY2D, BUFFER, 2DMS, ARRAY2DMS)",
                 access.target.name()
             ))
         })?;
@@ -108,6 +132,14 @@ impl Ctx<'_> {
                  {target} (NV_gpu_program5 §2.X.8.Z TXG)"
             )));
         }
+        let ms = matches!(target, TexTarget::Msaa2D | TexTarget::Msaa2DArray);
+        if (insn.opcode == N::Txfms) != ms && !(ms && insn.opcode == N::Txq) {
+            return Err(self.invalid(format!(
+                "{name} on a {} target: TXFMS fetches from 2DMS and ARRAY2DMS only, and they \
+                 take TXFMS and TXQ only (NV_explicit_multisample)",
+                access.target.name()
+            )));
+        }
         if target == TexTarget::Buffer && !matches!(insn.opcode, N::Txf | N::Txq) {
             return Err(self.invalid(format!(
                 "{name}: BUFFER textures take TXF and TXQ only (NV_gpu_program4 Table X.17)"
@@ -118,8 +150,9 @@ impl Ctx<'_> {
             N::Txb => O::TXB,
             N::Txl => O::TXL,
             N::Txp => O::TXP,
-            N::Txf => O::TXF,
+            N::Txf | N::Txfms => O::TXF,
             N::Txd => O::TXD,
+            N::Lod => O::LODQ,
             N::Txg | N::Txgo => O::TG4,
             _ => O::TXQ,
         };
@@ -136,14 +169,18 @@ impl Ctx<'_> {
                  §2.X.4.4: one target per texture unit)"
             )));
         }
-        self.declare_unit(unit, target, (op != O::TXQ).then_some(ty))?;
+        self.declare_unit(
+            unit,
+            target,
+            (!matches!(op, O::TXQ | O::LODQ)).then_some(ty),
+        )?;
         let coord_ty = match op {
             O::TXF | O::TXQ => BaseType::S,
             _ => BaseType::F,
         };
         let coord = self.operand(insn, 0, coord_ty)?;
         let offset = match &access.offset {
-            Some(_) if op == O::TXQ => {
+            Some(_) if matches!(op, O::TXQ | O::LODQ) => {
                 return Err(self.invalid(format!("{name} takes no texel offset")))
             }
             Some(o) => Some(self.tex_offset(o)?),

@@ -149,6 +149,8 @@ mod memory_exec;
 mod state;
 mod tex_eval;
 mod tex_gather;
+mod tex_lod;
+mod tex_ms;
 pub mod texture;
 mod vote;
 

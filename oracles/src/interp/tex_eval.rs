@@ -5,6 +5,7 @@
 
 use shaderdiff_ir::Stage;
 
+use super::tex_lod::QuadLod;
 use super::texture::{TexOp, TexRef};
 use crate::io::Vec4;
 use crate::texture::{MinFilter, Target, Texture};
@@ -67,6 +68,7 @@ pub const MAX_TEXEL_OFFSET: i32 = 7;
 /// (and the layer) are ignored; a used component outside
 /// [`MIN_TEXEL_OFFSET`]..=[`MAX_TEXEL_OFFSET`] makes the result undefined (NV_gpu_program5:
 /// "outside implementation-dependent limits, the results ... are undefined").
+#[cfg(test)]
 pub(crate) fn eval(
     r: &TexRef,
     stage: Stage,
@@ -76,11 +78,30 @@ pub(crate) fn eval(
     comp: u32,
     off: [i32; 3],
 ) -> LaneResult {
+    eval_with(r, stage, tex, src, derivs, comp, off, None)
+}
+
+/// [`eval`] with the implicit level of detail `quad` of the lane's fragment quad
+/// (`tex_lod`; used by TEX, TXP and TXB in fragment programs, `None` elsewhere).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn eval_with(
+    r: &TexRef,
+    stage: Stage,
+    tex: Option<&Texture>,
+    src: Vec4,
+    derivs: Option<[[f32; 3]; 2]>,
+    comp: u32,
+    off: [i32; 3],
+    quad: Option<&QuadLod>,
+) -> LaneResult {
     let Some(tex) = tex else {
         return ([0; 4], ALL);
     };
     if r.op == TexOp::Txq {
         return query(tex, src[0] as i32);
+    }
+    if r.op == TexOp::Txqs {
+        return super::tex_ms::query_samples(tex);
     }
     if r.ret.is_some_and(|t| t != tex.format.return_type()) {
         return ([0; 4], ALL);
@@ -93,9 +114,12 @@ pub(crate) fn eval(
         return ([0; 4], ALL);
     }
     match r.op {
+        TexOp::Txf if tex.target.multisample() => {
+            super::tex_ms::fetch_sample(tex, src.map(|w| w as i32), off)
+        }
         TexOp::Txf => fetch(tex, src.map(|w| w as i32), off),
         TexOp::Tg4 => super::tex_gather::gather(tex, src.map(f32::from_bits), comp, off),
-        _ => sample(r.op, stage, tex, src.map(f32::from_bits), derivs, off),
+        _ => sample(r.op, stage, tex, src.map(f32::from_bits), derivs, off, quad),
     }
 }
 
@@ -178,7 +202,7 @@ pub(super) fn floors(x: f64, band: f64) -> Vec<i64> {
 /// The levels a level of detail in `[lo, hi]` may select (module docs; `lo == hi` for an
 /// exact `lambda`), widened by the `2^-8` band at level boundaries; empty when undefined
 /// (NaN).
-fn levels_for(tex: &Texture, lo: f64, hi: f64) -> Vec<usize> {
+pub(super) fn levels_for(tex: &Texture, lo: f64, hi: f64) -> Vec<usize> {
     if tex.min_filter == MinFilter::Nearest {
         return vec![0];
     }
@@ -203,13 +227,24 @@ fn levels_for(tex: &Texture, lo: f64, hi: f64) -> Vec<usize> {
 /// §3.8.8 equations 3.18-3.20 and the approximations it allows) for derivatives `d` of
 /// `(s, t, r)` on `tex`; NaN when a derivative is NaN.
 fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2]) -> (f64, f64) {
+    let m = d.map(|dir| dir.map(|v| f64::from(v).abs()));
+    lod_bounds(tex, m, m)
+}
+
+/// The level of detail bounds `[log2 rho_min, log2 rho_max]` of OpenGL 3.x §3.8.8
+/// (equations 3.18-3.20, `rho` approximated by any `f` between the largest component and
+/// the sum of the components, per direction): derivative magnitudes `|d(s,t,r)/dx|`,
+/// `|d(s,t,r)/dy|` known to lie between `lo` and `hi` (componentwise, `lo <= hi`; equal
+/// for exact derivatives), scaled by the level-0 size (RECT unscaled, the layer
+/// excluded). NaN when a derivative is NaN.
+pub(super) fn lod_bounds(tex: &Texture, lo: [[f64; 3]; 2], hi: [[f64; 3]; 2]) -> (f64, f64) {
     let t = tex.target;
-    let mut lo = 0f64;
-    let mut hi = 0f64;
-    for dir in d {
+    let mut rho_lo = 0f64;
+    let mut rho_hi = 0f64;
+    for (dl, dh) in lo.iter().zip(&hi) {
         let (mut mx, mut sum) = (0f64, 0f64);
-        for (a, &v) in dir.iter().enumerate().take(t.dims()) {
-            if v.is_nan() {
+        for a in 0..t.dims() {
+            if dl[a].is_nan() || dh[a].is_nan() {
                 return (f64::NAN, f64::NAN);
             }
             let scale = if t == Target::Rect {
@@ -217,14 +252,13 @@ fn txd_lambda(tex: &Texture, d: [[f32; 3]; 2]) -> (f64, f64) {
             } else {
                 tex.size[a] as f64
             };
-            let x = (v as f64 * scale).abs();
-            mx = mx.max(x);
-            sum += x;
+            mx = mx.max(dl[a] * scale);
+            sum += dh[a] * scale;
         }
-        lo = lo.max(mx);
-        hi = hi.max(sum);
+        rho_lo = rho_lo.max(mx);
+        rho_hi = rho_hi.max(sum);
     }
-    (lo.log2(), hi.log2())
+    (rho_lo.log2(), rho_hi.log2())
 }
 
 /// TEX / TXP / TXB / TXL with NEAREST filtering (module docs); texel offset `off` is added
@@ -237,6 +271,7 @@ fn sample(
     c: [f32; 4],
     derivs: Option<[[f32; 3]; 2]>,
     off: [i32; 3],
+    quad: Option<&QuadLod>,
 ) -> LaneResult {
     let mut coord = [c[0] as f64, c[1] as f64, c[2] as f64];
     if op == TexOp::Txp {
@@ -256,7 +291,11 @@ fn sample(
         Some(d) if op == TexOp::Txd => txd_lambda(tex, d),
         _ => (lambda, lambda),
     };
-    let levels = levels_for(tex, lo, hi);
+    let levels = match quad {
+        // Implicit derivatives of a fragment quad (`tex_lod`), TXB's bias added.
+        Some(q) => super::tex_lod::levels(tex, q, (op == TexOp::Txb).then_some(c[3])),
+        None => levels_for(tex, lo, hi),
+    };
     let t = tex.target;
     let dims = t.dims();
     let mut result = Candidates::default();

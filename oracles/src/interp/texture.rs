@@ -1,5 +1,5 @@
-//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch) and
-//! TXQ (size query) on the texture model of [`crate::texture`]. This is the one place their
+//! Texture instructions: TEX, TXP, TXB, TXL, TXD (NEAREST sampling), TXF (texel fetch),
+//! TXQ (size query), LODQ and TXQS on the texture model of [`crate::texture`]. This is the one place their
 //! semantics are written for the oracle; the decisions are listed in README "Textures".
 //!
 //! Sources: tgsi.rst "TEX", "TXP", "TXB", "TXL", "TXF", "TXQ" (TXF and TXQ "as per
@@ -28,10 +28,9 @@
 //! * **Level of detail.** TXL's `lambda` is `src.w`. TEX, TXP and TXB outside fragment
 //!   programs: the partials are 0 (§2.X.4.4 "For vertex and geometry programs, these
 //!   functions always return (0,0,0,0)"), `lambda = -inf`, so level 0 (a TXB bias of +inf
-//!   or NaN makes `lambda` NaN: undefined). In fragment programs the implicit-derivative
-//!   `lambda` is not modelled: a unit sampled that way must select level 0 whatever
-//!   `lambda` is (NEAREST minification, or one level), else the run is refused
-//!   (checked with the inputs). Level choice (GL §3.8.8): NEAREST minification: level 0;
+//!   or NaN makes `lambda` NaN: undefined). In fragment programs `lambda` comes from the
+//!   quad's implicit derivatives (every choice GL allows; `tex_lod` module docs), LODQ
+//!   reports it. Level choice (GL §3.8.8): NEAREST minification: level 0;
 //!   NEAREST_MIPMAP_NEAREST: level 0 when `lambda <= 1/2`, else `ceil(lambda + 1/2) - 1`
 //!   clamped to the last level; NaN: undefined.
 //! * **TXD** (tgsi.rst TXD, NV_gpu_program4 §2.X.8.Z TXD): `lambda = log2(rho)` from the
@@ -44,6 +43,8 @@
 //!   selects is a candidate; a NaN derivative is undefined. No bias, and the default
 //!   TEXTURE_MIN/MAX_LOD (-1000, 1000) never clamp.
 //! * **TG4** (gather; 2D, 2D_ARRAY and RECT, else invalid): `tex_gather` module docs.
+//! * **Multisample targets** (`2D_MSAA`, `2D_ARRAY_MSAA`: TXF by sample, TXQ, TXQS; any
+//!   other instruction on them is invalid): `tex_ms` module docs.
 //! * **TXF**: integer `(i, j, k)` and layer per Table X.18, level `src.w` (BUFFER: `x` only,
 //!   level 0). Undefined (Table X.18 list): a level outside the texture's levels, a level
 //!   other than 0 with NEAREST minification, a texel or layer outside the level.
@@ -69,14 +70,14 @@ use shaderdiff_ir::{File, Opcode, Pos, Program, ReturnType, Stage};
 use super::decode::{DInsn, Decoder, Kind, Loc};
 use super::lanes::{FetchType, Mask};
 use super::state::Machine;
-use super::tex_eval::{eval, ALL};
+use super::tex_eval::{eval_with, ALL};
 use super::ExecError;
 use crate::io::{Inputs, RegKey};
-use crate::texture::{MinFilter, Target, Texture};
+use crate::texture::{Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
-pub const TEXTURE_OPCODES: [Opcode; 8] = [
+pub const TEXTURE_OPCODES: [Opcode; 10] = [
     Opcode::TEX,
     Opcode::TXP,
     Opcode::TXB,
@@ -85,6 +86,8 @@ pub const TEXTURE_OPCODES: [Opcode; 8] = [
     Opcode::TXQ,
     Opcode::TXD,
     Opcode::TG4,
+    Opcode::LODQ,
+    Opcode::TXQS,
 ];
 
 /// The texture instruction kinds the interpreter executes.
@@ -106,6 +109,10 @@ pub(crate) enum TexOp {
     Txd,
     /// TG4: gather component `src1.x` of the 2x2 LINEAR footprint (`tex_gather`).
     Tg4,
+    /// LODQ (NV LOD): the implicit level of detail (`tex_lod`).
+    Lodq,
+    /// TXQS: the number of samples (`tex_ms`).
+    Txqs,
 }
 
 impl TexOp {
@@ -120,23 +127,27 @@ impl TexOp {
             Opcode::TXQ => TexOp::Txq,
             Opcode::TXD => TexOp::Txd,
             Opcode::TG4 => TexOp::Tg4,
+            Opcode::LODQ => TexOp::Lodq,
+            Opcode::TXQS => TexOp::Txqs,
             _ => return None,
         })
     }
 
     /// The source operand index of the unit (`SAMP[n]`): 3 for TXD (tgsi.rst TXD
-    /// `unit = src3`), 2 for TG4 (`component = src1`), else 1.
+    /// `unit = src3`), 2 for TG4 (`component = src1`), 0 for TXQS (its only source),
+    /// else 1.
     pub(crate) fn unit_src(self) -> usize {
         match self {
             TexOp::Txd => 3,
             TexOp::Tg4 => 2,
+            TexOp::Txqs => 0,
             _ => 1,
         }
     }
 
-    /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB).
+    /// Whether the level of detail comes from implicit derivatives (TEX, TXP, TXB, LODQ).
     pub(crate) fn implicit_lod(self) -> bool {
-        matches!(self, TexOp::Tex | TexOp::Txp | TexOp::Txb)
+        matches!(self, TexOp::Tex | TexOp::Txp | TexOp::Txb | TexOp::Lodq)
     }
 }
 
@@ -214,7 +225,7 @@ pub(crate) fn decode_insn(
             pos,
             format!(
                 "texture target {ir_target} is not modelled (1D, 2D, 3D, RECT, 1D_ARRAY, \
-                 2D_ARRAY and BUFFER are)"
+                 2D_ARRAY, BUFFER, 2D_MSAA and 2D_ARRAY_MSAA are)"
             ),
         )
     })?;
@@ -225,9 +236,10 @@ pub(crate) fn decode_insn(
             "more than one texel offset operand is not modelled",
         ));
     }
-    if top == TexOp::Txq && !insn.tex_offsets.is_empty() {
-        return Err(invalid(pos, "TXQ takes no texel offset"));
+    if matches!(top, TexOp::Txq | TexOp::Txqs | TexOp::Lodq) && !insn.tex_offsets.is_empty() {
+        return Err(invalid(pos, format!("{op} takes no texel offset")));
     }
+    super::tex_ms::check_op(top, target).map_err(|m| invalid(pos, m))?;
     if top == TexOp::Tg4 && !matches!(target, Target::T2D | Target::Array2D | Target::Rect) {
         return Err(invalid(
             pos,
@@ -237,7 +249,7 @@ pub(crate) fn decode_insn(
             ),
         ));
     }
-    if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq) {
+    if target == Target::Buffer && !matches!(top, TexOp::Txf | TexOp::Txq | TexOp::Txqs) {
         return Err(invalid(
             pos,
             format!(
@@ -298,8 +310,13 @@ pub(crate) fn decode_insn(
         TexOp::Txf | TexOp::Txq => FetchType::Int,
         _ => FetchType::Float,
     };
-    let mut srcs = vec![dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?];
-    let mut mask = [0xF, 0, 0, 0];
+    let mut srcs = Vec::new();
+    let mut mask = [0, 0, 0, 0];
+    if uk > 0 {
+        // TXQS has no coordinates (tgsi.rst TXQS: the unit only).
+        srcs.push(dec.src(&insn.src[0], ty, smap.operand(i, insn.dst.len()), op)?);
+        mask[0] = 0xF;
+    }
     for (k, s) in insn.src.iter().enumerate().take(uk).skip(1) {
         // TXD's derivatives of (s, t, r) (floats); TG4's component (an integer in x).
         let (t, m) = if top == TexOp::Tg4 {
@@ -350,8 +367,7 @@ pub(crate) fn decode_insn(
 ///
 /// Errors: [`ExecError::InvalidInputs`] for a texture on a unit the program does not
 /// sample or of another target than its instructions name, an inconsistent texture
-/// ([`Texture::check`]); [`ExecError::UnsupportedFeature`] for a unit sampled with implicit
-/// derivatives in a fragment program whose texture could select a level other than 0.
+/// ([`Texture::check`]).
 pub(crate) fn check_inputs(uses: &[TexUse], inputs: &Inputs) -> Result<(), ExecError> {
     for (key, tex) in &inputs.textures {
         let bad = |m: String| ExecError::InvalidInputs(format!("texture {key}: {m}"));
@@ -367,18 +383,6 @@ pub(crate) fn check_inputs(uses: &[TexUse], inputs: &Inputs) -> Result<(), ExecE
                 "the program samples it as {}, the texture is {}",
                 u.target, tex.target
             )));
-        }
-        if u.implicit_lod
-            && tex.min_filter == MinFilter::NearestMipmapNearest
-            && tex.levels.len() > 1
-        {
-            return Err(ExecError::UnsupportedFeature {
-                pos: None,
-                reason: format!(
-                    "texture {key}: implicit-derivative level of detail in a fragment \
-                     program is not modelled; give one level or NEAREST minification"
-                ),
-            });
         }
     }
     Ok(())
@@ -398,6 +402,10 @@ impl Machine<'_> {
     /// Executes texture instruction `insn` for the executing lanes.
     pub(crate) fn texture(&mut self, insn: &DInsn) {
         let r = insn.tex.expect("decoded texture operand");
+        if r.op == TexOp::Lodq {
+            self.lod_query(insn);
+            return;
+        }
         let bad = self.mem_sources(insn);
         let mut bad_any: Mask = 0;
         for (k, b) in bad.iter().enumerate().take(insn.srcs.len()) {
@@ -409,6 +417,10 @@ impl Machine<'_> {
         }
         let tex = self.textures.get(&r.unit).copied();
         let stage = self.d.stage;
+        // Implicit derivatives of each fragment quad (`tex_lod`).
+        let quads = (r.op.implicit_lod() && stage == Stage::Fragment)
+            .then(|| tex.map(|t| self.quad_lods(&r, t, bad_any)))
+            .flatten();
         let mut und = [0 as Mask; 4];
         for c in 0..4 {
             self.s.out[c] = [0; super::lanes::LANES];
@@ -418,8 +430,8 @@ impl Machine<'_> {
                 continue;
             }
             let src = [0, 1, 2, 3].map(|c| self.s.srcs[0][c][l]);
-            let last = insn.srcs.len() - 1;
             let off = if r.offset {
+                let last = insn.srcs.len() - 1;
                 [0, 1, 2].map(|c| self.s.srcs[last][c][l] as i32)
             } else {
                 [0; 3]
@@ -434,7 +446,8 @@ impl Machine<'_> {
             let (v, u) = if bad_any >> l & 1 != 0 {
                 ([0; 4], ALL)
             } else {
-                eval(&r, stage, tex, src, derivs, comp, off)
+                let quad = quads.as_ref().map(|q| &q[l / 4]);
+                eval_with(&r, stage, tex, src, derivs, comp, off, quad)
             };
             for c in 0..4 {
                 self.s.out[c][l] = v[c];

@@ -1,4 +1,4 @@
-//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ): the source
+//! Lowering of the texture instructions (TEX, TXP, TXB, TXL, TXD, TXF, TXQ, TG4, LODQ, TXQS: the last has no coordinates): the source
 //! vector (and TXD's derivatives and the texel offset operand's, if any) goes to a stack exchange area, one call to the texture runtime (`crate::texture`) per
 //! quad computes the four lanes, and the results are stored under the writemask like any
 //! other result (saturation included).
@@ -17,10 +17,14 @@ impl Lowerer<'_, '_> {
         // tgsi.rst TXD: coordinates, d/dx, d/dy, unit; the others: coordinates, unit.
         let txd = insn.opcode == shaderdiff_ir::Opcode::TXD;
         let tg4 = insn.opcode == shaderdiff_ir::Opcode::TG4;
+        // tgsi.rst TXQS: the unit is its only source (no coordinates).
+        let txqs = insn.opcode == shaderdiff_ir::Opcode::TXQS;
         let needed = if txd {
             4
         } else if tg4 {
             3
+        } else if txqs {
+            1
         } else {
             2
         };
@@ -36,7 +40,11 @@ impl Lowerer<'_, '_> {
             shaderdiff_ir::Opcode::TXF | shaderdiff_ir::Opcode::TXQ => FetchType::Int,
             _ => FetchType::Float,
         };
-        let src = self.fetch(i, &insn.src[0], ty, 0xF)?;
+        let src = if txqs {
+            Vec::new()
+        } else {
+            self.fetch(i, &insn.src[0], ty, 0xF)?.to_vec()
+        };
         let mut derivs = Vec::new();
         if txd {
             for k in 1..3 {

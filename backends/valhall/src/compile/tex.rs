@@ -89,6 +89,24 @@ pub fn image_word(texture: u32, sampler: u32) -> u32 {
     (sampler & MAX_INDEX) | SAMPLER_TABLE << 11 | (texture & MAX_INDEX) << 16 | TEXTURE_TABLE << 27
 }
 
+/// The model target of IR target `t` when the valhall texture unit samples it: 1D, 2D, 3D,
+/// RECT, 1D_ARRAY, 2D_ARRAY and BUFFER; `None` for multisample, cube and shadow targets
+/// (and any other), which the compiler refuses.
+pub fn valhall_target(t: shaderdiff_ir::TexTarget) -> Option<Target> {
+    Target::of_ir(t).filter(|m| {
+        matches!(
+            m,
+            Target::T1D
+                | Target::T2D
+                | Target::T3D
+                | Target::Rect
+                | Target::Array1D
+                | Target::Array2D
+                | Target::Buffer
+        )
+    })
+}
+
 /// The `dimension` text of a target (module docs).
 pub fn dimension(target: Target) -> &'static str {
     match target.dims() {
@@ -126,7 +144,7 @@ impl Lower<'_> {
                 &format!("{op}: not compiled for the valhall texture unit"),
             ));
         }
-        let target = insn.texture.and_then(Target::of_ir).ok_or_else(|| {
+        let target = insn.texture.and_then(valhall_target).ok_or_else(|| {
             CompileError::unsupported(pos, &format!("{op}: texture target not modelled"))
         })?;
         if insn.tex_offsets.len() > 1 {
@@ -289,7 +307,7 @@ impl Lower<'_> {
         let pos = self.pos(i);
         let target = insn
             .texture
-            .and_then(Target::of_ir)
+            .and_then(valhall_target)
             .ok_or_else(|| CompileError::unsupported(pos, "TXQ: texture target not modelled"))?;
         let unit = unit_of(&insn, 1, pos)?;
         let Some(dst) = insn.dst.first().copied() else {

@@ -179,6 +179,7 @@ mod tests {
                     .collect(),
                 (0..3u32).map(|n| [n; 4]).collect(),
             ],
+            compare: None,
         };
         inputs.textures.insert(RegKey::new(File::Sampler, 1), tex);
         let text = to_json(&inputs);

@@ -9,12 +9,16 @@
 //! `2D_ARRAY`, `BUFFER`); texel formats RGBA32F, RGBA32UI and RGBA32I (four 32-bit words
 //! per texel, returned unconverted: OpenGL 3.x Table 3.21 maps R, G, B, A to x, y, z, w);
 //! NEAREST magnification, NEAREST or NEAREST_MIPMAP_NEAREST minification and the
-//! CLAMP_TO_EDGE and REPEAT wrap modes. Cube maps, shadow targets, multisample textures,
-//! borders and LINEAR filtering are not modelled.
+//! CLAMP_TO_EDGE and REPEAT wrap modes. Cube maps (CUBE, CUBEARRAY) and depth textures
+//! with a comparison function (the SHADOW targets) are described in the `targets`
+//! submodule. Multisample textures, borders and LINEAR filtering are not modelled.
 
 use std::fmt;
 
 use crate::io::Vec4;
+
+mod targets;
+pub use targets::{instruction_rule, reference_component, sampled, CompareFunc, Rule};
 
 /// The kind of texture bound to a unit (NV_gpu_program4 Table X.17 "Texture Type").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,11 +37,17 @@ pub enum Target {
     Array2D,
     /// TEXTURE_BUFFER: `width` texels, one level, fetched by TXF only.
     Buffer,
+    /// TEXTURE_CUBE_MAP: six square `width` × `width` faces (`size[2]` = 6), in the order
+    /// +X, -X, +Y, -Y, +Z, -Z (`targets` module docs).
+    Cube,
+    /// TEXTURE_CUBE_MAP_ARRAY: `layers` cube maps, `size[2]` = 6 × layers layer-faces
+    /// (layer-face `6 * layer + face`).
+    CubeArray,
 }
 
 impl Target {
     /// Every target, in the order of [`Target::name`]'s table.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 9] = [
         Target::T1D,
         Target::T2D,
         Target::T3D,
@@ -45,10 +55,12 @@ impl Target {
         Target::Array1D,
         Target::Array2D,
         Target::Buffer,
+        Target::Cube,
+        Target::CubeArray,
     ];
 
     /// The inputs file spelling (NV_gpu_program4 `<texTarget>`): `1D`, `2D`, `3D`, `RECT`,
-    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`.
+    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`, `CUBE`, `CUBEARRAY` (TGSI's spelling; NV `ARRAYCUBE`).
     pub fn name(self) -> &'static str {
         match self {
             Target::T1D => "1D",
@@ -58,6 +70,8 @@ impl Target {
             Target::Array1D => "ARRAY1D",
             Target::Array2D => "ARRAY2D",
             Target::Buffer => "BUFFER",
+            Target::Cube => "CUBE",
+            Target::CubeArray => "CUBEARRAY",
         }
     }
 
@@ -77,29 +91,34 @@ impl Target {
             Target::Array1D => T::Array1D,
             Target::Array2D => T::Array2D,
             Target::Buffer => T::Buffer,
+            Target::Cube => T::Cube,
+            Target::CubeArray => T::CubeArray,
         }
     }
 
-    /// The modelled target of an IR target, `None` for cube, shadow, multisample targets.
+    /// The modelled target of an IR target, `None` for shadow and multisample targets
+    /// ([`sampled`] maps the SHADOW targets too).
     pub fn of_ir(t: shaderdiff_ir::TexTarget) -> Option<Target> {
         Target::ALL.into_iter().find(|m| m.ir() == t)
     }
 
-    /// Texel coordinates that address the image (not counting the layer): 1, 2 or 3.
+    /// Texel coordinates that address the image (not counting the layer): 1, 2 or 3 (cube
+    /// maps: the 2 of a face).
     pub fn dims(self) -> usize {
         match self {
             Target::T1D | Target::Array1D | Target::Buffer => 1,
-            Target::T2D | Target::Rect | Target::Array2D => 2,
+            Target::T2D | Target::Rect | Target::Array2D | Target::Cube | Target::CubeArray => 2,
             Target::T3D => 3,
         }
     }
 
     /// Which size component holds the layer count (array targets): 1 (height) for
-    /// ARRAY1D, 2 (depth) for ARRAY2D (the layer's coordinate in Table X.17 too).
+    /// ARRAY1D, 2 (depth) for ARRAY2D (the layer's coordinate in Table X.17 too); 2 for
+    /// CUBE and CUBEARRAY, whose `size[2]` counts the layer-faces (which never shrink).
     pub fn layer_axis(self) -> Option<usize> {
         match self {
             Target::Array1D => Some(1),
-            Target::Array2D => Some(2),
+            Target::Array2D | Target::Cube | Target::CubeArray => Some(2),
             _ => None,
         }
     }
@@ -231,6 +250,10 @@ pub struct Texture {
     pub min_filter: MinFilter,
     /// Mip levels, level 0 first (at least one).
     pub levels: Vec<Vec<Vec4>>,
+    /// A depth texture's TEXTURE_COMPARE_FUNC (TEXTURE_COMPARE_MODE COMPARE_REF_TO_TEXTURE,
+    /// sampled by the SHADOW targets; the depth is each texel's R word as binary32), or
+    /// `None`: compare mode NONE (`targets` module docs).
+    pub compare: Option<CompareFunc>,
 }
 
 /// Largest accepted texture extent in any dimension (keeps a typo from allocating a lot).
@@ -259,6 +282,7 @@ impl Texture {
                 MinFilter::Nearest
             },
             levels: Vec::new(),
+            compare: None,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);
@@ -305,10 +329,11 @@ impl Texture {
     /// one to [`Texture::max_levels`] levels (with NEAREST minification the levels past 0
     /// are never sampled, but TXQ counts them), each level holding exactly its number of
     /// texels, REPEAT not used on RECT textures (ARB_texture_rectangle allows only the
-    /// clamp modes).
+    /// clamp modes), and the cube map and depth texture rules of [`targets::check`].
     ///
     /// Errors: one line naming what is wrong (the caller adds the position).
     pub fn check(&self) -> Result<(), String> {
+        targets::check(self)?;
         let t = self.target;
         let used = t.dims() + t.layer_axis().is_some() as usize;
         let names = ["width", "height", "depth"];
@@ -371,6 +396,7 @@ mod tests {
             wrap: [Wrap::ClampToEdge; 3],
             min_filter: MinFilter::NearestMipmapNearest,
             levels: Vec::new(),
+            compare: None,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);

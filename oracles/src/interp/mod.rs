@@ -147,8 +147,10 @@ mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
+mod tex_cube;
 mod tex_eval;
 mod tex_gather;
+mod tex_shadow;
 pub mod texture;
 mod vote;
 

@@ -40,6 +40,7 @@ mod memory;
 mod plan;
 mod run;
 mod texture;
+mod texture_cube;
 
 use std::any::Any;
 use std::collections::BTreeSet;

@@ -15,7 +15,7 @@ use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 use super::SpecCase;
 
 /// Texel `n` of level `l`: the floats `100l + n`, `+0.25`, `+0.5`, `+0.75`.
-fn texel(l: usize, n: u32) -> Vec4 {
+pub(super) fn texel(l: usize, n: u32) -> Vec4 {
     let b = (100 * l as u32 + n) as f32;
     [b, b + 0.25, b + 0.5, b + 0.75].map(f32::to_bits)
 }
@@ -26,7 +26,7 @@ fn texture(target: Target, size: [u32; 3], levels: usize, wrap: Wrap) -> Texture
 
 /// Inputs: `IN[0]` of invocation `i` = `coords[i]` (padded to a multiple of 4 with the
 /// first), the texture on `SAMP[0]`.
-fn inputs(coords: &[Vec4], tex: Texture) -> Inputs {
+pub(super) fn inputs(coords: &[Vec4], tex: Texture) -> Inputs {
     let n = coords.len().div_ceil(4) * 4;
     let mut v = coords.to_vec();
     v.resize(n, coords[0]);
@@ -39,11 +39,11 @@ fn inputs(coords: &[Vec4], tex: Texture) -> Inputs {
     i
 }
 
-fn fl(v: [f32; 4]) -> Vec4 {
+pub(super) fn fl(v: [f32; 4]) -> Vec4 {
     v.map(f32::to_bits)
 }
 
-fn int(v: [i32; 4]) -> Vec4 {
+pub(super) fn int(v: [i32; 4]) -> Vec4 {
     v.map(|x| x as u32)
 }
 
@@ -68,7 +68,7 @@ fn program_offset(op: Opcode, target: &str, off: [i32; 3]) -> String {
     )
 }
 
-fn program(op: Opcode, target: &str) -> String {
+pub(super) fn program(op: Opcode, target: &str) -> String {
     format!(
         "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\n{op} OUT[0], IN[0], SAMP[0], {target}\nEND\n"
     )

@@ -79,7 +79,11 @@ fn case() -> impl Strategy<Value = Case> {
                     Target::T2D | Target::Rect => [w, h, 1],
                     Target::T3D | Target::Array2D => [w, h, d],
                     Target::Array1D => [w, h, 1],
+                    // Square faces, six per cube.
+                    Target::Cube => [w, w, 6],
+                    Target::CubeArray => [w, w, 6 * d],
                 };
+                let cube = matches!(target, Target::Cube | Target::CubeArray);
                 let mut t =
                     Texture::filled(target, Format::Rgba32Ui, size, 1, Wrap::Repeat, |_, _| {
                         [0; 4]
@@ -92,6 +96,13 @@ fn case() -> impl Strategy<Value = Case> {
                     && !matches!(target, Target::T2D | Target::Array2D | Target::Rect)
                 {
                     // tgsi.rst TG4: 2D, 2D array (and RECT, NV TXG) only.
+                    "TEX"
+                } else if cube
+                    && (matches!(op, "TXF" | "TG4")
+                        || (target == Target::CubeArray && matches!(op, "TXB" | "TXL" | "TXP")))
+                {
+                    // instruction_rule: no TXF (Table X.18) or TG4 (not modelled) on cube
+                    // maps; TXB / TXL / TXP have no room for a cube map array's layer.
                     "TEX"
                 } else {
                     op
@@ -116,7 +127,7 @@ fn case() -> impl Strategy<Value = Case> {
                     target,
                     size,
                     levels,
-                    wrap: if repeat && target != Target::Rect {
+                    wrap: if repeat && target != Target::Rect && !cube {
                         Wrap::Repeat
                     } else {
                         Wrap::ClampToEdge
@@ -132,7 +143,8 @@ fn case() -> impl Strategy<Value = Case> {
                     frag: frag && (op == "TXD" || !(mip && levels > 1)),
                     coords,
                     seed,
-                    offset: offset.filter(|_| op != "TXQ"),
+                    // No texel offsets on TXQ or cube maps (NV_gpu_program4 §2.X.4.4).
+                    offset: offset.filter(|_| op != "TXQ" && !cube),
                 }
             },
         )

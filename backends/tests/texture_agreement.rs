@@ -86,7 +86,11 @@ fn case() -> impl Strategy<Value = Case> {
                     Target::T2D | Target::Rect | Target::Ms2D => [w, h, 1],
                     Target::T3D | Target::Array2D | Target::MsArray2D => [w, h, d],
                     Target::Array1D => [w, h, 1],
+                    // Square faces, six per cube.
+                    Target::Cube => [w, w, 6],
+                    Target::CubeArray => [w, w, 6 * d],
                 };
+                let cube = matches!(target, Target::Cube | Target::CubeArray);
                 let mut t =
                     Texture::filled(target, Format::Rgba32Ui, size, 1, Wrap::Repeat, |_, _| {
                         [0; 4]
@@ -99,6 +103,13 @@ fn case() -> impl Strategy<Value = Case> {
                     && !matches!(target, Target::T2D | Target::Array2D | Target::Rect)
                 {
                     // tgsi.rst TG4: 2D, 2D array (and RECT, NV TXG) only.
+                    "TEX"
+                } else if cube
+                    && (matches!(op, "TXF" | "TG4")
+                        || (target == Target::CubeArray && matches!(op, "TXB" | "TXL" | "TXP")))
+                {
+                    // instruction_rule: no TXF (Table X.18) or TG4 (not modelled) on cube
+                    // maps; TXB / TXL / TXP have no room for a cube map array's layer.
                     "TEX"
                 } else {
                     op
@@ -123,7 +134,7 @@ fn case() -> impl Strategy<Value = Case> {
                     target,
                     size,
                     levels,
-                    wrap: if repeat && target != Target::Rect {
+                    wrap: if repeat && target != Target::Rect && !cube {
                         Wrap::Repeat
                     } else {
                         Wrap::ClampToEdge
@@ -138,7 +149,8 @@ fn case() -> impl Strategy<Value = Case> {
                     frag,
                     coords,
                     seed,
-                    offset: offset.filter(|_| op != "TXQ"),
+                    // No texel offsets on TXQ or cube maps (NV_gpu_program4 §2.X.4.4).
+                    offset: offset.filter(|_| op != "TXQ" && !cube),
                 }
             },
         )
@@ -247,7 +259,9 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
         let got = match engine(name, &cfg).expect(name).execute(&program, &inputs) {
             Ok(o) => o,
             Err(shaderdiff_backends::EngineError::Unsupported { reason, .. })
-                if name == "valhall" && c.op == "TG4" && !imm_component =>
+                if name == "valhall"
+                    && ((c.op == "TG4" && !imm_component)
+                        || matches!(c.target, Target::Cube | Target::CubeArray)) =>
             {
                 prop_assert!(reason.contains("valhall texture unit"), "{}", reason);
                 continue;

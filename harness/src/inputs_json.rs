@@ -180,6 +180,7 @@ mod tests {
                 (0..3u32).map(|n| [n; 4]).collect(),
             ],
             samples: 1,
+            compare: None,
         };
         inputs.textures.insert(RegKey::new(File::Sampler, 1), tex);
         // An ARRAY2DMS texture: 2x1, 2 layers, 3 samples per pixel (12 texels, one level).
@@ -191,6 +192,7 @@ mod tests {
             min_filter: MinFilter::Nearest,
             levels: vec![(0..12u32).map(|n| [n, 0, 0, n << 20]).collect()],
             samples: 3,
+            compare: None,
         };
         inputs.textures.insert(RegKey::new(File::Sampler, 0), ms);
         let text = to_json(&inputs);

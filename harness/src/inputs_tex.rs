@@ -13,11 +13,16 @@
 //! ```
 //!
 //! * `target`: `1D`, `2D`, `3D`, `RECT`, `ARRAY1D`, `ARRAY2D`, `BUFFER`, `2DMS`,
-//!   `ARRAY2DMS` (required).
+//!   `ARRAY2DMS`, `CUBE`, `CUBEARRAY` (required).
 //! * `format`: `RGBA32F`, `RGBA32UI`, `RGBA32I` (required): 16 bytes per texel, four
 //!   little-endian 32-bit words R, G, B, A.
 //! * `width` (required), `height` (2D, 3D, RECT, ARRAY2D), `depth` (3D), `layers` (ARRAY1D,
-//!   ARRAY2D): level-0 extents; a field the target does not have is an error.
+//!   ARRAY2D, CUBEARRAY): level-0 extents; a field the target does not have is an error.
+//!   Cube maps give `width` only (square faces); a level holds six faces per cube, in the
+//!   order +X, -X, +Y, -Y, +Z, -Z, layer-face `6 * layer + face` slowest.
+//! * `compare_func`: makes the texture a depth texture sampled by the SHADOW targets
+//!   (`LEQUAL`, `GEQUAL`, `LESS`, `GREATER`, `EQUAL`, `NOTEQUAL`, `ALWAYS`, `NEVER`; format
+//!   RGBA32F, the depth is the R word).
 //! * `wrap`: one mode for s, t and r, or a list of up to three (s, t, r); `CLAMP_TO_EDGE`
 //!   (default) or `REPEAT`.
 //! * `min_filter`: `NEAREST` (default) or `NEAREST_MIPMAP_NEAREST`; magnification is
@@ -31,7 +36,7 @@
 use serde_json::value::RawValue;
 use shaderdiff_ir::Pos;
 use shaderdiff_oracles::texture::{
-    Format, MinFilter, Target, Texture, Wrap, MAX_EXTENT, MAX_SAMPLES,
+    CompareFunc, Format, MinFilter, Target, Texture, Wrap, MAX_EXTENT, MAX_SAMPLES,
 };
 
 use crate::inputs::{Entries, Locator};
@@ -109,6 +114,7 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     let mut min_filter = MinFilter::Nearest;
     let mut levels: Option<(Vec<Vec<u8>>, Vec<Pos>)> = None;
     let mut samples: Option<(u32, Pos)> = None;
+    let mut compare = None;
     for (name, v) in &entries.0 {
         let v: &RawValue = v;
         match name.as_str() {
@@ -195,12 +201,22 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
                 }
                 samples = Some((n, loc.key(v)));
             }
+            "compare_func" => {
+                let names: Vec<&str> = CompareFunc::ALL.iter().map(|f| f.name()).collect();
+                compare = Some(keyword(
+                    loc,
+                    v,
+                    "compare_func",
+                    &names,
+                    CompareFunc::from_name,
+                )?)
+            }
             other => {
                 return Err((
                     loc.key(v),
                     format!(
                         "unknown texture field {other:?} (target, format, width, height, depth, \
-                         layers, wrap, min_filter, levels, samples)"
+                         layers, wrap, min_filter, levels, samples, compare_func)"
                     ),
                 ))
             }
@@ -213,10 +229,10 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     let width = size[0].ok_or_else(|| missing("width"))?.0;
     // Which fields the target takes: (height, depth, layers).
     let (h, d, l) = match target {
-        Target::T1D | Target::Buffer => (false, false, false),
+        Target::T1D | Target::Buffer | Target::Cube => (false, false, false),
         Target::T2D | Target::Rect | Target::Ms2D => (true, false, false),
         Target::T3D => (true, true, false),
-        Target::Array1D => (false, false, true),
+        Target::Array1D | Target::CubeArray => (false, false, true),
         Target::Array2D | Target::MsArray2D => (true, false, true),
     };
     let samples = match samples {
@@ -240,6 +256,9 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
     let dims = match target {
         Target::Array1D => [width, get(3), 1],
         Target::Array2D | Target::MsArray2D => [width, get(1), get(3)],
+        // Six square faces per cube (layer-faces in `size[2]`).
+        Target::Cube => [width, width, 6],
+        Target::CubeArray => [width, width, get(3).saturating_mul(6)],
         _ => [width, get(1), get(2)],
     };
     let mut tex = Texture {
@@ -250,6 +269,7 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
         min_filter,
         levels: Vec::new(),
         samples,
+        compare,
     };
     for (n, b) in levels.iter().enumerate() {
         let [w, h, d] = tex.level_size(n);
@@ -296,7 +316,11 @@ pub(crate) fn texture_json(t: &Texture) -> String {
             fields.push(format!("\"height\": {h}"));
             fields.push(format!("\"layers\": {d}"));
         }
-        Target::T1D | Target::Buffer => {}
+        Target::CubeArray => fields.push(format!("\"layers\": {}", d / 6)),
+        Target::T1D | Target::Buffer | Target::Cube => {}
+    }
+    if let Some(f) = t.compare {
+        fields.push(format!("\"compare_func\": \"{}\"", f.name()));
     }
     let wraps: Vec<String> = t.wrap.iter().map(|w| format!("\"{}\"", w.name())).collect();
     fields.push(format!("\"wrap\": [{}]", wraps.join(", ")));

@@ -210,7 +210,7 @@ fn nv_assembly_checks_and_runs() {
 
     let cc = s.file(
         "cc.nv",
-        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  TEX t, fragment.color, texture[0], CUBE;\nEND\n",
+        "!!NVfp5.0\nTEMP t;\nMOV.F t, 0;\n  TEX t, fragment.color, texture[0], SHADOWARRAYCUBE;\nEND\n",
     );
     for cmd in ["run", "diff"] {
         let o = run(&[cmd, &cc]);
@@ -220,8 +220,9 @@ fn nv_assembly_checks_and_runs() {
     assert_eq!(
         one_line_error(&o),
         format!(
-            "{cc}:4:3: unsupported: TEX: CUBE targets are outside the texture model (1D, 2D, \
-             3D, RECT, ARRAY1D, ARRAY2D, BUFFER, 2DMS, ARRAY2DMS)"
+            "{cc}:4:3: unsupported: TEX: SHADOWARRAYCUBE targets are outside the texture model \
+             (1D, 2D, 3D, RECT, ARRAY1D, ARRAY2D, BUFFER, 2DMS, ARRAY2DMS, CUBE, ARRAYCUBE and the \
+             SHADOW forms but SHADOWARRAYCUBE)"
         )
     );
 

@@ -124,14 +124,14 @@ fn valhall_emits_asm_and_hex_and_interp_is_rejected() {
     assert_eq!(code(&o), 2);
 }
 
-/// A program the jit does not run (a CUBE texture: outside the texture model): exit 3
+/// A program the jit does not run (TXP on a CUBEARRAY texture: outside the texture model): exit 3
 /// naming file:line:col; a syntax error: exit 2.
 #[test]
 fn unsupported_and_invalid_programs() {
     let tex = scratch(
         "tex.tgsi",
         "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-         DCL SVIEW[0], CUBE, FLOAT\nTEX OUT[0], IN[0], SAMP[0], CUBE\nEND\n",
+         DCL SVIEW[0], CUBEARRAY, FLOAT\nTXP OUT[0], IN[0], SAMP[0], CUBEARRAY\nEND\n",
     );
     let o = run(&["compile", &tex, "--backend", "jit", "--emit", "clif"]);
     assert_eq!(code(&o), 3);

@@ -189,10 +189,11 @@ fn every_engine_is_compared_and_unknown_engines_are_usage_errors() {
 #[test]
 fn unsupported_programs_are_reported_not_mismatched() {
     let s = Scratch::new("unsupported");
-    // tgsi.rst TEX on a CUBE target: outside the texture model of every engine.
+    // TXP on a CUBEARRAY target (w both the divisor and the layer): outside the texture
+    // model of every engine.
     let tex = s.file(
         "tex.tgsi",
-        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], CUBE, FLOAT\n  0: TEX OUT[0], IN[0], SAMP[0], CUBE\n  1: END\n",
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], CUBEARRAY, FLOAT\n  0: TXP OUT[0], IN[0], SAMP[0], CUBEARRAY\n  1: END\n",
     );
     let o = run(&["diff", &tex, "--backends", "interp,jit", "--format", "json"]);
     assert_eq!(code(&o), 3, "{}", err(&o));
@@ -203,7 +204,7 @@ fn unsupported_programs_are_reported_not_mismatched() {
         v["unsupported"][0]["reason"]
             .as_str()
             .unwrap()
-            .contains("TEX"),
+            .contains("TXP"),
         "{v}"
     );
     // With a comparable program beside it, the run succeeds.

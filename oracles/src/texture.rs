@@ -11,12 +11,16 @@
 //! NEAREST magnification, NEAREST or NEAREST_MIPMAP_NEAREST minification and the
 //! CLAMP_TO_EDGE and REPEAT wrap modes; the multisample targets 2DMS and ARRAY2DMS
 //! (NV_gpu_program5 / EXT_shader_image_load_store `<texTarget>` names, TGSI `2D_MSAA`,
-//! `2D_ARRAY_MSAA`), fetched by sample ([`Texture::samples`]). Cube maps, shadow targets,
-//! borders and LINEAR filtering are not modelled.
+//! `2D_ARRAY_MSAA`), fetched by sample ([`Texture::samples`]). Cube maps (CUBE, CUBEARRAY)
+//! and depth textures with a comparison function (the SHADOW targets) are described in
+//! the `targets` submodule. Borders and LINEAR filtering are not modelled.
 
 use std::fmt;
 
 use crate::io::Vec4;
+
+mod targets;
+pub use targets::{instruction_rule, reference_component, sampled, CompareFunc, Rule};
 
 /// The kind of texture bound to a unit (NV_gpu_program4 Table X.17 "Texture Type").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,11 +44,17 @@ pub enum Target {
     Ms2D,
     /// TEXTURE_2D_MULTISAMPLE_ARRAY: `layers` multisample 2-D images.
     MsArray2D,
+    /// TEXTURE_CUBE_MAP: six square `width` × `width` faces (`size[2]` = 6), in the order
+    /// +X, -X, +Y, -Y, +Z, -Z (`targets` module docs).
+    Cube,
+    /// TEXTURE_CUBE_MAP_ARRAY: `layers` cube maps, `size[2]` = 6 × layers layer-faces
+    /// (layer-face `6 * layer + face`).
+    CubeArray,
 }
 
 impl Target {
     /// Every target, in the order of [`Target::name`]'s table.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 11] = [
         Target::T1D,
         Target::T2D,
         Target::T3D,
@@ -54,10 +64,13 @@ impl Target {
         Target::Buffer,
         Target::Ms2D,
         Target::MsArray2D,
+        Target::Cube,
+        Target::CubeArray,
     ];
 
     /// The inputs file spelling (NV_gpu_program4 `<texTarget>`): `1D`, `2D`, `3D`, `RECT`,
-    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`, `2DMS`, `ARRAY2DMS`.
+    /// `ARRAY1D`, `ARRAY2D`, `BUFFER`, `2DMS`, `ARRAY2DMS`, `CUBE`, `CUBEARRAY` (TGSI's
+    /// spelling; NV `ARRAYCUBE`).
     pub fn name(self) -> &'static str {
         match self {
             Target::T1D => "1D",
@@ -69,6 +82,8 @@ impl Target {
             Target::Buffer => "BUFFER",
             Target::Ms2D => "2DMS",
             Target::MsArray2D => "ARRAY2DMS",
+            Target::Cube => "CUBE",
+            Target::CubeArray => "CUBEARRAY",
         }
     }
 
@@ -90,19 +105,29 @@ impl Target {
             Target::Buffer => T::Buffer,
             Target::Ms2D => T::Msaa2D,
             Target::MsArray2D => T::Msaa2DArray,
+            Target::Cube => T::Cube,
+            Target::CubeArray => T::CubeArray,
         }
     }
 
-    /// The modelled target of an IR target, `None` for cube and shadow targets.
+    /// The modelled target of an IR target, `None` for the SHADOW targets ([`sampled`]
+    /// maps them too).
     pub fn of_ir(t: shaderdiff_ir::TexTarget) -> Option<Target> {
         Target::ALL.into_iter().find(|m| m.ir() == t)
     }
 
-    /// Texel coordinates that address the image (not counting the layer): 1, 2 or 3.
+    /// Texel coordinates that address the image (not counting the layer): 1, 2 or 3 (cube
+    /// maps: the 2 of a face).
     pub fn dims(self) -> usize {
         match self {
             Target::T1D | Target::Array1D | Target::Buffer => 1,
-            Target::T2D | Target::Rect | Target::Array2D | Target::Ms2D | Target::MsArray2D => 2,
+            Target::T2D
+            | Target::Rect
+            | Target::Array2D
+            | Target::Ms2D
+            | Target::MsArray2D
+            | Target::Cube
+            | Target::CubeArray => 2,
             Target::T3D => 3,
         }
     }
@@ -114,11 +139,12 @@ impl Target {
     }
 
     /// Which size component holds the layer count (array targets): 1 (height) for
-    /// ARRAY1D, 2 (depth) for ARRAY2D (the layer's coordinate in Table X.17 too).
+    /// ARRAY1D, 2 (depth) for ARRAY2D (the layer's coordinate in Table X.17 too); 2 for
+    /// CUBE and CUBEARRAY, whose `size[2]` counts the layer-faces (which never shrink).
     pub fn layer_axis(self) -> Option<usize> {
         match self {
             Target::Array1D => Some(1),
-            Target::Array2D | Target::MsArray2D => Some(2),
+            Target::Array2D | Target::MsArray2D | Target::Cube | Target::CubeArray => Some(2),
             _ => None,
         }
     }
@@ -255,6 +281,10 @@ pub struct Texture {
     /// Samples per pixel: 1 for single-sampled targets, 1 to [`MAX_SAMPLES`] for 2DMS and
     /// ARRAY2DMS (GL's SAMPLES of the multisample image).
     pub samples: u32,
+    /// A depth texture's TEXTURE_COMPARE_FUNC (TEXTURE_COMPARE_MODE COMPARE_REF_TO_TEXTURE,
+    /// sampled by the SHADOW targets; the depth is each texel's R word as binary32), or
+    /// `None`: compare mode NONE (`targets` module docs).
+    pub compare: Option<CompareFunc>,
 }
 
 /// Most samples per pixel a multisample texture may have in the inputs (keeps a typo
@@ -288,6 +318,7 @@ impl Texture {
             },
             levels: Vec::new(),
             samples: 1,
+            compare: None,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);
@@ -350,10 +381,11 @@ impl Texture {
     /// one to [`Texture::max_levels`] levels (with NEAREST minification the levels past 0
     /// are never sampled, but TXQ counts them), each level holding exactly its number of
     /// texels, REPEAT not used on RECT textures (ARB_texture_rectangle allows only the
-    /// clamp modes).
+    /// clamp modes), and the cube map and depth texture rules of [`targets::check`].
     ///
     /// Errors: one line naming what is wrong (the caller adds the position).
     pub fn check(&self) -> Result<(), String> {
+        targets::check(self)?;
         let t = self.target;
         let used = t.dims() + t.layer_axis().is_some() as usize;
         let names = ["width", "height", "depth"];
@@ -433,6 +465,7 @@ mod tests {
             min_filter: MinFilter::NearestMipmapNearest,
             levels: Vec::new(),
             samples: 1,
+            compare: None,
         };
         for l in 0..levels {
             let [w, h, d] = t.level_size(l);

@@ -19,6 +19,7 @@ fn tex2d(levels: usize, min: MinFilter) -> Texture {
         min_filter: min,
         levels: Vec::new(),
         samples: 1,
+        compare: None,
     };
     for l in 0..levels {
         let [w, h, _] = t.level_size(l);
@@ -42,23 +43,25 @@ fn err(text: &str, ins: &shaderdiff_oracles::Inputs) -> ExecError {
 
 #[test]
 fn unmodelled_targets_are_unsupported() {
-    let cube = prog("VERT", "TEX OUT[0], IN[0], SAMP[0], CUBE\n");
+    let cube = prog("VERT", "TXP OUT[0], IN[0], SAMP[0], CUBEARRAY\n");
     match err(&cube, &inputs(4, &[])) {
         ExecError::Unsupported {
             opcode,
             pos,
             reason,
         } => {
-            assert_eq!(opcode, Opcode::TEX);
+            assert_eq!(opcode, Opcode::TXP);
             assert_eq!(pos.map(|p| p.line), Some(5));
-            assert!(reason.contains("CUBE"), "{reason}");
+            assert!(reason.contains("CUBEARRAY"), "{reason}");
         }
         e => panic!("{e}"),
     }
-    let shadow = prog("VERT", "TXL OUT[0], IN[0], SAMP[0], SHADOW2D\n");
+    // A multisample target is fetched by TXF (and queried) only (tgsi.rst TXF;
+    // NV_explicit_multisample: "No other sample or fetch commands may be used"): invalid.
+    let ms = prog("VERT", "TXL OUT[0], IN[0], SAMP[0], 2D_MSAA\n");
     assert!(matches!(
-        err(&shadow, &inputs(4, &[])),
-        ExecError::Unsupported { .. }
+        err(&ms, &inputs(4, &[])),
+        ExecError::InvalidProgram { .. }
     ));
 }
 

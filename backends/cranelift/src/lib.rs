@@ -42,6 +42,7 @@ mod memory;
 mod plan;
 mod run;
 mod texture;
+mod texture_cube;
 mod texture_lod;
 mod texture_ms;
 

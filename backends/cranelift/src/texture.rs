@@ -29,14 +29,16 @@
 //! * LODQ: `(level accessed, lambda, 0, 0)` (`texture_lod`); TXQS and TXF on
 //!   multisample textures: `texture_ms`;
 //! * no texture on the unit, or a `DCL SVIEW` return type that does not read the format:
-//!   zeros.
+//!   zeros; likewise a SHADOW target on a texture without a compare function or another
+//!   target on one with it;
+//! * cube maps and the SHADOW targets' depth comparisons: `crate::texture_cube`.
 
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::types::{I32, I64};
 use shaderdiff_engine::EngineError;
 use shaderdiff_ir::{File, Opcode, Program, ReturnType, Stage};
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_oracles::texture::{Format, MinFilter, Rule, Target, Texture, Wrap};
 use shaderdiff_oracles::Inputs;
 
 use crate::alu::LibcallDef;
@@ -84,14 +86,17 @@ impl<'a> TexUnits<'a> {
 }
 
 /// The compile-time descriptor of one texture instruction, packed into a `u32`:
-/// bits 0-2 operation (bit 10 its fourth bit), 3-5 target (bit 11 its fourth bit), 6-7
-/// return type (0 none, 1 FLOAT, 2 UINT, 3 SINT), bit 8 fragment program, bit 9 texel
-/// offset operand, bits 16-31 unit.
+/// bits 0-3 operation (its index in `TEX_OPCODES`), 6-7 return type (0 none, 1 FLOAT, 2
+/// UINT, 3 SINT), bit 8 fragment program, bit 9 texel offset operand, bit 10 SHADOW target, bit 11 its
+/// reference in `w` (else `z`), bits 12-15 the target's index in [`Target::ALL`], bits
+/// 16-31 unit.
 pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let insn = &program.instructions[i];
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
-    let target = Target::of_ir(insn.texture?)?;
+    let ir = insn.texture?;
+    let (target, shadow) = shaderdiff_oracles::texture::sampled(ir)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
+    let refw = shaderdiff_oracles::texture::reference_component(ir) == Some(3);
     // tgsi.rst: the unit is src1, TXD's src3, TG4's src2, TXQS's src0.
     let k = match insn.opcode {
         Opcode::TXD => 3,
@@ -121,27 +126,27 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
         .unwrap_or(0);
     let frag = u32::from(program.stage == Stage::Fragment);
     let off = u32::from(!insn.tex_offsets.is_empty());
+    let (shadow, refw) = (u32::from(shadow), u32::from(refw));
     Some(
-        (op & 7)
-            | (t & 7) << 3
+        (op & 15)
             | ret << 6
             | frag << 8
             | off << 9
-            | (op >> 3) << 10
-            | (t >> 3) << 11
+            | shadow << 10
+            | refw << 11
+            | (t & 15) << 12
             | (unit as u32) << 16,
     )
 }
 
 /// The operation of descriptor `desc` ([`descriptor`]).
 fn desc_op(desc: u32) -> Opcode {
-    let i = (desc & 7 | (desc >> 10 & 1) << 3) as usize;
-    TEX_OPCODES[i % TEX_OPCODES.len()]
+    TEX_OPCODES[(desc & 15) as usize % TEX_OPCODES.len()]
 }
 
-/// Texture instructions outside the model (cube, shadow and multisample targets, more than
-/// one texel offset operand), refused before anything is compiled, as the oracle refuses
-/// them.
+/// Texture instructions outside the model (multisample targets, more than one texel offset
+/// operand, the cube and SHADOW pairs `instruction_rule` rejects), refused before anything
+/// is compiled, as the oracle refuses them.
 ///
 /// # Errors
 /// [`EngineError::Unsupported`] at the first such instruction.
@@ -151,11 +156,21 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
             continue;
         }
         let why = match insn.texture {
-            Some(t) if Target::of_ir(t).is_none() => format!("texture target {t} is not modelled"),
+            Some(t) if shaderdiff_oracles::texture::sampled(t).is_none() => {
+                format!("texture target {t} is not modelled")
+            }
             _ if insn.tex_offsets.len() > 1 => {
                 "more than one texel offset operand is not modelled".into()
             }
-            _ => continue,
+            Some(t) => match shaderdiff_oracles::texture::instruction_rule(
+                insn.opcode,
+                t,
+                !insn.tex_offsets.is_empty(),
+            ) {
+                Some(Rule::Invalid(m) | Rule::Unsupported(m)) => m,
+                None => continue,
+            },
+            None => continue,
         };
         return Err(EngineError::Unsupported {
             engine: crate::ENGINE.into(),
@@ -193,6 +208,10 @@ fn lane(
     if op == Opcode::LODQ {
         return crate::texture_lod::lodq(tex, lod);
     }
+    let cube = matches!(tex.target, Target::Cube | Target::CubeArray);
+    if op == Opcode::TXQ && cube {
+        return crate::texture_cube::query(tex, src[0] as i32);
+    }
     if op == Opcode::TXQ {
         let levels = tex.levels.len() as u32;
         let l = if tex.target == Target::Buffer {
@@ -207,7 +226,11 @@ fn lane(
         return match tex.target {
             Target::T1D | Target::Buffer => [w, 0, 0, levels],
             Target::T2D | Target::Rect | Target::Array1D | Target::Ms2D => [w, h, 0, levels],
-            Target::T3D | Target::Array2D | Target::MsArray2D => [w, h, d, levels],
+            Target::T3D
+            | Target::Array2D
+            | Target::MsArray2D
+            | Target::Cube
+            | Target::CubeArray => [w, h, d, levels],
         };
     }
     let wanted = match desc >> 6 & 3 {
@@ -219,12 +242,20 @@ fn lane(
     if wanted.is_some_and(|f| f != tex.format) {
         return [0; 4];
     }
+    let shadow = desc >> 10 & 1 != 0;
+    if shadow != tex.compare.is_some() {
+        return [0; 4];
+    }
+    if cube {
+        let c = src.map(f32::from_bits);
+        return crate::texture_cube::sample(op, desc >> 8 & 1 != 0, tex, c, shadow);
+    }
     let (dims, layer) = match tex.target {
         Target::T1D | Target::Buffer => (1, None),
         Target::T2D | Target::Rect | Target::Ms2D => (2, None),
         Target::T3D => (3, None),
         Target::Array1D => (1, Some(1)),
-        Target::Array2D | Target::MsArray2D => (2, Some(2)),
+        Target::Array2D | Target::MsArray2D | Target::Cube | Target::CubeArray => (2, Some(2)),
     };
     if off[..dims].iter().any(|o| !OFFSETS.contains(o)) {
         return [0; 4];
@@ -270,7 +301,13 @@ fn lane(
         let l = (c[a] + 0.5).floor() as i64;
         at[a] = l.clamp(0, i64::from(size[a]) - 1) as u32;
     }
-    read(tex, level, at)
+    let texel = read(tex, level, at);
+    if shadow {
+        // Table X.17: the reference in z, or w for SHADOWARRAY2D (TXP divided z by w).
+        let r = if desc >> 11 & 1 != 0 { c[3] } else { c[2] };
+        return crate::texture_cube::compare(tex, texel, r);
+    }
+    texel
 }
 
 /// TG4: component `comp` of the texels `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)` of
@@ -322,7 +359,7 @@ fn extents(tex: &Texture, level: u32) -> [u32; 3] {
     let [w, h, d] = tex.size;
     match tex.target {
         Target::Array1D => [shrink(w), h, 1],
-        Target::Array2D => [shrink(w), shrink(h), d],
+        Target::Array2D | Target::Cube | Target::CubeArray => [shrink(w), shrink(h), d],
         _ => [shrink(w), shrink(h), shrink(d)],
     }
 }
@@ -396,7 +433,7 @@ fn fetch(tex: &Texture, c: [i32; 4], off: [i32; 3], dims: usize) -> [u32; 4] {
     let used = match tex.target {
         Target::T1D | Target::Buffer => 1,
         Target::T2D | Target::Rect | Target::Array1D | Target::Ms2D => 2,
-        Target::T3D | Target::Array2D | Target::MsArray2D => 3,
+        Target::T3D | Target::Array2D | Target::MsArray2D | Target::Cube | Target::CubeArray => 3,
     };
     let mut at = [0u32; 3];
     for a in 0..used {
@@ -490,6 +527,7 @@ mod tests {
             min_filter: MinFilter::Nearest,
             levels: vec![(0..4).map(|n| [n; 4]).collect()],
             samples: 1,
+            compare: None,
         }
     }
 

@@ -55,16 +55,16 @@ END
 
 const RECURSION: &str = "VERT\n  0: CAL :2\n  1: END\n  2: BGNSUB\n  3:   CAL :2\n  4: ENDSUB\n";
 
-/// The endless loop before the TEX of a CUBE texture (line 8; cube maps are outside the
-/// texture model) never runs.
+/// The endless loop before the TXP of a CUBEARRAY texture (line 8; TXP on cube map arrays
+/// is outside the texture model) never runs.
 const TEX_AFTER_LOOP: &str = "FRAG
 DCL IN[0], GENERIC[0], LINEAR
 DCL OUT[0], COLOR
 DCL SAMP[0]
-DCL SVIEW[0], CUBE, FLOAT
+DCL SVIEW[0], CUBEARRAY, FLOAT
 BGNLOOP
 ENDLOOP
-TEX OUT[0], IN[0], SAMP[0], CUBE
+TXP OUT[0], IN[0], SAMP[0], CUBEARRAY
 END
 ";
 
@@ -94,7 +94,7 @@ fn undeclared_constant() -> Inputs {
     TEX_AFTER_LOOP,
     none(4),
     1_000_000,
-    Want::Unsupported { opcode: Opcode::TEX, line: 8 }
+    Want::Unsupported { opcode: Opcode::TXP, line: 8 }
 )]
 #[case::fragment_not_whole_quads(FRAG, none(3), 1_000_000, Want::InvalidInputs)]
 #[case::undeclared_input(FRAG, inputs(4, &[(input(5), vec![[0; 4]])]), 1_000_000, Want::InvalidInputs)]

@@ -30,6 +30,7 @@ pub mod edges;
 mod interp;
 mod memory;
 mod texture;
+mod texture_cube;
 mod texture_lod;
 mod vote;
 mod wide;
@@ -245,5 +246,6 @@ pub fn suite(cfg: &SpecConfig) -> Vec<SpecCase> {
     out.extend(texture_lod::cases());
     out.extend(vote::cases());
     out.extend(interp::cases());
+    out.extend(texture_cube::cases());
     out
 }

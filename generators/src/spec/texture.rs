@@ -68,7 +68,7 @@ fn program_offset(op: Opcode, target: &str, off: [i32; 3]) -> String {
     )
 }
 
-fn program(op: Opcode, target: &str) -> String {
+pub(super) fn program(op: Opcode, target: &str) -> String {
     format!(
         "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL SAMP[0]\n{op} OUT[0], IN[0], SAMP[0], {target}\nEND\n"
     )

@@ -68,6 +68,7 @@ fn ms(target: Target, size: [u32; 3], samples: u32) -> Texture {
         min_filter: MinFilter::Nearest,
         levels: vec![(0..n).map(|k| texel(0, k)).collect()],
         samples,
+        compare: None,
     }
 }
 

@@ -26,6 +26,7 @@ mod table_x13_wide;
 mod tex_gather;
 mod tex_lod_ms;
 mod tex_offsets;
+mod tex_shadowcube;
 mod tex_txd;
 mod textures;
 mod votes;

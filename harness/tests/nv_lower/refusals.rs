@@ -6,7 +6,7 @@ use shaderdiff_ir::nv;
 /// never lowered approximately: carry / overflow flags of integer SAD and of a
 /// negated ADD / SUB, CVT between F16 and 64-bit types, 32-bit accesses to
 /// LONG variables, F16 atomics and textures outside the model
-/// (cube maps; the rest in textures.rs).
+/// (SHADOWARRAYCUBE; the rest in textures.rs and tex_shadowcube.rs).
 #[test]
 fn unsupported_constructs_are_refused_with_their_position() {
     let cases: &[(&str, &str, (u32, u32))] = &[
@@ -41,8 +41,8 @@ fn unsupported_constructs_are_refused_with_their_position() {
             (4, 1),
         ),
         (
-            "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], CUBE;\nEND\n",
-            "TEX: CUBE targets are outside the texture model",
+            "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[0], SHADOWARRAYCUBE;\nEND\n",
+            "TEX: SHADOWARRAYCUBE targets are outside the texture model",
             (2, 1),
         ),
     ];
@@ -87,17 +87,17 @@ fn arb_corpus_agrees_on_every_engine() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join("corpus/nv");
-    // Refused, with the reason: textures outside the model
-    // (SHADOW2D). The texture programs with 2D targets (boxFilter, fbo_test_rb_2,
-    // fp_tex_pos_kil, txd_01) run: their unit has no texture in random inputs, so every
-    // sample is undefined and the engines agree on everything else.
+    // The texture programs (boxFilter, fbo_test_rb_2, fp_tex_pos_kil, txd_01, and shadow_01
+    // with its SHADOW2D target) run: their unit has no texture in random inputs, so every
+    // sample is undefined and the engines agree on everything else
+    // (textures_shadowcube.rs runs shadow_01 on a depth texture).
     // The two BRA programs loop forever when a component of vertex.position is zero
     // (random inputs have zeros): `branches.rs` runs them on chosen inputs.
     let skipped = [
         "Igalia_piglit_asmparsertest_ARBvp10_bra_01.arbvp",
         "Igalia_piglit_asmparsertest_ARBvp10_bra_03.arbvp",
     ];
-    let refused = ["Igalia_piglit_asmparsertest_ARBfp10_shadow_01.arbfp"];
+    let refused: [&str; 0] = [];
     // Negative parser tests (the program must fail to load).
     let invalid = [
         "Igalia_piglit_asmparsertest_ARBfp10_ddx_01.arbfp",

@@ -29,6 +29,7 @@ fn ms(target: Target, format: Format, size: [u32; 3], samples: u32) -> Texture {
             .map(|b| [b, 0x100 + b, 0x200 + b, 0x300 + b])
             .collect()],
         samples,
+        compare: None,
     }
 }
 

@@ -286,14 +286,14 @@ fn txq() {
 fn refusals() {
     let cases: &[(&str, &str, bool)] = &[
         (
-            "TEX t, p0, texture[0], CUBE;",
-            "CUBE targets are outside",
+            "TEX t, p0, texture[0], SHADOWARRAYCUBE;",
+            "SHADOWARRAYCUBE targets are outside",
             false,
         ),
         (
-            "TEX t, p0, texture[0], SHADOW2D;",
-            "SHADOW2D targets",
-            false,
+            "TEX t, p0, texture[0], SHADOW2D;\nTEX t, p0, texture[0], 2D;",
+            "one target per texture unit",
+            true,
         ),
         (
             "TXQ t, p0, texture[0], 2D, (1, 0);",

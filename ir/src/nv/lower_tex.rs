@@ -16,10 +16,17 @@
 //!   `DCL SVIEW[n]` carries the type (FLOAT, SINT, UINT) so the IR engines apply that rule;
 //!   a unit read with two data types is refused. TXQ takes no data type.
 //! * **Targets.** 1D, 2D, 3D, RECT, ARRAY1D, ARRAY2D and BUFFER (TXF and TXQ only: Table
-//!   X.17). One target per unit (§2.X.4.4: "A program will fail to load if it attempts to
-//!   sample from multiple texture targets ... on the same texture image unit"): invalid.
-//!   Cube maps, SHADOW targets and RENDERBUFFER are outside the texture model and
-//!   refused. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
+//!   X.17), CUBE, ARRAYCUBE (the IR's CUBEARRAY: direction `xyz`, layer `w`, the layout of
+//!   tgsi.rst's CUBEARRAY; the shared NV specs name the target without a table row), and
+//!   the SHADOW targets SHADOW1D, SHADOW2D, SHADOWRECT, SHADOWARRAY1D, SHADOWARRAY2D,
+//!   SHADOWCUBE (the IR's SHADOW1D ... SHADOW1D_ARRAY, SHADOW2D_ARRAY, SHADOWCUBE, whose
+//!   reference components are Table X.17's "shadow" column). One target per unit (§2.X.4.4:
+//!   "A program will fail to load if it attempts to sample from multiple texture targets
+//!   ... on the same texture image unit"): invalid. The engines apply the load rules of
+//!   Table X.18 and §2.X.8.Z TXB / TXL / TXP for these targets (TXF on a cube or SHADOW
+//!   target, TXB / TXL / TXP on SHADOWCUBE or SHADOWARRAY2D fail to load), and the
+//!   multisample targets 2DMS and ARRAY2DMS (below). SHADOWARRAYCUBE (whose reference
+//!   operand the shared specs do not place) and RENDERBUFFER are refused. TXGO becomes four TG4 (`Ctx::lower_txgo`). TXD's
 //!   derivative operands (§2.X.8.Z TXD) become the IR TXD's `src1` and `src2` (read as floats); TXG (NV_gpu_program5
 //!   §2.X.8.Z TXG) becomes TG4 with the `texture[n].c` component as an immediate `src1`
 //!   (targets 2D, ARRAY2D and RECT; a 1D or 3D target fails to load).
@@ -62,6 +69,14 @@ fn ir_target(t: NvTarget) -> Option<TexTarget> {
         NvTarget::Buffer => TexTarget::Buffer,
         NvTarget::T2DMS => TexTarget::Msaa2D,
         NvTarget::Array2DMS => TexTarget::Msaa2DArray,
+        NvTarget::Cube => TexTarget::Cube,
+        NvTarget::ArrayCube => TexTarget::CubeArray,
+        NvTarget::Shadow1D => TexTarget::Shadow1D,
+        NvTarget::Shadow2D => TexTarget::Shadow2D,
+        NvTarget::ShadowRect => TexTarget::ShadowRect,
+        NvTarget::ShadowArray1D => TexTarget::Shadow1DArray,
+        NvTarget::ShadowArray2D => TexTarget::Shadow2DArray,
+        NvTarget::ShadowCube => TexTarget::ShadowCube,
         _ => return None,
     })
 }
@@ -117,7 +132,8 @@ impl Ctx<'_> {
         let target = ir_target(access.target).ok_or_else(|| {
             self.unsupported(format!(
                 "{name}: {} targets are outside the texture model (1D, 2D, 3D, RECT, ARRAY1D, \
-                 ARRAY2D, BUFFER, 2DMS, ARRAY2DMS)",
+                 ARRAY2D, BUFFER, 2DMS, ARRAY2DMS, CUBE, ARRAYCUBE and the SHADOW forms but \
+                 SHADOWARRAYCUBE)",
                 access.target.name()
             ))
         })?;
@@ -125,6 +141,17 @@ impl Ctx<'_> {
             && !matches!(
                 target,
                 TexTarget::T2D | TexTarget::Array2D | TexTarget::Rect
+            )
+            // The SHADOW and cube forms TXG accepts lower to TG4, which the engines refuse
+            // as not modelled.
+            && !matches!(
+                target,
+                TexTarget::Shadow2D
+                    | TexTarget::Shadow2DArray
+                    | TexTarget::ShadowRect
+                    | TexTarget::Cube
+                    | TexTarget::ShadowCube
+                    | TexTarget::CubeArray
             )
         {
             return Err(self.invalid(format!(

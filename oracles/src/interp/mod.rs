@@ -147,10 +147,12 @@ mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
+mod tex_cube;
 mod tex_eval;
 mod tex_gather;
 mod tex_lod;
 mod tex_ms;
+mod tex_shadow;
 pub mod texture;
 mod vote;
 

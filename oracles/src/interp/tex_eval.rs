@@ -40,6 +40,12 @@ impl Candidates {
         }
     }
 
+    /// Makes every channel undefined (a candidate with no defined value, e.g. a NaN depth
+    /// comparison).
+    pub fn undefined(&mut self) {
+        self.und = ALL;
+    }
+
     /// The lane's result.
     pub fn finish(self) -> LaneResult {
         match self.first {
@@ -97,13 +103,22 @@ pub(crate) fn eval_with(
     let Some(tex) = tex else {
         return ([0; 4], ALL);
     };
+    let cube = matches!(tex.target, Target::Cube | Target::CubeArray);
     if r.op == TexOp::Txq {
+        if cube {
+            return super::tex_cube::query(tex, src[0] as i32);
+        }
         return query(tex, src[0] as i32);
     }
     if r.op == TexOp::Txqs {
         return super::tex_ms::query_samples(tex);
     }
     if r.ret.is_some_and(|t| t != tex.format.return_type()) {
+        return ([0; 4], ALL);
+    }
+    // A SHADOW target on a texture without a compare function, or another target on one
+    // with it: undefined (NV_gpu_program4 §2.X.4.4; ARB_fragment_program_shadow).
+    if r.reference.is_some() != tex.compare.is_some() {
         return ([0; 4], ALL);
     }
     let dims = tex.target.dims();
@@ -119,7 +134,10 @@ pub(crate) fn eval_with(
         }
         TexOp::Txf => fetch(tex, src.map(|w| w as i32), off),
         TexOp::Tg4 => super::tex_gather::gather(tex, src.map(f32::from_bits), comp, off),
-        _ => sample(r.op, stage, tex, src.map(f32::from_bits), derivs, off, quad),
+        _ if cube => {
+            super::tex_cube::sample(r.op, stage, tex, src.map(f32::from_bits), r.reference)
+        }
+        _ => sample(r, stage, tex, src.map(f32::from_bits), derivs, off, quad),
     }
 }
 
@@ -263,9 +281,10 @@ pub(super) fn lod_bounds(tex: &Texture, lo: [[f64; 3]; 2], hi: [[f64; 3]; 2]) ->
 
 /// TEX / TXP / TXB / TXL with NEAREST filtering (module docs); texel offset `off` is added
 /// to `u`, `v`, `w` of the level sampled (NV_gpu_program4 §3.8.8 edit:
-/// `u = w_t * s + offsetu_shader`).
+/// `u = w_t * s + offsetu_shader`); a SHADOW target compares each texel with the reference
+/// (`tex_shadow`; TXP's `z / w` known within single-precision division rounding).
 fn sample(
-    op: TexOp,
+    r: &TexRef,
     stage: Stage,
     tex: &Texture,
     c: [f32; 4],
@@ -273,6 +292,7 @@ fn sample(
     off: [i32; 3],
     quad: Option<&QuadLod>,
 ) -> LaneResult {
+    let op = r.op;
     let mut coord = [c[0] as f64, c[1] as f64, c[2] as f64];
     if op == TexOp::Txp {
         // tgsi.rst TXP: coord.xyz = src.xyz / src.w (in f64: the edge band covers the
@@ -298,6 +318,15 @@ fn sample(
     };
     let t = tex.target;
     let dims = t.dims();
+    let reference = r.reference.map(|k| {
+        let v = if k < 3 { coord[k] } else { c[3] as f64 };
+        let err = if op == TexOp::Txp {
+            v.abs() / (1u64 << 21) as f64
+        } else {
+            0.0
+        };
+        (v - err, v + err)
+    });
     let mut result = Candidates::default();
     for level in levels.iter().copied() {
         let size = tex.level_size(level);
@@ -331,7 +360,8 @@ fn sample(
         for &i in &cands[0] {
             for &j in &cands[1] {
                 for &k in &cands[2] {
-                    result.add(tex.texel(level, i, j, k));
+                    let texel = tex.texel(level, i, j, k);
+                    super::tex_shadow::add(&mut result, texel, reference, tex.compare);
                 }
             }
         }
@@ -359,6 +389,7 @@ mod tests {
             target,
             ret: None,
             offset: false,
+            reference: None,
         }
     }
 

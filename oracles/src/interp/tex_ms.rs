@@ -80,6 +80,7 @@ mod tests {
             min_filter: MinFilter::Nearest,
             levels: vec![(0..n).map(|v| [v; 4]).collect()],
             samples,
+            compare: None,
         }
     }
 

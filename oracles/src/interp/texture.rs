@@ -60,6 +60,12 @@
 //!   texel coordinate for, and the layer, are ignored; a used component outside -8..=7
 //!   (the guaranteed MIN/MAX_PROGRAM_TEXEL_OFFSET_EXT) is undefined (NV_gpu_program5
 //!   §2.X.4.4). TXQ takes none (invalid); more than one offset operand is refused.
+//! * **Cube maps** (CUBE, CUBEARRAY): `tex_cube` module docs. **SHADOW targets** sample the
+//!   1D ... CUBEARRAY texture of the unit and compare its depths with the reference
+//!   (`crate::texture` `targets` and `tex_shadow` module docs); a SHADOW target on a
+//!   texture without a `compare_func`, or another target on one with it, is undefined
+//!   (NV_gpu_program4 §2.X.4.4, ARB_fragment_program_shadow: "the results ... are
+//!   undefined"). Invalid instruction and target pairs: `crate::texture::instruction_rule`.
 //!
 //! The per-lane semantics are in `tex_eval`; this module decodes and runs the lanes.
 
@@ -73,7 +79,7 @@ use super::state::Machine;
 use super::tex_eval::{eval_with, ALL};
 use super::ExecError;
 use crate::io::{Inputs, RegKey};
-use crate::texture::{Target, Texture};
+use crate::texture::{Rule, Target, Texture};
 
 /// The texture opcodes the interpreter executes (every engine with a texture unit runs
 /// the same set).
@@ -164,6 +170,9 @@ pub(crate) struct TexRef {
     /// The instruction has a texel offset operand (its last decoded source, read as
     /// signed integers `(u, v, w)`; TXD's derivatives are decoded sources 1 and 2).
     pub offset: bool,
+    /// SHADOW targets: the source component holding the depth reference
+    /// ([`crate::texture::reference_component`]); `None` for the others.
+    pub reference: Option<usize>,
 }
 
 /// How a program uses one texture unit: what the inputs must agree with.
@@ -175,6 +184,8 @@ pub struct TexUse {
     pub target: Target,
     /// Some TEX / TXP / TXB on the unit runs in a fragment program (implicit derivatives).
     pub implicit_lod: bool,
+    /// The instructions name the SHADOW form of `target` (depth comparisons).
+    pub shadow: bool,
 }
 
 fn unsupported(op: Opcode, pos: Option<Pos>, reason: impl Into<String>) -> ExecError {
@@ -194,7 +205,7 @@ fn invalid(pos: Option<Pos>, message: impl Into<String>) -> ExecError {
 
 /// Decodes texture instruction `i` (of kind `top`) and records its unit in `uses`.
 ///
-/// Errors: unsupported for targets outside the model (cube, shadow, multisample), more
+/// Errors: unsupported for targets outside the model (multisample), more
 /// than one texel offset operand, a unit that is not a direct `SAMP[n]`; invalid for a
 /// sampling instruction on a BUFFER target (Table X.17), two targets on one unit
 /// (§2.X.4.4 "fail to load") or a texel offset on TXQ.
@@ -219,16 +230,22 @@ pub(crate) fn decode_insn(
     let Some(ir_target) = insn.texture else {
         return Err(invalid(pos, format!("{op} needs a texture target")));
     };
-    let target = Target::of_ir(ir_target).ok_or_else(|| {
+    let (target, shadow) = crate::texture::sampled(ir_target).ok_or_else(|| {
         unsupported(
             op,
             pos,
             format!(
                 "texture target {ir_target} is not modelled (1D, 2D, 3D, RECT, 1D_ARRAY, \
-                 2D_ARRAY, BUFFER, 2D_MSAA and 2D_ARRAY_MSAA are)"
+                 2D_ARRAY, BUFFER, 2D_MSAA, 2D_ARRAY_MSAA, CUBE, CUBEARRAY and their SHADOW \
+                 forms are)"
             ),
         )
     })?;
+    match crate::texture::instruction_rule(op, ir_target, !insn.tex_offsets.is_empty()) {
+        Some(Rule::Invalid(m)) => return Err(invalid(pos, m)),
+        Some(Rule::Unsupported(m)) => return Err(unsupported(op, pos, m)),
+        None => {}
+    }
     if insn.tex_offsets.len() > 1 {
         return Err(unsupported(
             op,
@@ -273,21 +290,24 @@ pub(crate) fn decode_insn(
     let unit = u.index.value as u32;
     let implicit = top.implicit_lod() && program.stage == Stage::Fragment;
     match uses.iter_mut().find(|t| t.unit == unit) {
-        Some(t) if t.target != target => {
+        Some(t) if t.target != target || t.shadow != shadow => {
+            let name = |t: Target, s: bool| format!("{}{t}", if s { "SHADOW" } else { "" });
             return Err(invalid(
                 pos,
                 format!(
-                    "SAMP[{unit}] is used with targets {} and {target} (NV_gpu_program4 \
+                    "SAMP[{unit}] is used with targets {} and {} (NV_gpu_program4 \
                      §2.X.4.4: one target per texture unit)",
-                    t.target
+                    name(t.target, t.shadow),
+                    name(target, shadow)
                 ),
-            ))
+            ));
         }
         Some(t) => t.implicit_lod |= implicit,
         None => uses.push(TexUse {
             unit,
             target,
             implicit_lod: implicit,
+            shadow,
         }),
     }
     let ret = program
@@ -359,6 +379,7 @@ pub(crate) fn decode_insn(
             target,
             ret,
             offset,
+            reference: crate::texture::reference_component(ir_target),
         }),
     })
 }

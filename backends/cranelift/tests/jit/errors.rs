@@ -79,18 +79,19 @@ END
     }
 }
 
-/// Unsupported opcodes are reported before anything runs (the endless loop before the TEX
-/// never starts), naming the opcode and its line.
+/// Unsupported opcodes are reported before anything runs (the endless loop before the TXP
+/// on a CUBEARRAY, outside the texture model, never starts), naming the opcode and its
+/// line.
 #[test]
 fn unsupported_is_reported_before_running() {
     let text = "FRAG
 DCL IN[0], GENERIC[0], LINEAR
 DCL OUT[0], COLOR
 DCL SAMP[0]
-DCL SVIEW[0], CUBE, FLOAT
+DCL SVIEW[0], CUBEARRAY, FLOAT
 BGNLOOP
 ENDLOOP
-TEX OUT[0], IN[0], SAMP[0], CUBE
+TXP OUT[0], IN[0], SAMP[0], CUBEARRAY
 END
 ";
     let p = parse(text);
@@ -98,7 +99,7 @@ END
     let t = Instant::now();
     match e.execute(&p, &inputs(4, &[])) {
         Err(EngineError::Unsupported { opcode, pos, .. }) => {
-            assert_eq!(opcode, Some(shaderdiff_ir::Opcode::TEX));
+            assert_eq!(opcode, Some(shaderdiff_ir::Opcode::TXP));
             assert_eq!(pos.map(|p| p.line), Some(8));
         }
         other => panic!("want Unsupported, got {other:?}"),

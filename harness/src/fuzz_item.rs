@@ -3,8 +3,10 @@
 //! * `tgsi`: program `i` is `shaderdiff_generators::random::generate(seed, i, config)`,
 //!   exactly as before NV campaigns existed.
 //! * `nv`: program `i` is `shaderdiff_generators::nv::generate(seed, i, ..)` (its own
-//!   ChaCha keys), lowered to the shared IR; the engines run the lowered program and
-//!   findings are written as the NV text (`program.nv`) with inputs keyed by NV names.
+//!   ChaCha keys), lowered to the shared IR, its inputs completed by
+//!   [`crate::nv_runtime::prepare`] (global window, shared memory, compute bindings); the
+//!   engines run the lowered program and findings are written as the NV text
+//!   (`program.nv`) with inputs keyed by NV names.
 //! * `arb` (`--lang nv --arb-only`): program `i` is
 //!   `shaderdiff_generators::nv::generate_arb(seed, i, ..)`, ARB programs only.
 //! * `mixed`: even indices are the TGSI program `i` of the `tgsi` campaign, odd indices the
@@ -101,6 +103,12 @@ pub fn item(campaign: &Campaign, index: u64) -> FuzzItem {
         } else {
             nv_gen::generate_with(seed, index, max, n, campaign.config.gen.wide)
         };
+        // The global memory window, shared memory and compute bindings the generated
+        // inputs (global regions) imply, as `run` builds them from an inputs file.
+        let generated = generated.and_then(|mut g| {
+            crate::nv_runtime::prepare(&g.lowered.program, &g.lowered.names, &mut g.inputs)?;
+            Ok(g)
+        });
         match generated {
             Ok(g) => {
                 return FuzzItem {

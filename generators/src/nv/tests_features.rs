@@ -1,6 +1,6 @@
 //! The features of random NV programs (`nv/features.rs`, `emit/{stage,extra,branch}.rs`):
-//! every feature appears, every program is valid, inputs match the resources, and the
-//! streams are deterministic.
+//! every feature appears, every program is valid, inputs match the resources, BRA
+//! programs end, and the knobs at zero keep the ALU streams (determinism: `tests.rs`).
 
 use std::collections::BTreeSet;
 
@@ -39,18 +39,6 @@ fn featured_programs_are_valid_and_cover_every_feature() {
         "EMITS", "ENDPRIM",
     ] {
         assert!(seen.contains(op), "{op} never drawn: {seen:?}");
-    }
-}
-
-/// The same seed and index give the same program and inputs (memory, buffers and
-/// textures included).
-#[test]
-fn featured_generation_is_deterministic() {
-    for index in 0..150 {
-        let a = generate(4, index, 40, 8).expect("valid");
-        let b = generate(4, index, 40, 8).expect("valid");
-        assert_eq!(a.text, b.text);
-        assert_eq!(a.inputs, b.inputs);
     }
 }
 

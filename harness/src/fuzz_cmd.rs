@@ -65,6 +65,11 @@ pub struct FuzzArgs {
     /// instruction (for `--backends interp,mesa`); the summary's `lang` is `arb`.
     #[arg(long)]
     pub arb_only: bool,
+    /// With `--lang nv`: only the vertex and fragment ALU programs (no geometry, compute,
+    /// memory, texture, vote or BRA features: `NvFeatures::NONE`); the summary's `lang` is
+    /// `nv-alu`.
+    #[arg(long, conflicts_with = "arb_only")]
+    pub nv_alu_only: bool,
     /// Campaign seed [default: from the clock; printed].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -129,7 +134,7 @@ pub struct FuzzArgs {
     pub in_process: bool,
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "seed", "programs", "shard", "out", "lang", "arb_only", "backends", "nan", "step_limit",
+        "seed", "programs", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
         "inject_fault", "schedule_seed", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
@@ -193,6 +198,7 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     }
     for (on, flag) in [
         (args.arb_only, "--arb-only"),
+        (args.nv_alu_only, "--nv-alu-only"),
         (args.allow_undefined, "--allow-undefined"),
         (args.wide, "--64bit"),
         (args.memory, "--memory"),
@@ -285,6 +291,8 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         fault: args.engines.inject_fault.clone(),
         lang: if args.arb_only {
             "arb".into()
+        } else if args.nv_alu_only {
+            "nv-alu".into()
         } else {
             value_name(&args.lang)
         },
@@ -389,6 +397,11 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
     let args = resumed.as_ref().unwrap_or(args);
     if args.arb_only && args.lang != FuzzLang::Nv {
         return Err(Failure::BadInput("fuzz --arb-only needs --lang nv".into()));
+    }
+    if args.nv_alu_only && args.lang != FuzzLang::Nv {
+        return Err(Failure::BadInput(
+            "fuzz --nv-alu-only needs --lang nv".into(),
+        ));
     }
     let differ = args.engines.differ()?;
     let mut small = args.engines.clone();

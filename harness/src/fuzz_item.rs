@@ -3,10 +3,15 @@
 //! * `tgsi`: program `i` is `shaderdiff_generators::random::generate(seed, i, config)`,
 //!   exactly as before NV campaigns existed.
 //! * `nv`: program `i` is `shaderdiff_generators::nv::generate(seed, i, ..)` (its own
-//!   ChaCha keys), lowered to the shared IR; the engines run the lowered program and
-//!   findings are written as the NV text (`program.nv`) with inputs keyed by NV names.
+//!   ChaCha keys), lowered to the shared IR, its inputs completed by
+//!   [`crate::nv_runtime::prepare`] (global window, shared memory, compute bindings); the
+//!   engines run the lowered program and findings are written as the NV text
+//!   (`program.nv`) with inputs keyed by NV names.
 //! * `arb` (`--lang nv --arb-only`): program `i` is
 //!   `shaderdiff_generators::nv::generate_arb(seed, i, ..)`, ARB programs only.
+//! * `nv-alu` (`--lang nv --nv-alu-only`): the `nv` campaign's generator with
+//!   `NvFeatures::NONE`: vertex and fragment ALU programs only (what the NV fault checks
+//!   reduce to a few instructions).
 //! * `mixed`: even indices are the TGSI program `i` of the `tgsi` campaign, odd indices the
 //!   NV program `i` of the `nv` campaign, so the choice depends on the index only and
 //!   every program can be regenerated alone.
@@ -78,7 +83,7 @@ impl From<Generated> for FuzzItem {
 /// Whether program `index` of a campaign in language `lang` is NV assembly.
 pub fn index_is_nv(lang: &str, index: u64) -> bool {
     match lang {
-        "nv" | "arb" => true,
+        "nv" | "arb" | "nv-alu" => true,
         "mixed" => index % 2 == 1,
         _ => false,
     }
@@ -96,11 +101,20 @@ pub fn item(campaign: &Campaign, index: u64) -> FuzzItem {
             campaign.config.gen.max_instructions,
             campaign.config.invocations,
         );
+        let wide = campaign.config.gen.wide;
         let generated = if campaign.lang == "arb" {
             nv_gen::generate_arb(seed, index, max, n)
+        } else if campaign.lang == "nv-alu" {
+            nv_gen::generate_featured(seed, index, max, n, wide, &nv_gen::NvFeatures::NONE)
         } else {
-            nv_gen::generate_with(seed, index, max, n, campaign.config.gen.wide)
+            nv_gen::generate_with(seed, index, max, n, wide)
         };
+        // The global memory window, shared memory and compute bindings the generated
+        // inputs (global regions) imply, as `run` builds them from an inputs file.
+        let generated = generated.and_then(|mut g| {
+            crate::nv_runtime::prepare(&g.lowered.program, &g.lowered.names, &mut g.inputs)?;
+            Ok(g)
+        });
         match generated {
             Ok(g) => {
                 return FuzzItem {

@@ -17,7 +17,7 @@
 //!
 //! * `--lang nv --seed S --count N`: random NV assembly programs
 //!   (`shaderdiff_generators::nv::generate`), named `gen-nv-S-IIIIII.EXT` with the
-//!   extension of their header (`nvfp`, `nvvp`, `arbfp`, `arbvp`) and inputs keyed by NV
+//!   extension of their header (`nvfp`, `nvvp`, `nvgp`, `nvcp`, `arbfp`, `arbvp`) and inputs keyed by NV
 //!   names (`vertex.attrib[0]`, `program.local[1]`). `--allow-undefined` and `--no-swarm`
 //!   do not apply to NV programs.
 //! * `--lang nv --spec`: the spec-derived NV_gpu_program5 suite

@@ -252,9 +252,10 @@ fn gen_exit_statuses() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `gen --lang nv --seed S --count N` writes N NV programs (extension by header) and N
-/// inputs files keyed by NV names; every program checks, every pair runs through `diff`
-/// with all engines agreeing, and a second process writes byte-identical files.
+/// `gen --lang nv --seed S --count N` writes N NV programs (extension by header, geometry
+/// and compute ones included) and N inputs files keyed by NV names; every program checks,
+/// every pair runs through `diff` with all engines agreeing, and a second process writes
+/// byte-identical files.
 #[test]
 fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
     let a = scratch("nv-a");
@@ -285,12 +286,17 @@ fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
     assert_eq!(programs.len(), 12);
     for name in programs {
         let ext = name.rsplit('.').next().unwrap();
-        assert!(["nvfp", "nvvp", "arbfp", "arbvp"].contains(&ext), "{name}");
+        assert!(
+            ["nvfp", "nvvp", "nvgp", "nvcp", "arbfp", "arbvp"].contains(&ext),
+            "{name}"
+        );
         let text = String::from_utf8(fa[name].clone()).unwrap();
         let header = text.split_whitespace().next().unwrap();
         let want = match ext {
             "nvfp" => "!!NVfp5.0",
             "nvvp" => "!!NVvp5.0",
+            "nvgp" => "!!NVgp5.0",
+            "nvcp" => "!!NVcp5.0",
             "arbfp" => "!!ARBfp1.0",
             _ => "!!ARBvp1.0",
         };
@@ -298,10 +304,17 @@ fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
         let stem = name.strip_suffix(&format!(".{ext}")).unwrap();
         let inputs = String::from_utf8(fa[&format!("{stem}.inputs.json")].clone()).unwrap();
         assert!(inputs.contains("\"program.local[0]\""), "{inputs}");
-        assert!(
-            inputs.contains("\"vertex.attrib[0]\"") || inputs.contains("\"fragment.texcoord[0]\""),
-            "{inputs}"
-        );
+        // Attributes by stage: geometry programs' per-vertex `vertex[m].attrib[k]`;
+        // compute programs have none, and their results go to the `global` region.
+        let attribute = match ext {
+            "nvgp" => inputs.contains("].attrib["),
+            "nvcp" => inputs.contains("\"global\""),
+            _ => {
+                inputs.contains("\"vertex.attrib[0]\"")
+                    || inputs.contains("\"fragment.texcoord[0]\"")
+            }
+        };
+        assert!(attribute, "{name}: {inputs}");
         assert!(
             !inputs.contains("IN[") && !inputs.contains("CONST["),
             "{inputs}"

@@ -5,8 +5,14 @@
 use std::fmt::Write as _;
 
 use crate::choices::Choices;
+use crate::nv::features::{NvFeatures, Resources};
 
+mod branch;
+mod extra;
+mod stage;
 mod wide;
+
+use stage::Extra;
 
 /// Largest literal `REP` count: loops always terminate after at most this many iterations
 /// per entry.
@@ -23,6 +29,10 @@ pub enum NvKind {
     ArbFragment,
     /// `!!ARBvp1.0`.
     ArbVertex,
+    /// `!!NVgp5.0` (`emit/stage.rs`).
+    NvGeometry,
+    /// `!!NVcp5.0` (`emit/stage.rs`).
+    NvCompute,
 }
 
 impl NvKind {
@@ -33,21 +43,29 @@ impl NvKind {
             NvKind::NvVertex => "!!NVvp5.0",
             NvKind::ArbFragment => "!!ARBfp1.0",
             NvKind::ArbVertex => "!!ARBvp1.0",
+            NvKind::NvGeometry => "!!NVgp5.0",
+            NvKind::NvCompute => "!!NVcp5.0",
         }
     }
 
-    /// File extension (`nvfp`, `nvvp`, `arbfp`, `arbvp`), one `diff` takes from a directory.
+    /// File extension (`nvfp`, `nvvp`, `arbfp`, `arbvp`, `nvgp`, `nvcp`), one `diff` takes
+    /// from a directory.
     pub fn extension(self) -> &'static str {
         match self {
             NvKind::NvFragment => "nvfp",
             NvKind::NvVertex => "nvvp",
             NvKind::ArbFragment => "arbfp",
             NvKind::ArbVertex => "arbvp",
+            NvKind::NvGeometry => "nvgp",
+            NvKind::NvCompute => "nvcp",
         }
     }
 
     fn is_nv(self) -> bool {
-        matches!(self, NvKind::NvFragment | NvKind::NvVertex)
+        matches!(
+            self,
+            NvKind::NvFragment | NvKind::NvVertex | NvKind::NvGeometry | NvKind::NvCompute
+        )
     }
 
     fn is_fragment(self) -> bool {
@@ -182,6 +200,21 @@ struct Gen<'c, 'a> {
     arb_extra: bool,
     /// Also 64-bit statements (`emit/wide.rs`).
     wide: bool,
+    /// The program's features and their state (`emit/stage.rs`).
+    x: Extra,
+    /// Geometry programs: vertices of the input primitive.
+    vertices_in: u32,
+}
+
+/// A built program: its kind, text and the resources its inputs must provide.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// Which header the program has.
+    pub kind: NvKind,
+    /// The program text.
+    pub text: String,
+    /// Global region, buffers and textures the inputs must give (`nv/features.rs`).
+    pub resources: Resources,
 }
 
 /// Builds the text of one program from `c`, with about `max_instructions` instructions;
@@ -194,14 +227,39 @@ pub fn build_text(c: &mut Choices, max_instructions: usize) -> (NvKind, String) 
 /// --64bit`; `emit/wide.rs`). Without `wide` the stream of choices, and so every program,
 /// is [`build_text`]'s.
 pub fn build_text_with(c: &mut Choices, max_instructions: usize, wide: bool) -> (NvKind, String) {
-    let kind = match c.below(4) {
-        0 => NvKind::NvFragment,
-        1 => NvKind::NvVertex,
-        2 => NvKind::ArbFragment,
-        _ => NvKind::ArbVertex,
+    let b = build_program(c, max_instructions, wide, &NvFeatures::NONE);
+    (b.kind, b.text)
+}
+
+/// [`build_text_with`] with the features `f` (`nv/features.rs`): geometry and compute
+/// programs, memory, textures, votes and BRA at the knobs' rates. With
+/// [`NvFeatures::NONE`] it draws exactly what [`build_text_with`] draws.
+pub fn build_program(
+    c: &mut Choices,
+    max_instructions: usize,
+    wide: bool,
+    f: &NvFeatures,
+) -> Built {
+    let stage = if f.geometry + f.compute > 0 {
+        c.below(100) as u32
+    } else {
+        u32::MAX
+    };
+    let kind = if stage < f.geometry {
+        NvKind::NvGeometry
+    } else if stage < f.geometry + f.compute {
+        NvKind::NvCompute
+    } else {
+        match c.below(4) {
+            0 => NvKind::NvFragment,
+            1 => NvKind::NvVertex,
+            2 => NvKind::ArbFragment,
+            _ => NvKind::ArbVertex,
+        }
     };
     let wide = wide && kind.is_nv();
-    build(c, kind, max_instructions, false, wide)
+    let x = Extra::draw(c, kind, f);
+    build(c, kind, max_instructions, false, wide, x)
 }
 
 /// Builds one `!!ARBfp1.0` or `!!ARBvp1.0` program (ARB-only mode, `--arb-only`): the
@@ -214,7 +272,8 @@ pub fn build_arb_text(c: &mut Choices, max_instructions: usize) -> (NvKind, Stri
     } else {
         NvKind::ArbVertex
     };
-    build(c, kind, max_instructions, true, false)
+    let b = build(c, kind, max_instructions, true, false, Extra::default());
+    (b.kind, b.text)
 }
 
 fn build(
@@ -223,7 +282,8 @@ fn build(
     max_instructions: usize,
     arb_extra: bool,
     wide: bool,
-) -> (NvKind, String) {
+    x: Extra,
+) -> Built {
     let mut g = Gen {
         c,
         kind,
@@ -237,6 +297,8 @@ fn build(
         loops: 0,
         arb_extra,
         wide,
+        x,
+        vertices_in: 0,
     };
     g.declarations();
     let n = g.c.range(1, g.budget);
@@ -248,7 +310,11 @@ fn build(
     }
     g.epilogue();
     g.out.push_str("END\n");
-    (kind, g.out)
+    Built {
+        kind,
+        text: g.out,
+        resources: g.x.res,
+    }
 }
 
 impl Gen<'_, '_> {
@@ -262,6 +328,7 @@ impl Gen<'_, '_> {
 
     fn declarations(&mut self) {
         let _ = writeln!(self.out, "{}", self.kind.header());
+        self.stage_declarations();
         let locals = self.c.range(1, 3);
         for i in 0..locals {
             self.line(&format!("PARAM p{i} = program.local[{i}]"));
@@ -272,13 +339,14 @@ impl Gen<'_, '_> {
             self.line(&format!("PARAM k0 = {v}"));
             self.float_sources.push("k0".into());
         }
-        let attribs = self.c.range(1, 3);
+        // Compute programs have no attributes (`invocation.*` sources instead).
+        let attribs = if self.kind == NvKind::NvCompute {
+            0
+        } else {
+            self.c.range(1, 3)
+        };
         for i in 0..attribs {
-            let b = if self.kind.is_fragment() {
-                format!("fragment.texcoord[{i}]")
-            } else {
-                format!("vertex.attrib[{i}]")
-            };
+            let b = self.attribute_binding(i);
             self.line(&format!("ATTRIB a{i} = {b}"));
             self.sources.push(format!("a{i}"));
         }
@@ -295,12 +363,17 @@ impl Gen<'_, '_> {
         }
         self.temps = names;
         self.sources.extend(self.temps.clone());
+        self.extra_declarations();
+        if self.kind == NvKind::NvCompute {
+            self.compute_declarations();
+        }
         if self.wide {
             self.wide_declarations();
         }
         match self.kind {
             NvKind::NvFragment | NvKind::ArbFragment => self.outputs.push("result.color".into()),
-            NvKind::NvVertex => {
+            NvKind::NvCompute => {}
+            NvKind::NvVertex | NvKind::NvGeometry => {
                 let n = self.c.range(1, 3);
                 for i in 0..n {
                     self.line(&format!("OUTPUT o{i} = result.attrib[{i}]"));
@@ -581,6 +654,7 @@ impl Gen<'_, '_> {
                 }
             }
             4..=6 if self.wide => self.wide_op(),
+            7..=9 if self.x.any(self.kind) => self.extra_statement(),
             _ => self.alu(),
         }
     }
@@ -635,5 +709,6 @@ impl Gen<'_, '_> {
         if self.wide {
             self.wide_epilogue();
         }
+        self.stage_epilogue();
     }
 }

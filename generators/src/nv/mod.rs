@@ -23,7 +23,9 @@
 
 pub mod arb_spec;
 mod emit;
+pub mod features;
 pub mod fuzz;
+mod resources;
 pub mod spec;
 pub mod spec_atom;
 pub mod spec_table;
@@ -37,12 +39,15 @@ use shaderdiff_oracles::{Inputs, RegKey};
 use crate::choices::Choices;
 use crate::inputs::channel_word;
 
-pub use emit::{build_arb_text, build_text, build_text_with, NvKind, MAX_REP};
+pub use emit::{
+    build_arb_text, build_program, build_text, build_text_with, Built, NvKind, MAX_REP,
+};
+pub use features::NvFeatures;
 pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
 /// different NV program or inputs.
-pub const NV_GENERATOR_VERSION: &str = "nv-0.1.0";
+pub const NV_GENERATOR_VERSION: &str = "nv-0.2.0";
 
 /// Domain-separation tags of the NV generator's ChaCha keys (distinct from the TGSI ones).
 const PROGRAM_KEY: u64 = 0x6e76_2d70_726f_6731; // "nv-prog1"
@@ -147,16 +152,27 @@ pub fn inputs_for_lowered(lowered: &Lowered, c: &mut Choices, invocations: usize
         .names
         .entries
         .iter()
-        .filter(|(_, f, _)| matches!(f, File::Input | File::Const))
+        // `global.base` is derived from the `global` regions by the harness
+        // (`shaderdiff::nv_runtime::prepare`), not an input.
+        .filter(|(n, f, _)| matches!(f, File::Input | File::Const) && n != "global.base")
         .map(|&(_, f, i)| (f, i))
         .collect();
     regs.sort_by_key(|&(f, i)| (f != File::Input, i));
     regs.dedup();
+    // Geometry programs: per-vertex inputs `IN[m][c]` for every vertex of the input
+    // primitive (`vertex[m].attrib[k]`, NV_geometry_program4 Table X.2).
+    let vertices = lowered.program.gs_input_vertices();
     for (f, i) in regs {
         let key = RegKey::new(f, i);
         if f == File::Input {
-            let v = (0..n).map(|_| [0; 4].map(|_| channel_word(c))).collect();
-            inputs.registers.insert(key, v);
+            let dims: Vec<Option<u32>> = match vertices {
+                Some(v) if per_vertex(lowered, i) => (0..v).map(Some).collect(),
+                _ => vec![None],
+            };
+            for dimension in dims {
+                let v = (0..n).map(|_| [0; 4].map(|_| channel_word(c))).collect();
+                inputs.registers.insert(RegKey { dimension, ..key }, v);
+            }
         } else {
             inputs
                 .constants
@@ -164,6 +180,15 @@ pub fn inputs_for_lowered(lowered: &Lowered, c: &mut Choices, invocations: usize
         }
     }
     inputs
+}
+
+/// Whether input column `i` of a geometry program is per-vertex (named `vertex.*`).
+fn per_vertex(lowered: &Lowered, i: u32) -> bool {
+    lowered
+        .names
+        .entries
+        .iter()
+        .any(|(n, f, k)| *f == File::Input && *k == i && n.starts_with("vertex."))
 }
 
 /// Generates NV program `index` of campaign `seed` with `max_instructions` as the
@@ -193,16 +218,48 @@ pub fn generate_with(
     invocations: usize,
     wide: bool,
 ) -> Result<NvGenerated, String> {
-    let (kind, body) = build_text_with(&mut program_choices(seed, index), max_instructions, wide);
+    generate_featured(
+        seed,
+        index,
+        max_instructions,
+        invocations,
+        wide,
+        &NvFeatures::default(),
+    )
+}
+
+/// [`generate_with`] with the feature knobs `features` ([`NvFeatures`]): the default
+/// knobs give [`generate_with`]'s programs, [`NvFeatures::NONE`] vertex and fragment ALU
+/// programs only. Inputs cover the program's registers and then its resources (global
+/// region, CBUFFER / STORAGE bytes, textures; `resources.rs`), all from the inputs stream.
+///
+/// Errors: as [`generate`].
+pub fn generate_featured(
+    seed: u64,
+    index: u64,
+    max_instructions: usize,
+    invocations: usize,
+    wide: bool,
+    features: &NvFeatures,
+) -> Result<NvGenerated, String> {
+    let b = build_program(
+        &mut program_choices(seed, index),
+        max_instructions,
+        wide,
+        features,
+    );
+    let mut c = inputs_choices(seed, index);
     stamp(
         seed,
         index,
-        kind,
-        &body,
+        b.kind,
+        &b.text,
         NV_GENERATOR_VERSION,
         if wide { "nv64" } else { "nv" },
         max_instructions,
         invocations,
+        &mut c,
+        &b.resources,
     )
 }
 
@@ -228,6 +285,8 @@ pub fn generate_arb(
         "arb",
         max_instructions,
         invocations,
+        &mut inputs_choices(seed, index),
+        &features::Resources::default(),
     )?;
     // Inputs without -0 and denormals: GL varyings and attribute setup need not keep
     // them (GLSL 4.50 §4.7.1 "any denormalized value input into a shader ... can be
@@ -248,7 +307,8 @@ pub fn generate_arb(
     Ok(g)
 }
 
-/// Parses and lowers `body`, draws its inputs and stamps its text.
+/// Parses and lowers `body`, draws its inputs (registers, then the resources `res`) from
+/// `c` and stamps its text.
 #[allow(clippy::too_many_arguments)]
 fn stamp(
     seed: u64,
@@ -259,9 +319,12 @@ fn stamp(
     lang: &str,
     max_instructions: usize,
     invocations: usize,
+    c: &mut Choices,
+    res: &features::Resources,
 ) -> Result<NvGenerated, String> {
     let (ast, lowered) = finish(body).map_err(|e| format!("{e}\n{body}"))?;
-    let inputs = inputs_for_lowered(&lowered, &mut inputs_choices(seed, index), invocations);
+    let mut inputs = inputs_for_lowered(&lowered, c, invocations);
+    resources::add_resources(&mut inputs, &lowered, res, c);
     // The header must stay the first token (INTERFACE.md language detection), so the
     // stamp comment goes on the second line.
     let printed = nv::print(&ast);
@@ -283,3 +346,5 @@ fn stamp(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_features;

@@ -104,6 +104,7 @@ impl Named {
             rest: Inputs {
                 buffers: inputs.buffers.clone(),
                 global: inputs.global.clone(),
+                textures: inputs.textures.clone(),
                 ..Inputs::default()
             },
         }

@@ -3,12 +3,14 @@
 //! `texture` module docs and README "Textures". Decoding and the lane loop are in
 //! `texture`.
 
+use std::ops::RangeInclusive;
+
 use shaderdiff_ir::Stage;
 
 use super::tex_lod::QuadLod;
 use super::texture::{TexOp, TexRef};
 use crate::io::Vec4;
-use crate::texture::{MinFilter, Target, Texture};
+use crate::texture::{MinFilter, Target, Texture, Wrap};
 
 /// One lane's result: the words and the undefined channels (bit c = channel c).
 pub(crate) type LaneResult = (Vec4, u8);
@@ -202,19 +204,46 @@ pub(super) fn layers(r: f64, n: u32) -> Option<Vec<u32>> {
     }
     let x = r + 0.5;
     let band = (x.abs() + 1.0) / (1u64 << 20) as f64;
-    let mut l: Vec<u32> = floors(x, band)
-        .into_iter()
-        .map(|f| f.clamp(0, i64::from(n) - 1) as u32)
-        .collect();
-    l.dedup();
-    Some(l)
+    let f = floors(x, band);
+    // Clamped to the layers: only the ends of the range matter (a huge `r` has a huge band).
+    let top = i64::from(n).max(1) - 1;
+    let (a, b) = (f.start().clamp(&0, &top), f.end().clamp(&0, &top));
+    Some((*a..=*b).map(|l| l as u32).collect())
 }
 
-/// The candidate integers `floor(x)` for `x` known within `± band`.
-pub(super) fn floors(x: f64, band: f64) -> Vec<i64> {
-    let lo = (x - band).floor() as i64;
-    let hi = (x + band).floor() as i64;
-    (lo..=hi).collect()
+/// The candidate integers `floor(x)` for `x` known within `± band`, as a range. For a
+/// huge `x` (the band grows with it) the range is huge too: callers cut it with
+/// [`wrapped`] before walking it.
+pub(super) fn floors(x: f64, band: f64) -> RangeInclusive<i64> {
+    // Far outside i64 the start is clamped to ±2^62 but the width is kept (up to 2^62), so
+    // a range of more integers than a texture has stays one: every remainder.
+    const BIG: f64 = (1u64 << 62) as f64;
+    let (lo, hi) = ((x - band).floor(), (x + band).floor());
+    let start = lo.clamp(-BIG, BIG) as i64;
+    start..=start.saturating_add((hi - lo).min(BIG) as i64)
+}
+
+/// The texel indices `r + off` may stand for on an axis of `size` texels wrapped by
+/// `wrap` (OpenGL 3.x §3.8.8 eq. 3.19 / Table 3.19: clamp to `[0, size - 1]`, or the
+/// remainder modulo `size`), as a range of at most `size + 2` integers `i` whose pairs
+/// `(wrap(i), wrap(i + 1))` are those of the whole shifted range: clamped ends at `-1` and
+/// `size` (everything beyond wraps to the same pairs), or `size + 1` consecutive integers
+/// (every remainder) when the range is longer.
+pub(super) fn wrapped(
+    r: RangeInclusive<i64>,
+    off: i32,
+    wrap: Wrap,
+    size: u32,
+) -> RangeInclusive<i64> {
+    let (lo, hi) = (
+        r.start().saturating_add(i64::from(off)),
+        r.end().saturating_add(i64::from(off)),
+    );
+    let n = i64::from(size);
+    match wrap {
+        Wrap::ClampToEdge => lo.clamp(-1, n)..=hi.clamp(-1, n),
+        Wrap::Repeat => lo..=hi.min(lo.saturating_add(n)),
+    }
 }
 
 /// The levels a level of detail in `[lo, hi]` may select (module docs; `lo == hi` for an
@@ -343,9 +372,8 @@ fn sample(
                 s * size[a] as f64
             };
             let band = EDGE + u.abs() / (1u64 << 20) as f64;
-            let mut v: Vec<u32> = floors(u, band)
-                .into_iter()
-                .map(|i| tex.wrap[a].apply(i.saturating_add(i64::from(off[a])), size[a]))
+            let mut v: Vec<u32> = wrapped(floors(u, band), off[a], tex.wrap[a], size[a])
+                .map(|i| tex.wrap[a].apply(i, size[a]))
                 .collect();
             v.sort_unstable();
             v.dedup();
@@ -440,6 +468,32 @@ mod tests {
         assert_eq!(s(TexOp::Tex, &c, [0.25, 0.0, 0.0, 0.0]).1, ALL);
         // NaN → undefined.
         assert_eq!(s(TexOp::Tex, &c, [f32::NAN, 0.0, 0.0, 0.0]).1, ALL);
+    }
+
+    /// Huge coordinates (regression: the oracle enumerated every integer of the band around
+    /// `u = s * size`, which grows with `|u|`, and ran out of memory at s = 1e30 in a
+    /// generated NV program): CLAMP_TO_EDGE gives the edge texel (OpenGL 3.x §3.8.8:
+    /// `i = clamp(floor(u), 0, w - 1)`), an array layer clamps to the first or last
+    /// (NV_gpu_program4 §2.X.4.4: `clamp(floor(r + 0.5), 0, n - 1)`), and REPEAT, whose
+    /// texel depends on bits of `u` far below binary32 precision, is undefined.
+    #[test]
+    fn huge_coordinates_clamp_or_are_undefined() {
+        let c = tex(Target::T2D, [4, 4, 1], 1, Wrap::ClampToEdge);
+        // (1e30, 0.1): i = 3, j = floor(0.4) = 0 → 3; (-1e30, 0.9): i = 0, j = 3 → 12.
+        assert_eq!(s(TexOp::Tex, &c, [1e30, 0.1, 0.0, 0.0]), ([3; 4], 0));
+        assert_eq!(s(TexOp::Tex, &c, [-1e30, 0.9, 0.0, 0.0]), ([12; 4], 0));
+        let a = tex(Target::Array1D, [4, 3, 1], 1, Wrap::ClampToEdge);
+        // x 0.6: floor(2.4) = 2; layer 1e30 → 2: 2 + 4·2 = 10; layer -1e30 → 0: 2.
+        assert_eq!(s(TexOp::Tex, &a, [0.6, 1e30, 0.0, 0.0]), ([10; 4], 0));
+        assert_eq!(s(TexOp::Tex, &a, [0.6, -1e30, 0.0, 0.0]), ([2; 4], 0));
+        let r = tex(Target::T1D, [4, 1, 1], 1, Wrap::Repeat);
+        assert_eq!(s(TexOp::Tex, &r, [1e30, 0.0, 0.0, 0.0]).1, ALL);
+        // A texel offset on a huge coordinate saturates instead of overflowing: still the
+        // edge texel.
+        assert_eq!(
+            so(TexOp::Tex, &c, [1e30, 0.1, 0.0, 0.0], [7, 0, 0]),
+            ([3; 4], 0)
+        );
     }
 
     #[test]

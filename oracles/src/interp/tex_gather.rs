@@ -15,7 +15,7 @@
 //!   may floor either way; the footprint shifts as a whole, and a channel is defined when
 //!   every candidate footprint gives the same word there.
 
-use super::tex_eval::{floors, layers, Candidates, LaneResult, ALL, EDGE};
+use super::tex_eval::{floors, layers, wrapped, Candidates, LaneResult, ALL, EDGE};
 use crate::texture::{Target, Texture};
 
 /// TG4 on `tex` with coordinates `c`, component `comp` and texel offset `off` (module docs).
@@ -38,9 +38,8 @@ pub(super) fn gather(tex: &Texture, c: [f32; 4], comp: u32, off: [i32; 3]) -> La
             s * size[a] as f64
         };
         let band = EDGE + u.abs() / (1u64 << 20) as f64;
-        for f in floors(u - 0.5, band) {
-            let f = f.saturating_add(i64::from(off[a]));
-            let w = tex.wrap[a];
+        let w = tex.wrap[a];
+        for f in wrapped(floors(u - 0.5, band), off[a], w, size[a]) {
             p.push((w.apply(f, size[a]), w.apply(f.saturating_add(1), size[a])));
         }
     }

@@ -114,7 +114,6 @@ pub(super) fn sample(
                 let u = x * n as f64;
                 let band = EDGE + u.abs() / (1u64 << 20) as f64;
                 let mut v: Vec<u32> = floors(u, band)
-                    .into_iter()
                     .map(|i| i.clamp(0, i64::from(n) - 1) as u32)
                     .collect();
                 v.dedup();

@@ -21,6 +21,7 @@ mod subroutines;
 mod support;
 mod table_x13;
 mod table_x13_f16;
+mod table_x13_float;
 mod table_x13_sat;
 mod table_x13_wide;
 mod tex_gather;

@@ -26,8 +26,12 @@ pub(crate) enum W {
     Undef,
     /// Any defined word (the low half of a binary64 NaN, whose payload is not specified).
     Any,
+    /// A binary32 within the absolute tolerance (second field) of the value (first field) on
+    /// every engine: the approximating instructions (§ COS, EX2, LG2 ...), whose bounds the
+    /// precision contract (`oracles/precision.toml`) gives.
+    Near(f32, f32),
 }
-pub(crate) use W::{Any, Nan, Undef, V};
+pub(crate) use W::{Any, Nan, Near, Undef, V};
 
 /// One row: an instruction writing `t` from `p0`..`p2` (program.local[0..2]), and the four
 /// expected channels of `t`.
@@ -54,7 +58,7 @@ fn vs(v: [u32; 4]) -> [W; 4] {
     v.map(V)
 }
 
-fn run_rows(rows: &[Row]) {
+pub(crate) fn run_rows(rows: &[Row]) {
     run_rows_in(
         "TEMP t;\nMOV.U t, 0;\n",
         "MOV.U result.attrib[0], t;\n",
@@ -100,6 +104,10 @@ pub(crate) fn run_rows_in(prologue: &str, epilogue: &str, out: &str, rows: &[Row
                 match want {
                     V(v) => assert_eq!(word, v, "{ctx}, want {v:#010x}"),
                     Nan => assert!(f32::from_bits(word).is_nan(), "{ctx}, want NaN"),
+                    Near(v, tol) => {
+                        let x = f32::from_bits(word);
+                        assert!((x - v).abs() <= tol, "{ctx} = {x}, want {v} +- {tol}");
+                    }
                     Undef if *name == "interp" => {
                         assert!(undef & (1 << c) != 0, "{ctx}: not marked undefined")
                     }

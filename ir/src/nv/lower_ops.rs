@@ -493,7 +493,7 @@ impl Ctx<'_> {
                 );
             }
             (N::Nrm, F) => {
-                // r.xyz = a.xyz * rsq(a.xyz . a.xyz); r.w undefined (not written).
+                // r.xyz = a.xyz * rsq(a.xyz . a.xyz); r.w undefined (§ NRM).
                 let a = self.operand(insn, 0, F)?;
                 let t = self.hidden();
                 self.emit(O::DP3, vec![dst(t, 0x1)], vec![a, a]);
@@ -504,16 +504,35 @@ impl Ctx<'_> {
                     vec![a, src(t, X)],
                     sat,
                 );
+                self.undefined_channels(d.reg, d.writemask & 0x8);
             }
             (N::Scs, F) => {
-                // r = (cos s, sin s, undefined, undefined).
+                // r = (cos s, sin s, undefined, undefined); the whole vector undefined when
+                // s is outside [-PI, PI] (§ SCS; NaN is outside).
                 let a = self.operand(insn, 0, F)?;
                 let t = self.hidden();
                 self.emit(O::COS, vec![dst(t, 0x1)], vec![a]);
                 self.emit(O::SIN, vec![dst(t, 0x2)], vec![a]);
+                let k = self.hidden();
+                let pi = src(self.imm([std::f32::consts::PI.to_bits(); 4]), [0, 1, 2, 3]);
+                let zero = src(self.imm([0; 4]), [0, 1, 2, 3]);
+                let abs = ir::Src {
+                    abs: true,
+                    neg: false,
+                    ..a
+                };
+                // k = ~0 in range, 0 outside; IDIV 0, k: 0 in range, undefined outside.
+                self.emit(O::FSGE, vec![dst(k, 0xF)], vec![pi, abs]);
+                self.emit(O::IDIV, vec![dst(k, 0xF)], vec![zero, src(k, [0, 1, 2, 3])]);
+                self.emit(
+                    O::OR,
+                    vec![dst(t, 0x3)],
+                    vec![src(t, [0, 1, 2, 3]), src(k, [0, 1, 2, 3])],
+                );
+                self.undefined_channels(t, 0xC);
                 self.op(
                     O::MOV,
-                    dst(d.reg, d.writemask & 0x3),
+                    dst(d.reg, d.writemask),
                     vec![src(t, [0, 1, 2, 3])],
                     sat,
                 );

@@ -45,7 +45,13 @@ impl Ctx<'_> {
             writemask: 0xF,
         };
         let (first, second) = (srcs[0], srcs.get(1).copied());
-        self.op(op, all(h), srcs, Saturate::None);
+        // A float result saturates before the guard word is ORed in (OR is a bit operation);
+        // the integer guards keep the saturation on the final instruction.
+        let (inner, outer) = match guard {
+            Guard::NonPositive => (sat, Saturate::None),
+            _ => (Saturate::None, sat),
+        };
+        self.op(op, all(h), srcs, inner);
         let divisor = second.unwrap_or(first);
         // g = 0 where defined, undefined elsewhere.
         let sign_guard = |cx: &mut Self, x: ir::Src, into: Register| {
@@ -63,6 +69,13 @@ impl Ctx<'_> {
             }
             Guard::ZeroDivisor => {
                 self.op(O::IDIV, all(g), vec![zero, divisor], Saturate::None);
+            }
+            Guard::NonPositive => {
+                // t = ~0 where 0 >= x (x zero or negative), else 0 (NaN included); g = IDIV
+                // 0, NOT t: 0 where x > 0 or NaN, undefined where x <= 0.
+                self.op(O::FSGE, all(t), vec![zero, first], Saturate::None);
+                self.op(O::NOT, all(t), vec![src(t, XYZW)], Saturate::None);
+                self.op(O::IDIV, all(g), vec![zero, src(t, XYZW)], Saturate::None);
             }
             Guard::SignedModulus => {
                 // Undefined when the dividend is negative or the divisor <= 0 (§ MOD).
@@ -84,8 +97,26 @@ impl Ctx<'_> {
                 );
             }
         }
-        self.op(O::OR, d, vec![src(h, XYZW), src(g, XYZW)], sat);
+        self.op(O::OR, d, vec![src(h, XYZW), src(g, XYZW)], outer);
         self.release(mark);
+    }
+
+    /// Writes an undefined word (tgsi.rst: IDIV by zero) to the channels `mask` of `reg`
+    /// (NV results the spec leaves undefined: SCS's `z` and `w`, NRM's `w`); nothing when
+    /// `mask` is empty.
+    pub(super) fn undefined_channels(&mut self, reg: Register, mask: u8) {
+        if mask == 0 {
+            return;
+        }
+        let zero = src(self.imm([0; 4]), XYZW);
+        self.emit(
+            O::IDIV,
+            vec![ir::Dst {
+                reg,
+                writemask: mask,
+            }],
+            vec![zero, zero],
+        );
     }
 
     /// MUL.S24 / MUL.U24 (NV_gpu_program4 § MUL): the low 32 bits of the product, undefined
@@ -144,6 +175,9 @@ pub(super) enum Guard {
     /// MOD.S: also "undefined if the corresponding component of the first operand is
     /// negative" (§ MOD).
     SignedModulus,
+    /// LG2: "If the scalar operand is zero or negative, the result is undefined" (§ LG2);
+    /// NaN is neither, so it keeps the IR's IEEE result (a NaN).
+    NonPositive,
 }
 
 /// The guard a direct mapping of `op` at type `ty` needs ([`Guard`]); `None` when the IR
@@ -154,6 +188,7 @@ pub(super) fn undefined_when(op: N, ty: BaseType) -> Option<Guard> {
         (N::Shl | N::Shr, S | U) => Some(Guard::ShiftCount),
         (N::Div | N::Mod, U) => Some(Guard::ZeroDivisor),
         (N::Mod, S) => Some(Guard::SignedModulus),
+        (N::Lg2, BaseType::F) => Some(Guard::NonPositive),
         _ => None,
     }
 }

@@ -35,17 +35,7 @@ impl Lower<'_> {
         op: AtomicOp,
         pos: Option<Pos>,
     ) -> Result<(), CompileError> {
-        let res = self.resource(insn.src.first().map(|s| s.reg), pos)?;
-        let Some(dst) = insn.dst.first().copied() else {
-            return Err(CompileError::invalid(pos, "an atomic needs a destination"));
-        };
-        let needs = if op == AtomicOp::CmpXchg { 4 } else { 3 };
-        if insn.src.len() < needs {
-            return Err(CompileError::invalid(
-                pos,
-                &format!("{} needs {needs} sources", insn.opcode),
-            ));
-        }
+        let (res, dst) = self.atomic_operands(insn, op, pos)?;
         let Some((name, compare)) = hardware_op(op) else {
             return Err(CompileError::Internal(format!(
                 "{} has no 64-bit form",

@@ -171,6 +171,31 @@ impl Lower<'_> {
         }
     }
 
+    /// The resource and destination of atomic `insn` (operation `op`), after checking it
+    /// has them and its sources (CAS: four, else three).
+    ///
+    /// # Errors
+    /// `Invalid` for a missing destination or source; `resource`'s errors.
+    pub(super) fn atomic_operands(
+        &self,
+        insn: &Instruction,
+        op: AtomicOp,
+        pos: Option<shaderdiff_ir::Pos>,
+    ) -> Result<(usize, shaderdiff_ir::Dst), CompileError> {
+        let res = self.resource(insn.src.first().map(|s| s.reg), pos)?;
+        let Some(dst) = insn.dst.first().copied() else {
+            return Err(CompileError::invalid(pos, "an atomic needs a destination"));
+        };
+        let needs = if op == AtomicOp::CmpXchg { 4 } else { 3 };
+        if insn.src.len() < needs {
+            return Err(CompileError::invalid(
+                pos,
+                &format!("{} needs {needs} sources", insn.opcode),
+            ));
+        }
+        Ok((res, dst))
+    }
+
     /// The index (into `layout.resources`) of the resource operand `reg`.
     pub(super) fn resource(
         &self,
@@ -368,17 +393,7 @@ impl Lower<'_> {
         op: AtomicOp,
         pos: Option<shaderdiff_ir::Pos>,
     ) -> Result<(), CompileError> {
-        let res = self.resource(insn.src.first().map(|s| s.reg), pos)?;
-        let Some(dst) = insn.dst.first().copied() else {
-            return Err(CompileError::invalid(pos, "an atomic needs a destination"));
-        };
-        let needs = if op == AtomicOp::CmpXchg { 4 } else { 3 };
-        if insn.src.len() < needs {
-            return Err(CompileError::invalid(
-                pos,
-                &format!("{} needs {needs} sources", insn.opcode),
-            ));
-        }
+        let (res, dst) = self.atomic_operands(insn, op, pos)?;
         self.marker();
         let wm = dst.writemask & 0xF;
         let ret = self.zeroed();

@@ -85,20 +85,12 @@ const ATOMICS: &[(&str, &str)] = &[
     ("DWRAP", "U32"),
 ];
 
-/// NV target names.
+/// The NV `<texTarget>` name of a target: the inputs file's spelling ([`Target::name`],
+/// NV_gpu_program4's names), but ARRAYCUBE for CUBEARRAY.
 fn target_name(t: Target) -> &'static str {
     match t {
-        Target::T1D => "1D",
-        Target::T2D => "2D",
-        Target::T3D => "3D",
-        Target::Rect => "RECT",
-        Target::Array1D => "ARRAY1D",
-        Target::Array2D => "ARRAY2D",
-        Target::Buffer => "BUFFER",
-        Target::Ms2D => "2DMS",
-        Target::MsArray2D => "ARRAY2DMS",
-        Target::Cube => "CUBE",
         Target::CubeArray => "ARRAYCUBE",
+        _ => t.name(),
     }
 }
 

@@ -5,7 +5,7 @@
 //! the spec text and checked on every engine; results of loads are stored into a 1D
 //! "result" image, unit 7, one U32X4 texel per result.
 
-use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
+use shaderdiff_backends::Inputs;
 use shaderdiff_ir::nv;
 use shaderdiff_oracles::{Outputs, RegKey};
 
@@ -43,18 +43,7 @@ fn run(text: &str, images: &[Image]) -> (Vec<(String, Outputs)>, nv::Lowered) {
             .expect("the size is named");
         inputs.constants.insert(RegKey::new(f, i), *size);
     }
-    shaderdiff::nv_runtime::prepare(&l.program, &l.names, &mut inputs).expect("prepared");
-    let outs = ENGINE_NAMES
-        .iter()
-        .map(|name| {
-            let e = engine(name, &EngineConfig::default()).expect("engine");
-            let mut out = e
-                .execute(&l.program, &inputs)
-                .unwrap_or_else(|err| panic!("{name}: {err}"));
-            shaderdiff::nv_runtime::regions(&l.names, &inputs, &mut out);
-            (name.to_string(), out)
-        })
-        .collect();
+    let outs = crate::support::run_lowered(&l, inputs);
     (outs, l)
 }
 

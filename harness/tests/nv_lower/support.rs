@@ -172,6 +172,16 @@ pub fn run_compute(
         }
     }
     inputs.global = global.iter().cloned().collect();
+    run_lowered(&l, inputs)
+}
+
+/// Prepares `inputs` for lowered program `l` (`shaderdiff::nv_runtime::prepare`), runs it
+/// on every engine (the oracle first) and returns each engine's outputs with the final
+/// memory regions filled in (`nv_runtime::regions`).
+pub fn run_lowered(
+    l: &nv::Lowered,
+    mut inputs: Inputs,
+) -> Vec<(String, shaderdiff_oracles::Outputs)> {
     shaderdiff::nv_runtime::prepare(&l.program, &l.names, &mut inputs).expect("prepared");
     ENGINE_NAMES
         .iter()

@@ -11,13 +11,9 @@
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_3, FRAC_PI_6, PI};
 
-use shaderdiff_backends::Inputs;
-use shaderdiff_ir::nv;
-use shaderdiff_oracles::RegKey;
-
 use crate::support::f;
 use crate::table_x13::{row, run_rows, Nan, Near, Undef, V, W};
-use crate::textures::check_engines;
+use crate::tex_lod_ms::run_quad;
 
 /// SIN / COS bound inside [-PI, PI]: absolute error 2^-11 ([op.SIN], [op.COS]).
 const TRIG: f32 = 1.0 / 2048.0;
@@ -211,33 +207,19 @@ fn nrm() {
 /// subtraction of small integers); the `y` input `-2x` gives -2 and 0.
 #[test]
 fn ddx_ddy() {
+    // Lanes (0,0) (1,0) (0,1) (1,1): x = 1 + 3x + 5y, y = -2x.
+    let tc = [
+        [1.0, 0.0, 0.0, 0.0],
+        [4.0, -2.0, 0.0, 0.0],
+        [6.0, 0.0, 0.0, 0.0],
+        [9.0, -2.0, 0.0, 0.0],
+    ];
     for (insn, want) in [
         ("DDX t, fragment.texcoord[0];", [3.0, -2.0]),
         ("DDY t, fragment.texcoord[0];", [5.0, 0.0]),
     ] {
-        let text =
-            format!("!!NVfp5.0\nTEMP t;\nMOV.U t, 0;\n{insn}\nMOV.U result.color, t;\nEND\n");
-        let p = nv::parse(&text, "quad.nv").unwrap_or_else(|e| panic!("{insn}: {e}"));
-        let l = nv::lower(&p).unwrap_or_else(|e| panic!("{insn}: {e}"));
-        let mut inputs = Inputs {
-            invocations: 4,
-            ..Inputs::default()
-        };
-        let (file, idx) = l
-            .names
-            .lookup(l.stage, "fragment.texcoord[0]")
-            .expect("texcoord");
-        let lanes = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)];
-        inputs.registers.insert(
-            RegKey::new(file, idx),
-            lanes
-                .iter()
-                .map(|&(x, y)| [f(1.0 + 3.0 * x + 5.0 * y), f(-2.0 * x), 0, 0])
-                .collect(),
-        );
-        let (file, idx) = l.names.lookup(l.stage, "result.color").expect("out");
         let w = [V(f(want[0])), V(f(want[1])), V(0), V(0)];
-        check_engines(&l.program, &inputs, RegKey::new(file, idx), &[w; 4], insn);
+        run_quad(insn, tc, None, [w; 4]);
     }
 }
 

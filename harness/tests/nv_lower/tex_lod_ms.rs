@@ -116,8 +116,9 @@ fn txfms() {
 
 /// Runs `insn` (reading `fragment.texcoord[0]`, writing `t`) in a fragment program over
 /// one quad with texture coordinates `tc` (lanes `(x,y) (x+1,y) (x,y+1) (x+1,y+1)`) and
-/// `tex` on `texture[0]`, and checks `result.color` = `t` against `want` per lane.
-fn run_quad(insn: &str, tc: [[f32; 4]; 4], tex: &Texture, want: [[W; 4]; 4]) {
+/// `tex` on `texture[0]` (when given), and checks `result.color` = `t` against `want` per
+/// lane.
+pub(crate) fn run_quad(insn: &str, tc: [[f32; 4]; 4], tex: Option<&Texture>, want: [[W; 4]; 4]) {
     let text = format!("!!NVfp5.0\nTEMP t;\nMOV.U t, 0;\n{insn}\nMOV.U result.color, t;\nEND\n");
     let p = nv::parse(&text, "quad.nv").unwrap_or_else(|e| panic!("{insn}: {e}"));
     let l = nv::lower(&p).unwrap_or_else(|e| panic!("{insn}: {e}"));
@@ -133,8 +134,10 @@ fn run_quad(insn: &str, tc: [[f32; 4]; 4], tex: &Texture, want: [[W; 4]; 4]) {
         RegKey::new(file, idx),
         tc.iter().map(|v| v.map(f)).collect(),
     );
-    let (file, idx) = l.names.lookup(l.stage, "texture[0]").expect("texture[0]");
-    inputs.textures.insert(RegKey::new(file, idx), tex.clone());
+    if let Some(tex) = tex {
+        let (file, idx) = l.names.lookup(l.stage, "texture[0]").expect("texture[0]");
+        inputs.textures.insert(RegKey::new(file, idx), tex.clone());
+    }
     let (file, idx) = l.names.lookup(l.stage, "result.color").expect("out");
     let key = RegKey::new(file, idx);
     check_engines(&l.program, &inputs, key, &want, insn);
@@ -163,7 +166,7 @@ fn implicit_lod_tex_txb() {
     run_quad(
         "TEX.F t, fragment.texcoord[0], texture[0], 2D;",
         quad(0.0),
-        &mip,
+        Some(&mip),
         [t(2, 0), t(2, 1), t(2, 2), t(2, 3)],
     );
     // TXB bias -1: lambda 1 → level 1 (4x4): u, v = 1.2 / 2.2, 1.2 / 3.2 → (1,1) (2,1)
@@ -171,7 +174,7 @@ fn implicit_lod_tex_txb() {
     run_quad(
         "TXB.F t, fragment.texcoord[0], texture[0], 2D;",
         quad(-1.0),
-        &mip,
+        Some(&mip),
         [t(1, 5), t(1, 6), t(1, 13), t(1, 14)],
     );
     // Bias +5: GL clamps it to MAX_TEXTURE_LOD_BIAS >= 2, so lambda is anything from 4 to
@@ -179,7 +182,7 @@ fn implicit_lod_tex_txb() {
     run_quad(
         "TXB.F t, fragment.texcoord[0], texture[0], 2D;",
         quad(5.0),
-        &mip,
+        Some(&mip),
         [t(3, 0), t(3, 0), t(3, 0), t(3, 0)],
     );
 }
@@ -196,7 +199,7 @@ fn lod() {
     run_quad(
         "LOD t, fragment.texcoord[0], texture[0], 2D;",
         quad(0.0),
-        &mip,
+        Some(&mip),
         [two; 4],
     );
     // NEAREST minification: level 0 is accessed whatever lambda is.
@@ -206,7 +209,7 @@ fn lod() {
     run_quad(
         "LOD t, fragment.texcoord[0], texture[0], 2D;",
         quad(0.0),
-        &nearest,
+        Some(&nearest),
         [zero; 4],
     );
 }

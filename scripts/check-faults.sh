@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the fault catalogue end to end (issue 4, "Fault injection", Must show):
+# Checks the fault catalogue end to end:
 #
 #   for every fault NAME that `shaderdiff faults` lists (or only the NAMEs given; a fault
 #   in campaign_skip below, which the generator cannot trigger yet, is reported SKIP):

@@ -1,4 +1,4 @@
-//! Issue 4 "Must show": `gen --spec` covers every opcode the reference interpreter
+//! `gen --spec` covers every opcode the reference interpreter
 //! implements — each appears in at least one spec-derived program.
 
 use std::collections::BTreeSet;

@@ -1,6 +1,6 @@
 //! Input values for generated (or any) programs: every declared `IN`, `SV` and `CONST`
 //! register gets a value per channel, drawn half from [`SPECIAL_WORDS`] and powers of two
-//! and half as random bits (INTERFACE.md "The inputs file"; issue 4 "Generators").
+//! and half as random bits (INTERFACE.md "The inputs file").
 
 use shaderdiff_ir::{DeclDimension, File, Program, Stage};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};

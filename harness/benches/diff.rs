@@ -1,5 +1,5 @@
 //! Differential throughput: generated programs of about 30 instructions × 64 invocations,
-//! compared on every available engine against the oracle (issue 4 "Benchmark"; target
+//! compared on every available engine against the oracle (target
 //! ≥ 1,000 programs/s with `--jobs 2`).
 //!
 //! Prints, besides criterion's report:

@@ -1,7 +1,7 @@
 //! Reduction time: generated programs of about 200 instructions on which the jit's injected
 //! fault `dp3-reads-w` shows, reduced with the same settings `fuzz` uses (step budget
-//! `REDUCE_STEP_LIMIT`). Prints the median, the spread and the reduced sizes (issue 4
-//! "Reduction benchmark"; target median ≤ 2 s).
+//! `REDUCE_STEP_LIMIT`). Prints the median, the spread and the reduced sizes (target
+//! median ≤ 2 s).
 //!
 //! `cargo bench -p shaderdiff --bench reduce`
 

@@ -1,4 +1,4 @@
-//! `conform` programs in supervised worker processes (issue 6 "Isolation").
+//! `conform` programs in supervised worker processes (a crashing engine never ends the run).
 //!
 //! **Worker** (`shaderdiff worker conform ARGS`, [`worker_main`]): the same arguments as
 //! the supervisor; for each [`Request`] it loads the program, optionally runs it on every

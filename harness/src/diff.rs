@@ -1,5 +1,5 @@
 //! The differential core: run a program on the oracle and on every other engine, and compare
-//! (INTERFACE.md `diff`; issue 4 "Comparators", "Three-way attribution").
+//! (INTERFACE.md `diff`).
 //!
 //! The oracle is the reference interpreter (`interp`). For each engine it runs with the
 //! acceptance intervals of that engine's class in the precision contract

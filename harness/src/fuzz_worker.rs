@@ -1,4 +1,4 @@
-//! Campaign chunks in supervised worker processes (issue 6 "Isolation").
+//! Campaign chunks in supervised worker processes (a crashing engine never ends the run).
 //!
 //! **Worker** (`shaderdiff worker fuzz ARGS`, [`worker_main`]): builds the campaign from
 //! the same arguments as the supervisor, says [`Message::Ready`], then runs each

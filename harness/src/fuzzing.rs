@@ -1,4 +1,4 @@
-//! The bodies of the libFuzzer targets in `fuzz/` (issue 9): each function takes the
+//! The bodies of the libFuzzer targets in `fuzz/`: each function takes the
 //! fuzzer's bytes and panics when a property fails, so the targets are one-line glue and
 //! `cargo test` replays every saved crash input through the same code
 //! (`harness/tests/fuzz_regressions.rs` over `fuzz/regressions/<target>/`).

@@ -1,4 +1,4 @@
-//! Worker subprocesses (issue 6 "Isolation"): engines run in child processes the harness
+//! Worker subprocesses (a crashing engine never ends the run): engines run in child processes the harness
 //! supervises, so a crash, abort, stack overflow or hang in an engine (a JIT that segfaults
 //! on some program) costs one worker, never the campaign or the conform run.
 //!

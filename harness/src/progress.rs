@@ -1,5 +1,5 @@
 //! `DIR/progress.json`: what a campaign has finished, so `fuzz --resume DIR` can go on
-//! where a killed campaign stopped (issue 6 "Resume").
+//! where a killed campaign stopped (`fuzz --resume`, docs/commands.md).
 //!
 //! The campaign works in chunks of [`crate::fuzz::CHUNK`] stream positions. When a chunk
 //! is done, its results (counts, signatures, poisoned programs, program log) are folded

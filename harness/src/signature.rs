@@ -1,4 +1,4 @@
-//! Finding signatures (issue 4 "deduplication by signature"): the engine that diverged, the
+//! Finding signatures: the engine that diverged, the
 //! opcode class of the first diverging instruction, and the value type of its result, as a
 //! [`shaderdiff_results::Signature`] (`jit-int_div-i32`).
 //!

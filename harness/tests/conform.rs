@@ -1,4 +1,4 @@
-//! `shaderdiff conform` end to end (issue 6 "Must show"): the checked-in suite passes with
+//! `shaderdiff conform` end to end: the checked-in suite passes with
 //! a JUnit report that quick-junit's reader parses; a baseline round trip with an injected
 //! fault; a nondeterministic engine reported as Flake; partitions that cover the suite
 //! exactly once; bad baselines, skips and partitions are bad input (exit 2).

@@ -1,5 +1,5 @@
 //! Replays every saved fuzz crash input (`fuzz/regressions/<target>/*`) through the
-//! target's property in `shaderdiff::fuzzing` (issue 9 "Regression replay"), so a fixed
+//! target's property in `shaderdiff::fuzzing`, so a fixed
 //! crash stays fixed without libFuzzer. Every directory must name a known target.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Worker-process isolation (issue 6 "Must show: an isolation test"): test-only faults kill
+//! Worker-process isolation: test-only faults kill
 //! the jit's worker on the programs that use one trigger opcode (test-segfault: BREV,
 //! test-abort: POPC, test-hang: UBFE, test-oom: LSB; backends/src/test_faults.rs). The
 //! campaign and the conform run complete, record the crash or hang as a finding or status,

@@ -1,5 +1,5 @@
 //! `shaderdiff merge`: the shards of a campaign merge into what the unsharded campaign
-//! finds (issue 6 "Sharding"); shards of different campaigns are refused (exit 2).
+//! finds (`fuzz --shard`, docs/commands.md "Campaigns on a cluster"); shards of different campaigns are refused (exit 2).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! `fuzz --resume DIR` (issue 6 "Must show: a resume test"): a campaign SIGKILLed while it
+//! `fuzz --resume DIR`: a campaign SIGKILLed while it
 //! runs, then resumed, ends with the same findings (files and counts), the same totals and
 //! the same program log as an uninterrupted campaign with the same seed; the resumed
 //! session skips exactly the chunks that were committed.

@@ -1,4 +1,4 @@
-//! jit benchmarks (issue 3), printed with `println!` besides criterion's own report:
+//! jit benchmarks, printed with `println!` besides criterion's own report:
 //!
 //! * compile time (median) of a 64-instruction ALU program through `Engine::prepare`
 //!   (target ≤ 1 ms);

@@ -1,5 +1,5 @@
 //! Compiled code is released: compiling and dropping 100,000 small programs in one process
-//! leaves the resident set within 50 MB of what it was after the first 1,000 (issue 3).
+//! leaves the resident set within 50 MB of what it was after the first 1,000.
 //! Without `JITModule::free_memory` every module would leak its code pages (about 4 KB per
 //! function, TOOLCHAIN.md: +400 MB here).
 //!

@@ -1,4 +1,4 @@
-//! valhall engine benchmarks (issue 5), printed with `println!` besides criterion's report:
+//! valhall engine benchmarks, printed with `println!` besides criterion's report:
 //!
 //! * compile time (median) of the 64-instruction TGSI ALU program through the whole
 //!   compiler (lowering, register allocation, encoding) and the simulator's decode

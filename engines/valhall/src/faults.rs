@@ -1,6 +1,6 @@
 //! The valhall engine's fault catalogue: deliberate, realistic miscompilations that
 //! `--inject-fault NAME` switches on ([`shaderdiff_engine::EngineConfig::fault`]), so anyone
-//! can check that the differential loop finds and reduces them (issue 4 "Fault injection").
+//! can check that the differential loop finds and reduces them (`fuzz --inject-fault`, `shaderdiff faults`).
 //! The compiler asks [`Fault`] at the sites marked `FAULT HOOK` in `compile/`; without the
 //! fault the generated code carries no trace of it.
 

@@ -1,4 +1,4 @@
-//! Memory programs with contention (issue 7 "Generators"): COMP programs whose invocations
+//! Memory programs with contention: COMP programs whose invocations
 //! update `BUFFER[0]` and, sometimes, `MEMORY[0], SHARED` with atomics at addresses built
 //! to collide, store what they saw into `BUFFER[1]`, and synchronise with BARRIER.
 //!

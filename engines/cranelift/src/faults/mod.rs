@@ -1,6 +1,6 @@
 //! The jit's fault catalogue: deliberate, realistic miscompilations that
 //! `--inject-fault NAME` switches on ([`shaderdiff_engine::EngineConfig::fault`]), so anyone
-//! can check that the differential loop finds and reduces them (issue 4 "Fault injection").
+//! can check that the differential loop finds and reduces them (`fuzz --inject-fault`, `shaderdiff faults`).
 //!
 //! Each fault imitates a bug a real shader compiler could have: a wrong instruction
 //! selection (an opcode lowered as its neighbour), a NaN or sign case handled with the wrong

@@ -150,6 +150,12 @@ impl Runner<'_> {
             hooks.result(r);
             return Ok(());
         }
+        if crate::resource::exhausted_engine(d).is_some() {
+            // Out of memory (crate::resource): not the engine's fault, not compared.
+            r.poisoned = true;
+            hooks.result(r);
+            return Ok(());
+        }
         r.unsupported = d.unsupported() as u64;
         r.mismatch = d.diverged();
         for (e, o) in d.engines.iter().enumerate() {

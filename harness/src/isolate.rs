@@ -154,7 +154,10 @@ pub fn classify(status: std::process::ExitStatus, stderr: &str) -> Death {
 fn command(spec: &WorkerSpec) -> std::io::Result<Command> {
     let exe = std::env::current_exe()?;
     let mut cmd = Command::new(exe);
-    cmd.args(&spec.args).stderr(Stdio::piped()).process_group(0);
+    cmd.args(&spec.args)
+        .args(crate::limits::worker_args())
+        .stderr(Stdio::piped())
+        .process_group(0);
     let limit = spec.memory_limit;
     // SAFETY: the closure runs in the child between fork and exec and only calls
     // async-signal-safe functions (prctl, getppid, setrlimit, _exit) on values it owns.

@@ -233,6 +233,7 @@ impl Runner<'_> {
                 "original_instructions": original_size(g),
                 "reduced_instructions": reduced,
                 "replay": self.replay(g.ext()),
+                "binary": binary(),
             })
         };
         st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;
@@ -328,6 +329,15 @@ fn original_size(g: &FuzzItem) -> usize {
         Ok(p) if g.is_nv() => crate::reduce::nv::insn_count(&p),
         _ => size(&g.program),
     }
+}
+
+/// The absolute path of the binary that made a finding (`finding.json`'s `binary`): its
+/// `replay` command names `shaderdiff`, which must be that binary or another of the same
+/// version on PATH.
+pub fn binary() -> String {
+    std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "unknown (replay assumes `shaderdiff` on PATH)".into())
 }
 
 /// Pretty JSON with a final newline.

@@ -361,6 +361,7 @@ fn record_death(
             "original_instructions": crate::reduce::size(&g.program),
             "reduced_instructions": reduced,
             "replay": replay,
+            "binary": crate::fuzz_chunk::binary(),
         })
     };
     st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;

@@ -278,3 +278,46 @@ fn merge_refuses_overlapping_and_unfinished_shards() {
     assert_eq!(code(&o), 2, "{}", text(&o));
     assert!(text(&o).contains("running"), "{}", text(&o));
 }
+
+#[test]
+fn running_out_of_worker_memory_is_never_a_finding() {
+    // With no fault injected, nothing may be found; under a tight address-space limit the
+    // JIT fails to map code pages and the allocator aborts: those programs are poisoned.
+    // (33 MiB made the debug build report `jit-fail_compile-none` before: a false finding.)
+    let s = Scratch::new("robust-oom");
+    let out = s.path("o");
+    let o = run_within(
+        &[
+            "fuzz",
+            "--seed",
+            "1",
+            "--programs",
+            "256",
+            "--jobs",
+            "1",
+            "--no-reduce",
+            "--backends",
+            "interp,jit",
+            "--worker-memory",
+            "33MiB",
+            "--out",
+            &out,
+        ],
+        300,
+    );
+    let sum = common::json(&Path::new(&out).join("summary.json"));
+    assert_eq!(sum["mismatches"], 0, "{sum}\n{}", text(&o));
+    assert_eq!(sum["status"], "complete", "{sum}");
+    let expected = if sum["poisoned"].as_u64().unwrap() > 0 {
+        4
+    } else {
+        0
+    };
+    assert_eq!(code(&o), expected, "{}", text(&o));
+    // One stderr line for the first poisoned program, not one per program.
+    let lines = text(&o)
+        .lines()
+        .filter(|l| l.contains("poisoned ("))
+        .count();
+    assert!(lines <= 1, "{}", text(&o));
+}

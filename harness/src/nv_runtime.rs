@@ -193,7 +193,12 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
         PropertyName::CsFixedBlockDepth,
     ]
     .map(|p| program.property(p).unwrap_or(1).max(1));
-    let per_group = size.iter().product::<u32>().max(1) as usize;
+    // GROUP_SIZE is the program's: reckoned in u64 (65536^3 overflows u32), and a group
+    // larger than the dispatch is the dispatch.
+    let per_group = size
+        .iter()
+        .fold(1u64, |a, &b| a.saturating_mul(u64::from(b)))
+        .clamp(1, inputs.invocations.max(1) as u64) as usize;
     let n = inputs.invocations;
     let groups = n.div_ceil(per_group) as u32;
     for (name, file, index) in &names.entries {
@@ -208,14 +213,20 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
                 let local = [
                     l % size[0],
                     (l / size[0]) % size[1],
-                    l / (size[0] * size[1]),
+                    (u64::from(l) / (u64::from(size[0]) * u64::from(size[1]))) as u32,
                 ];
                 match name.as_str() {
                     "invocation.localid" => [local[0], local[1], local[2], 0],
                     "invocation.groupid" => [g, 0, 0, 0],
                     "invocation.groupcount" => [groups, 1, 1, 0],
                     "invocation.groupsize" => [size[0], size[1], size[2], 0],
-                    "invocation.globalid" => [g * size[0] + local[0], local[1], local[2], 0],
+                    // 32-bit registers: a global id past 2^32 wraps as the hardware's would.
+                    "invocation.globalid" => [
+                        g.wrapping_mul(size[0]).wrapping_add(local[0]),
+                        local[1],
+                        local[2],
+                        0,
+                    ],
                     "invocation.localindex" => [l, 0, 0, 0],
                     _ => [0; 4],
                 }

@@ -321,3 +321,22 @@ fn running_out_of_worker_memory_is_never_a_finding() {
         .count();
     assert!(lines <= 1, "{}", text(&o));
 }
+
+#[test]
+fn huge_group_sizes_are_reckoned_without_overflow() {
+    // NV_compute_program5 GROUP_SIZE: 65536 x 65536 x 2 invocations per group is 2^33,
+    // past u32; a dispatch of 4 invocations is all in group 0 (globalid = localid).
+    let s = Scratch::new("robust-group");
+    let p = s.file(
+        "g.nvcp",
+        "!!NVcp5.0\nGROUP_SIZE 65536 65536 2;\nTEMP t;\nMOV.U t, invocation.globalid;\nEND\n",
+    );
+    let o = run_within(&["run", &p], 20);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let o = run_within(&["diff", &p], 60);
+    let t = text(&o);
+    assert!(
+        !t.contains("internal error") && !t.contains("MISMATCH"),
+        "{t}"
+    );
+}

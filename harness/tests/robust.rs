@@ -340,3 +340,27 @@ fn huge_group_sizes_are_reckoned_without_overflow() {
         "{t}"
     );
 }
+
+#[test]
+fn an_endless_stdin_is_read_up_to_the_limit() {
+    // `valhall disasm` without arguments reads words from stdin.
+    let mut child = Command::new(bin())
+        .args(["valhall", "disasm"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("valhall disasm < /dev/zero still running after 20s (unbounded)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(text(&o).contains("--max-file-size"), "{}", text(&o));
+}

@@ -127,6 +127,13 @@ fn whole() -> &'static BTreeMap<String, Vec<u8>> {
         let dir = scratch("whole");
         let o = run(&args(&dir));
         assert_eq!(o.status.code(), Some(1), "the fault is found: {}", text(&o));
+        // Each finding names the binary that made it (its replay command says `shaderdiff`).
+        let findings = std::fs::read_dir(dir.join("findings")).unwrap();
+        for f in findings {
+            let meta = common::json(&f.unwrap().path().join("finding.json"));
+            let made_by = std::fs::canonicalize(meta["binary"].as_str().unwrap()).unwrap();
+            assert_eq!(made_by, std::fs::canonicalize(bin()).unwrap(), "{meta}");
+        }
         outcome(&dir)
     })
 }
@@ -297,4 +304,22 @@ fn a_truncated_summary_is_rewritten_by_resume_and_refused_by_merge() {
         merged.display().to_string(),
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+#[test]
+fn a_second_signal_quits_at_once_with_130() {
+    let dir = scratch("twice");
+    let mut child = spawn(&args(&dir));
+    wait_for_chunks(&dir, 1);
+    // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    std::thread::sleep(Duration::from_millis(50));
+    // SAFETY: as above.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    // What was committed is on disk and resumes.
+    let o = resume(&dir);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_same_as_whole(&dir);
 }

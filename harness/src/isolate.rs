@@ -293,9 +293,17 @@ impl WorkerProcess {
             Recv::Message(m) if ready(&m) => Ok(w),
             Recv::Message(m) => Err(format!("worker process: unexpected first message {m:?}")),
             Recv::Died(d) => Err(format!(
-                "worker process failed to start: {}: {}",
+                "worker process failed to start: {}{}{}",
                 d.describe(),
-                d.detail()
+                Some(d.detail())
+                    .filter(|t| !t.trim().is_empty())
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default(),
+                spec.memory_limit
+                    .map(|b| format!(
+                        " (it may need more address space than --worker-memory gives: {b} bytes)"
+                    ))
+                    .unwrap_or_default()
             )),
         }
     }

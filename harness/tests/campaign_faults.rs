@@ -61,8 +61,18 @@ fn spawn(args: &[String]) -> Child {
         .unwrap()
 }
 
+/// `fuzz --resume DIR --jobs 1`. The job count is not recorded (a resume may use
+/// another machine's cores), and with several workers the program that records a
+/// finding's example is whichever claims it first: one job keeps that deterministic, so
+/// the files compare byte for byte.
 fn resume(dir: &Path) -> Output {
-    run(&["fuzz".into(), "--resume".into(), dir.display().to_string()])
+    run(&[
+        "fuzz".into(),
+        "--resume".into(),
+        dir.display().to_string(),
+        "--jobs".into(),
+        "1".into(),
+    ])
 }
 
 fn scratch(tag: &str) -> PathBuf {

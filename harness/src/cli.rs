@@ -4,7 +4,8 @@
 //! Exit status (INTERFACE.md): 0 success; 1 the run failed (step limit, call depth);
 //! 2 bad usage or bad input (unparsable program, malformed inputs file, unknown register),
 //! with a one-line message on stderr naming the file and, for programs, `line:col`;
-//! 3 the program is valid but the chosen engine does not support something it uses.
+//! 3 the program is valid but the chosen engine does not support something it uses;
+//! 4 the run itself could not be carried out (stdout or an output file cannot be written).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Limits on the sizes inputs may ask for (global flags; docs/campaigns.md).
+    #[command(flatten)]
+    pub limits: crate::limits::Limits,
 }
 
 /// The subcommands.
@@ -149,12 +153,15 @@ pub enum Format {
 /// Why a command did not succeed: the exit status and a one-line message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// Exit 1: the run failed (step limit, call depth) or an output could not be written.
+    /// Exit 1: the engine's run failed (step limit, call depth, trap): a finding.
     Failed(String),
     /// Exit 2: bad usage or bad input.
     BadInput(String),
     /// Exit 3: valid, but the engine does not support it.
     Unsupported(String),
+    /// Exit 4: the run itself could not be carried out (I/O error, disk full, a worker
+    /// that cannot start, a locked output directory, a resource limit of the harness).
+    Run(String),
 }
 
 impl Failure {
@@ -164,12 +171,16 @@ impl Failure {
             Failure::Failed(_) => 1,
             Failure::BadInput(_) => 2,
             Failure::Unsupported(_) => 3,
+            Failure::Run(_) => 4,
         }
     }
     /// The one-line message.
     pub fn message(&self) -> &str {
         match self {
-            Failure::Failed(m) | Failure::BadInput(m) | Failure::Unsupported(m) => m,
+            Failure::Failed(m)
+            | Failure::BadInput(m)
+            | Failure::Unsupported(m)
+            | Failure::Run(m) => m,
         }
     }
 }
@@ -289,8 +300,12 @@ pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<Reg
 /// lowering does not support yet (condition codes, memory, textures, 64-bit ...) →
 /// [`Failure::Unsupported`] naming the instruction at `file:line:col`.
 pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Failure> {
+    let checked = |p: &Program, shared: Option<u32>| {
+        crate::limits::check_program(p, shared, &path.display().to_string())
+            .map_err(Failure::BadInput)
+    };
     match load_any(path)? {
-        Loaded::Tgsi(p) => Ok((p, None)),
+        Loaded::Tgsi(p) => checked(&p, None).map(|()| (p, None)),
         Loaded::Nv(p) => {
             let name = path.display();
             let l = nv::lower(&p).map_err(|e| match e {
@@ -302,6 +317,7 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 shaderdiff_ir::Stage::TessEval => Some(nv::MAX_PATCH_VERTICES),
                 _ => None,
             };
+            checked(&l.program, l.names.shared_memory)?;
             Ok((
                 l.program,
                 Some(NvNames {
@@ -324,6 +340,7 @@ pub fn load_program(path: &Path) -> Result<Program, Failure> {
 /// Runs a parsed command line; returns the exit status. Messages go to stderr, results
 /// to stdout.
 pub fn execute(cli: Cli) -> u8 {
+    crate::limits::set(cli.limits);
     match cli.command {
         Command::Check(a) => check(&a),
         Command::Gen(a) => crate::gen_cmd::execute(&a),
@@ -358,7 +375,7 @@ pub fn emit(text: &str) -> Result<(), Failure> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::Failed(format!("cannot write to stdout: {e}"))),
+        Err(e) => Err(Failure::Run(format!("cannot write to stdout: {e}"))),
     }
 }
 

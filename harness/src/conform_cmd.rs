@@ -339,7 +339,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
         }
     }
     std::fs::create_dir_all(&args.out)
-        .map_err(|e| Failure::BadInput(format!("{}: {e}", args.out.display())))?;
+        .map_err(|e| Failure::Run(format!("{}: {e}", args.out.display())))?;
 
     let results: Vec<Vec<PairResult>> = if args.in_process {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -376,7 +376,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
             duration_s: None,
         })
         .collect();
-    let io = |e: String| Failure::BadInput(e);
+    let io = |e: String| Failure::Run(e);
     write_csv(&args.out.join("results.csv"), &rows, true).map_err(io)?;
     write_csv(&args.out.join("failures.csv"), &failures, false).map_err(io)?;
     if let Some(j) = &args.junit {
@@ -394,7 +394,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
         let cases: Vec<Case> = pairs.iter().map(|p| p.case.clone()).collect();
         let xml = junit_xml("shaderdiff-conform", &cases, &props).map_err(io)?;
         shaderdiff_results::atomic_write(j, xml.as_bytes())
-            .map_err(|e| Failure::BadInput(format!("{}: {e}", j.display())))?;
+            .map_err(|e| Failure::Run(format!("{}: {e}", j.display())))?;
     }
 
     let mut text = String::new();

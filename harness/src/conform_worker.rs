@@ -268,11 +268,11 @@ fn ask(
     if slot.is_none() {
         let wait = step.max(Duration::from_secs(30));
         let w = WorkerProcess::spawn_ready(spec, wait, |m: &Message| matches!(m, Message::Ready))
-            .map_err(Failure::Failed)?;
+            .map_err(Failure::Run)?;
         *slot = Some(w);
     }
     let Some(w) = slot.as_mut() else {
-        return Err(Failure::Failed("no worker".into()));
+        return Err(Failure::Run("no worker".into()));
     };
     let _ = w.send(req);
     let mut phase: Option<String> = None;

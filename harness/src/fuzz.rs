@@ -320,6 +320,7 @@ impl Shared<'_> {
             oracle_skipped: s.oracle_skipped.load(Ordering::Relaxed),
             poisoned: s.poisoned.load(Ordering::Relaxed),
             status,
+            options: shaderdiff_results::merge_check::campaign_options(&c.argv),
             findings,
         }
     }
@@ -471,6 +472,10 @@ pub fn run(
         }
     });
     if let Some(e) = sh.errors.lock().map(|e| e.first().cloned()).ok().flatten() {
+        // Best effort (the disk may be full): say honestly how the campaign ended.
+        if let Ok(st) = sh.state.lock() {
+            let _ = store.write_summary(&sh.summary(&st, SummaryStatus::Failed));
+        }
         return Err(StoreError {
             path: store.root().display().to_string(),
             message: e,

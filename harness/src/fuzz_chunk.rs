@@ -150,6 +150,12 @@ impl Runner<'_> {
             hooks.result(r);
             return Ok(());
         }
+        if crate::resource::exhausted_engine(d).is_some() {
+            // Out of memory (crate::resource): not the engine's fault, not compared.
+            r.poisoned = true;
+            hooks.result(r);
+            return Ok(());
+        }
         r.unsupported = d.unsupported() as u64;
         r.mismatch = d.diverged();
         for (e, o) in d.engines.iter().enumerate() {
@@ -227,6 +233,7 @@ impl Runner<'_> {
                 "original_instructions": original_size(g),
                 "reduced_instructions": reduced,
                 "replay": self.replay(g.ext()),
+                "binary": binary(),
             })
         };
         st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;
@@ -322,6 +329,15 @@ fn original_size(g: &FuzzItem) -> usize {
         Ok(p) if g.is_nv() => crate::reduce::nv::insn_count(&p),
         _ => size(&g.program),
     }
+}
+
+/// The absolute path of the binary that made a finding (`finding.json`'s `binary`): its
+/// `replay` command names `shaderdiff`, which must be that binary or another of the same
+/// version on PATH.
+pub fn binary() -> String {
+    std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "unknown (replay assumes `shaderdiff` on PATH)".into())
 }
 
 /// Pretty JSON with a final newline.

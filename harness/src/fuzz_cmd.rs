@@ -22,8 +22,11 @@
 //! `reduced.nv` with NV-keyed inputs and are not reduced (`reduce` does not take NV
 //! assembly; `finding.json` says so).
 //!
-//! Exit status: 1 if any engine diverged on any program, else 0; 2 bad usage or an
-//! unwritable output directory; 3 no engine to compare.
+//! Exit status: 1 if any engine diverged on any program; else 4 if programs were poisoned
+//! (their worker ran out of memory); else 0. 2 bad usage; 3 no engine to compare; 4 the
+//! campaign could not go on (a file that cannot be written, a worker that cannot start,
+//! an output directory locked by another run; `summary.json` then says `failed`).
+//! SIGTERM and SIGHUP stop it like Ctrl-C ([`crate::signals`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -76,10 +79,10 @@ pub struct FuzzArgs {
     /// Stop after N programs.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub programs: Option<u64>,
-    /// Stop after this long (`60s`, `5m`, `1h`).
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    /// Stop after this long (`60s`, `5m`, `1h`; more than zero).
+    #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_budget)]
     pub time: Option<Duration>,
-    /// Worker threads [default: number of cores].
+    /// Worker processes (threads with --in-process) [default: number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
     /// This machine's share of the campaign: programs I, I+N, I+2N, ...
@@ -345,17 +348,6 @@ pub fn worker(args: &FuzzArgs) -> u8 {
     }
 }
 
-/// Installs the Ctrl-C handler once per process: the first press sets `stop`, the second
-/// exits at once (status 130).
-fn install_ctrlc(stop: Arc<AtomicBool>) {
-    let _ = ctrlc::set_handler(move || {
-        if stop.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("\nshaderdiff: stopping (findings so far are on disk; Ctrl-C again to quit now)");
-    });
-}
-
 fn progress(programs: Option<u64>) -> ProgressBar {
     let visible = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let target = if visible {
@@ -387,6 +379,14 @@ pub fn execute(args: &FuzzArgs) -> u8 {
 }
 
 fn run(args: &FuzzArgs) -> Result<u8, Failure> {
+    // One run per output directory (crate::lock), taken before progress.json is read so
+    // that a run and a --resume of one directory cannot both work on it.
+    let dir = args.resume.as_ref().unwrap_or(&args.out);
+    let _lock = if args.resume.is_none() || dir.is_dir() {
+        Some(crate::lock::acquire(dir)?)
+    } else {
+        None
+    };
     let (resumed, resume) = match &args.resume {
         Some(dir) => {
             let (a, p) = resumed_args(dir, args)?;
@@ -409,7 +409,7 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
     let reducer = small.differ_with(small.step_limit, false)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let c = campaign(args, seed);
-    let store = Store::create(&args.out).map_err(|e| Failure::BadInput(e.to_string()))?;
+    let store = Store::create(&args.out).map_err(|e| Failure::Run(e.to_string()))?;
     if let Some(p) = &resume {
         let done: u64 = p.done.iter().map(|(a, b)| b - a).sum();
         eprintln!(
@@ -429,7 +429,7 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         args.out.display()
     );
     let stop = Arc::new(AtomicBool::new(false));
-    install_ctrlc(stop.clone());
+    crate::signals::install(stop.clone());
     let stats = Stats::default();
     let bar = progress(c.programs);
     let done = AtomicBool::new(false);
@@ -460,7 +460,13 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         fuzz::run(&c, &differ, &reducer, &store, &stats, &stop, resume)
     });
     bar.finish_and_clear();
-    let outcome = result.map_err(|e| Failure::Failed(e.to_string()))?;
+    let outcome = result.map_err(|e| {
+        Failure::Run(format!(
+            "{e}\nshaderdiff fuzz: the campaign stopped (summary.json says \"failed\"); \
+             fix the cause and continue it with --resume {}",
+            args.out.display()
+        ))
+    })?;
     let s = &outcome.summary;
     let mut text = format!(
         "fuzz: {} programs in {:.1}s ({:.0}/s), seed {}, shard {}, engines {}: {} mismatch{}, {} unique finding{}, {} unsupported{}{}\n",
@@ -508,5 +514,18 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         ));
     }
     emit(&text)?;
-    Ok(if s.mismatches > 0 { 1 } else { 0 })
+    Ok(exit_status(s))
+}
+
+/// The exit status of a campaign that ran (docs/campaigns.md "Exit status"): 1 when it
+/// found something; else 4 when programs could not be compared for want of resources
+/// (poisoned: raise `--worker-memory`); else 0.
+pub fn exit_status(s: &shaderdiff_results::Summary) -> u8 {
+    if s.mismatches > 0 {
+        1
+    } else if s.poisoned > 0 {
+        4
+    } else {
+        0
+    }
 }

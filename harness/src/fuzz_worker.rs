@@ -249,6 +249,9 @@ fn start(iso: &Isolation) -> Result<WorkerProcess, String> {
     WorkerProcess::spawn_ready(&iso.worker, wait, |m: &Message| matches!(m, Message::Ready))
 }
 
+/// Whether a poisoned program has been reported on stderr (once per process).
+static POISON_NOTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The result of program `k` whose worker died in `phase`, with its finding recorded.
 fn died(sh: &Shared, k: u64, phase: Option<&str>, death: &Death) -> Result<ProgramResult, String> {
     let runner = &sh.runner;
@@ -260,15 +263,19 @@ fn died(sh: &Shared, k: u64, phase: Option<&str>, death: &Death) -> Result<Progr
         ..ProgramResult::default()
     };
     if let Death::Poisoned { detail } = death {
-        eprintln!(
-            "shaderdiff: program {} poisoned (its worker ran out of resources): {}",
-            g.index,
-            detail
-                .lines()
-                .find(|l| l.contains("memory allocation of"))
-                .or_else(|| detail.lines().last())
-                .unwrap_or("")
-        );
+        // One line for the first; the summary counts them all.
+        if !POISON_NOTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            eprintln!(
+                "shaderdiff: program {} poisoned (its worker ran out of resources: {}); \
+                 further poisoned programs are only counted in the summary",
+                g.index,
+                detail
+                    .lines()
+                    .find(|l| l.contains("memory allocation of"))
+                    .or_else(|| detail.lines().last())
+                    .unwrap_or("")
+            );
+        }
         r.poisoned = true;
         return Ok(r);
     }
@@ -354,6 +361,7 @@ fn record_death(
             "original_instructions": crate::reduce::size(&g.program),
             "reduced_instructions": reduced,
             "replay": replay,
+            "binary": crate::fuzz_chunk::binary(),
         })
     };
     st.write_finding_file(sig, "finding.json", &pretty(&meta(None)))?;

@@ -28,8 +28,9 @@
 //!   (`shaderdiff_generators::nv::arb_spec`), `arb-spec-<fp|vp>-<op>[-sat].arbfp|arbvp`.
 //!
 //! Exit status: 0 written; 2 bad usage (`--arb-only` without `--lang nv`, `--spec` with
-//! `--seed` or the random-program options, ...); 1 a file could not be written or (a
-//! generator bug) a generated NV program failed to lower. One summary line on stdout.
+//! `--seed` or the random-program options, ...); 4 the output directory or a file could
+//! not be written (`--out` naming an existing file included) or (a generator bug) a
+//! generated NV program failed to lower. One summary line on stdout.
 
 use std::path::{Path, PathBuf};
 
@@ -69,7 +70,7 @@ pub struct GenArgs {
     #[arg(long, value_name = "I", default_value_t = 0, requires = "seed")]
     pub start: u64,
     /// Write the spec-derived conformance suite instead of random programs.
-    #[arg(long, required_unless_present = "seed")]
+    #[arg(long, required_unless_present_any = ["seed", "count"])]
     pub spec: bool,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
@@ -120,7 +121,7 @@ pub fn execute(args: &GenArgs) -> u8 {
 
 fn put(file: PathBuf, body: &str) -> Result<(), Failure> {
     std::fs::write(&file, body)
-        .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", file.display())))
+        .map_err(|e| Failure::Run(format!("{}: cannot write: {e}", file.display())))
 }
 
 fn write(dir: &Path, name: &str, text: &str, inputs: &Inputs) -> Result<(), Failure> {
@@ -141,7 +142,7 @@ fn run_nv(args: &GenArgs, seed: u64, count: u64, end: u64) -> Result<String, Fai
             nv_gen::generate_with(seed, index, max, n, args.wide)
         }
         .map_err(|e| {
-            Failure::Failed(format!(
+            Failure::Run(format!(
                 "gen --lang nv: seed {seed} index {index}: generator bug: {e}"
             ))
         })?;
@@ -181,7 +182,7 @@ fn write_nv_cases(args: &GenArgs, cases: &[nv_gen::SpecCase]) -> Result<(), Fail
 /// (`shaderdiff_generators::nv::arb_spec`), `NAME.arbfp|arbvp` and `NAME.inputs.json`.
 fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
     let cases = nv_gen::arb_spec::suite()
-        .map_err(|e| Failure::Failed(format!("gen --spec --arb-only: generator bug: {e}")))?;
+        .map_err(|e| Failure::Run(format!("gen --spec --arb-only: generator bug: {e}")))?;
     write_nv_cases(args, &cases)?;
     Ok(format!(
         "gen --spec --arb-only: wrote {} ARB programs ({} edge values per operand channel) to {}",
@@ -195,7 +196,7 @@ fn run_arb_spec(args: &GenArgs) -> Result<String, Failure> {
 /// (`shaderdiff_generators::nv::spec`), `NAME.nvvp|nvfp` and `NAME.inputs.json`.
 fn run_nv_spec(args: &GenArgs) -> Result<String, Failure> {
     let cases = nv_gen::spec::suite()
-        .map_err(|e| Failure::Failed(format!("gen --lang nv --spec: generator bug: {e}")))?;
+        .map_err(|e| Failure::Run(format!("gen --lang nv --spec: generator bug: {e}")))?;
     write_nv_cases(args, &cases)?;
     let ops: std::collections::BTreeSet<&str> =
         nv_gen::spec::families().iter().map(|f| f.row.op).collect();
@@ -212,7 +213,7 @@ fn run(args: &GenArgs) -> Result<String, Failure> {
         return Err(Failure::BadInput("gen --arb-only needs --lang nv".into()));
     }
     std::fs::create_dir_all(&args.out).map_err(|e| {
-        Failure::Failed(format!(
+        Failure::Run(format!(
             "{}: cannot create the output directory: {e}",
             args.out.display()
         ))

@@ -455,6 +455,15 @@ pub fn resolve(
             "the invocation count must be from 1 to {MAX_INVOCATIONS}"
         )));
     }
+    let limit = crate::limits::get().max_invocations;
+    if count as u64 > limit {
+        return Err(count_err(crate::limits::exceeded(
+            "the invocation count",
+            count as u64,
+            limit,
+            "--max-invocations",
+        )));
+    }
     if program.stage == Stage::Fragment && count & 3 != 0 {
         return Err(count_err(format!(
             "fragment programs run in quads: the invocation count must be a multiple of 4, not {count}"

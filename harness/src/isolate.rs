@@ -154,7 +154,10 @@ pub fn classify(status: std::process::ExitStatus, stderr: &str) -> Death {
 fn command(spec: &WorkerSpec) -> std::io::Result<Command> {
     let exe = std::env::current_exe()?;
     let mut cmd = Command::new(exe);
-    cmd.args(&spec.args).stderr(Stdio::piped()).process_group(0);
+    cmd.args(&spec.args)
+        .args(crate::limits::worker_args())
+        .stderr(Stdio::piped())
+        .process_group(0);
     let limit = spec.memory_limit;
     // SAFETY: the closure runs in the child between fork and exec and only calls
     // async-signal-safe functions (prctl, getppid, setrlimit, _exit) on values it owns.
@@ -290,9 +293,17 @@ impl WorkerProcess {
             Recv::Message(m) if ready(&m) => Ok(w),
             Recv::Message(m) => Err(format!("worker process: unexpected first message {m:?}")),
             Recv::Died(d) => Err(format!(
-                "worker process failed to start: {}: {}",
+                "worker process failed to start: {}{}{}",
                 d.describe(),
-                d.detail()
+                Some(d.detail())
+                    .filter(|t| !t.trim().is_empty())
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default(),
+                spec.memory_limit
+                    .map(|b| format!(
+                        " (it may need more address space than --worker-memory gives: {b} bytes)"
+                    ))
+                    .unwrap_or_default()
             )),
         }
     }

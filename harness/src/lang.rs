@@ -26,13 +26,18 @@ pub fn header(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }
 
-/// Reads a text file (a program or an inputs file).
+/// Reads a text file (a program or an inputs file), at most `--max-file-size` bytes
+/// ([`crate::limits`]). A leading UTF-8 byte order mark (U+FEFF, which editors on Windows
+/// write) is skipped: it is not part of the text.
 ///
-/// Errors (one line, naming the file): the file cannot be read, or it is not UTF-8 (with
-/// the line:col of the first bad byte).
+/// Errors (one line, naming the file): the file cannot be read, is larger than the limit,
+/// or is not UTF-8 (with the line:col of the first bad byte).
 pub fn read_text(path: &Path) -> Result<String, String> {
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let mut bytes = crate::limits::read_bounded(path, crate::limits::get().max_file_size)?;
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         // `good` is valid UTF-8 by construction.
@@ -66,6 +71,11 @@ mod tests {
         std::fs::write(&p, b"FRAG\nDCL \xff\n").unwrap();
         let e = read_text(&p).unwrap_err();
         assert!(e.ends_with("bad.tgsi:2:5: not UTF-8 text"), "{e}");
+        let e = read_text(&dir.join("missing.tgsi")).unwrap_err();
+        assert!(e.contains("missing.tgsi: cannot read"), "{e}");
+        // A byte order mark is not text: the program starts after it.
+        std::fs::write(&p, b"\xEF\xBB\xBFFRAG\nEND\n").unwrap();
+        assert_eq!(read_text(&p).unwrap(), "FRAG\nEND\n");
         let e = read_text(&dir.join("missing.tgsi")).unwrap_err();
         assert!(e.contains("missing.tgsi: cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();

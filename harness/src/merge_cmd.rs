@@ -9,8 +9,13 @@
 //! campaign-wide), and the finding directory copied is the one whose reproducer is smallest
 //! (then the earliest). Every file is written atomically.
 //!
+//! The shards must partition the campaign: one split (`N`), no shard twice, every shard
+//! present and complete, unless `--partial` ([`shaderdiff_results::merge_check`]). The
+//! output directory is locked ([`crate::lock`]) while it is written.
+//!
 //! Exit status: 2 when a directory has no readable `summary.json` or the shards do not
-//! belong together; 1 when the merged campaign has findings (as `fuzz`); else 0.
+//! partition one campaign; 4 when the output cannot be written or is locked by another
+//! run; 1 when the merged campaign has findings (as `fuzz`); else 0.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +34,10 @@ pub struct MergeArgs {
     /// The merged directory (created; findings already in it are replaced by the merged ones).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Also merge shards that are not finished (running, interrupted, failed) and a set of
+    /// shards that does not cover the whole campaign; the merged status says so.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Runs `shaderdiff merge`; returns the exit status.
@@ -47,7 +56,27 @@ fn bad(m: String) -> Failure {
 }
 
 /// The merged summary of `shards` (directory, summary) and, per signature, the shard
-/// directory whose finding is kept.
+/// directory whose finding is kept. Unless `partial`, the shards must be every shard of
+/// the campaign, each complete ([`shaderdiff_results::merge_check`]).
+///
+/// # Errors
+/// Shards of different campaigns, overlapping shards, and (unless `partial`) missing or
+/// unfinished ones ([`Failure::BadInput`]).
+pub fn merge_checked(
+    shards: &[(PathBuf, Summary)],
+    partial: bool,
+) -> Result<(Summary, BTreeMap<String, PathBuf>), Failure> {
+    let named: Vec<(String, &Summary)> = shards
+        .iter()
+        .map(|(d, s)| (d.display().to_string(), s))
+        .collect();
+    shaderdiff_results::merge_check::check(&named, partial).map_err(bad)?;
+    merge_summaries(shards)
+}
+
+/// The merged summary of `shards` (directory, summary) and, per signature, the shard
+/// directory whose finding is kept. Checks only that the shards are of one campaign and
+/// none is given twice; [`merge_checked`] checks that they partition it.
 ///
 /// # Errors
 /// Shards of different campaigns, or the same shard twice ([`Failure::BadInput`]).
@@ -121,6 +150,11 @@ pub fn merge_summaries(
     m.shard = shard_names.join(",");
     m.status = if shards
         .iter()
+        .any(|(_, s)| s.status == SummaryStatus::Failed)
+    {
+        SummaryStatus::Failed
+    } else if shards
+        .iter()
         .any(|(_, s)| s.status == SummaryStatus::Running)
     {
         SummaryStatus::Running
@@ -176,14 +210,14 @@ pub fn merge_summaries(
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<(), Failure> {
-    let io = |p: &Path, e: std::io::Error| bad(format!("{}: {e}", p.display()));
+    let io = |p: &Path, e: std::io::Error| Failure::Run(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(to).map_err(|e| io(to, e))?;
     for entry in std::fs::read_dir(from).map_err(|e| io(from, e))? {
         let p = entry.map_err(|e| io(from, e))?.path();
         if p.is_file() {
             let bytes = std::fs::read(&p).map_err(|e| io(&p, e))?;
             let name = p.file_name().unwrap_or_default();
-            atomic_write(&to.join(name), &bytes).map_err(|e| bad(e.to_string()))?;
+            atomic_write(&to.join(name), &bytes).map_err(|e| Failure::Run(e.to_string()))?;
         }
     }
     Ok(())
@@ -209,8 +243,9 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         })?;
         shards.push((d.clone(), s));
     }
-    let (summary, sources) = merge_summaries(&shards)?;
-    let out = Store::create(&args.out).map_err(|e| bad(e.to_string()))?;
+    let (summary, sources) = merge_checked(&shards, args.partial)?;
+    let _lock = crate::lock::acquire(&args.out)?;
+    let out = Store::create(&args.out).map_err(|e| Failure::Run(e.to_string()))?;
     for (sig, dir) in &sources {
         let from = dir.join("findings").join(sig);
         if from.is_dir() {
@@ -218,7 +253,7 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         }
     }
     out.write_summary(&summary)
-        .map_err(|e| bad(e.to_string()))?;
+        .map_err(|e| Failure::Run(e.to_string()))?;
     let text = format!(
         "merge: {} shards ({}), {} programs, {} mismatches, {} unique findings\nsummary: {}\n",
         shards.len(),

@@ -82,8 +82,9 @@ fn image_len(size: [u32; 4]) -> u64 {
     size.iter().map(|&v| v as u64).product()
 }
 
-/// The largest image [`prepare`] accepts (bytes).
-pub const MAX_IMAGE: u64 = 1 << 28;
+/// The largest image [`prepare`] accepts by default (bytes; `--max-buffer`,
+/// [`crate::limits`]).
+pub const MAX_IMAGE: u64 = crate::limits::DEFAULT_BUFFER_BYTES;
 
 /// Checks and pads the image buffers of `inputs` (module docs).
 fn prepare_images(names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
@@ -103,8 +104,12 @@ fn prepare_images(names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
             ));
         }
         let len = image_len(size);
-        if len > MAX_IMAGE {
-            return Err(format!("{name}: {len} bytes (at most {MAX_IMAGE})"));
+        let limit = crate::limits::get().max_buffer;
+        if len > limit {
+            return Err(format!(
+                "{name}: {}",
+                crate::limits::exceeded("the image's size (bytes)", len, limit, "--max-buffer")
+            ));
         }
         let bytes = inputs
             .buffers
@@ -125,13 +130,16 @@ fn prepare_images(names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
     Ok(())
 }
 
-/// The largest window [`prepare`] builds (bytes): regions farther apart are refused.
-pub const MAX_WINDOW: u64 = 1 << 28;
+/// The largest window [`prepare`] builds by default (bytes; `--max-buffer`): regions
+/// farther apart are refused.
+pub const MAX_WINDOW: u64 = crate::limits::DEFAULT_BUFFER_BYTES;
 
 /// Completes `inputs` for a lowered NV program (module docs): the global memory window and
 /// unset compute attribute bindings.
 ///
-/// Errors: global regions spanning more than [`MAX_WINDOW`] bytes, or overlapping.
+/// Errors: global regions spanning more than `--max-buffer` bytes ([`MAX_WINDOW`] by
+/// default), or overlapping; an image over `--max-buffer`; `SHARED_MEMORY` over
+/// `--max-shared-memory`.
 pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
     if let (Some(mem), Some(base_key)) = (
         entry(names, WINDOW, File::Memory),
@@ -147,9 +155,10 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
             end = a.saturating_add(b.len() as u64);
         }
         if let Some(first) = inputs.global.keys().next() {
-            if end - first > MAX_WINDOW {
+            let limit = crate::limits::get().max_buffer;
+            if end - first > limit {
                 return Err(format!(
-                    "global regions span {:#x} bytes (at most {MAX_WINDOW:#x})",
+                    "global regions span {:#x} bytes, more than the limit {limit:#x} (raise it with --max-buffer)",
                     end - first
                 ));
             }
@@ -164,6 +173,15 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
     // Shared memory (LDS / STS / ATOMS): SHARED_MEMORY bytes, zero like all memory the
     // inputs do not set (INTERFACE.md).
     if let (Some(n), Some(key)) = (names.shared_memory, entry(names, SHARED, File::Memory)) {
+        let limit = crate::limits::get().max_shared_memory;
+        if u64::from(n) > limit {
+            return Err(crate::limits::exceeded(
+                "SHARED_MEMORY (bytes)",
+                n.into(),
+                limit,
+                "--max-shared-memory",
+            ));
+        }
         inputs
             .buffers
             .entry(key)
@@ -175,7 +193,12 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
         PropertyName::CsFixedBlockDepth,
     ]
     .map(|p| program.property(p).unwrap_or(1).max(1));
-    let per_group = size.iter().product::<u32>().max(1) as usize;
+    // GROUP_SIZE is the program's: reckoned in u64 (65536^3 overflows u32), and a group
+    // larger than the dispatch is the dispatch.
+    let per_group = size
+        .iter()
+        .fold(1u64, |a, &b| a.saturating_mul(u64::from(b)))
+        .clamp(1, inputs.invocations.max(1) as u64) as usize;
     let n = inputs.invocations;
     let groups = n.div_ceil(per_group) as u32;
     for (name, file, index) in &names.entries {
@@ -190,14 +213,20 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
                 let local = [
                     l % size[0],
                     (l / size[0]) % size[1],
-                    l / (size[0] * size[1]),
+                    (u64::from(l) / (u64::from(size[0]) * u64::from(size[1]))) as u32,
                 ];
                 match name.as_str() {
                     "invocation.localid" => [local[0], local[1], local[2], 0],
                     "invocation.groupid" => [g, 0, 0, 0],
                     "invocation.groupcount" => [groups, 1, 1, 0],
                     "invocation.groupsize" => [size[0], size[1], size[2], 0],
-                    "invocation.globalid" => [g * size[0] + local[0], local[1], local[2], 0],
+                    // 32-bit registers: a global id past 2^32 wraps as the hardware's would.
+                    "invocation.globalid" => [
+                        g.wrapping_mul(size[0]).wrapping_add(local[0]),
+                        local[1],
+                        local[2],
+                        0,
+                    ],
                     "invocation.localindex" => [l, 0, 0, 0],
                     _ => [0; 4],
                 }

@@ -243,7 +243,7 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     };
     let write = |path: &PathBuf, text: &str| {
         std::fs::write(path, text)
-            .map_err(|e| Failure::Failed(format!("{}: cannot write: {e}", path.display())))
+            .map_err(|e| Failure::Run(format!("{}: cannot write: {e}", path.display())))
     };
     match &args.out {
         Some(o) => write(o, &out.text)?,

@@ -64,9 +64,17 @@ fn inputs(args: &[String], comments: bool) -> Result<Vec<Input>, Failure> {
             .collect());
     }
     let mut text = String::new();
+    // At most --max-file-size bytes (crate::limits): stdin may be endless.
+    let limit = crate::limits::get().max_file_size;
     std::io::stdin()
+        .take(limit.saturating_add(1))
         .read_to_string(&mut text)
         .map_err(|e| Failure::BadInput(format!("<stdin>: {e}")))?;
+    if text.len() as u64 > limit {
+        return Err(Failure::BadInput(format!(
+            "<stdin>: larger than {limit} bytes (raise the limit with --max-file-size)"
+        )));
+    }
     Ok(text
         .lines()
         .enumerate()

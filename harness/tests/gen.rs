@@ -1,7 +1,7 @@
 //! End-to-end tests of `shaderdiff gen` (INTERFACE.md "Commands"): files written as
 //! `DIR/NAME.tgsi` + `DIR/NAME.inputs.json`, programs that check, inputs files that read
 //! back to exactly the generated inputs, byte-identical output from two processes with the
-//! same seed, and the exit statuses 2 (bad usage) and 1 (unwritable); `gen --lang nv`
+//! same seed, and the exit statuses 2 (bad usage) and 4 (unwritable); `gen --lang nv`
 //! writes NV programs with NV-keyed inputs that `check` and `diff` accept, and
 //! `gen --lang nv --spec` the spec-derived NV_gpu_program5 suite.
 
@@ -234,7 +234,8 @@ fn gen_exit_statuses() {
     ] {
         assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
     }
-    // 1 = the output could not be written (the "directory" is a file).
+    // 4 = the run could not be carried out: the output cannot be written (the "directory"
+    // is a file; INTERFACE.md keeps 1 for findings).
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("not-a-dir");
     std::fs::write(&file, "x").unwrap();
@@ -247,7 +248,7 @@ fn gen_exit_statuses() {
         "--out",
         file.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not-a-dir"));
     let _ = std::fs::remove_dir_all(&dir);
 }

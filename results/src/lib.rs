@@ -15,10 +15,12 @@
 //!   in the same directory, then rename), so an interrupted campaign never leaves a
 //!   half-written file and never loses a finding already written.
 //! * [`summary`]: `summary.json` ([`Summary`]).
+//! * [`merge_check`]: which shard summaries `shaderdiff merge` may combine.
 //! * [`conform`]: conformance statuses, baselines, `results.csv`/`failures.csv`, partitions
 //!   and the JUnit report of `shaderdiff conform`.
 
 pub mod conform;
+pub mod merge_check;
 pub mod signature;
 pub mod store;
 pub mod summary;

@@ -14,8 +14,13 @@ pub enum SummaryStatus {
     Running,
     /// The budget (`--programs`, `--time`) was reached.
     Complete,
-    /// Stopped early (Ctrl-C); everything up to then is recorded.
+    /// Stopped early (SIGINT, SIGTERM or SIGHUP); everything up to then is recorded and
+    /// `fuzz --resume` continues it.
     Interrupted,
+    /// The run itself could not go on (a file that could not be written, a worker that
+    /// could not start: exit status 4); everything committed before is recorded and
+    /// `fuzz --resume` continues it once the cause is fixed.
+    Failed,
 }
 
 /// One unique finding.
@@ -83,6 +88,11 @@ pub struct Summary {
     /// Running, complete or interrupted.
     #[serde(default)]
     pub status: SummaryStatus,
+    /// The options that define the campaign's programs and comparisons
+    /// (`crate::merge_check::campaign_options` of its canonical `fuzz` arguments): shards
+    /// with different options are not one campaign.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
     /// Every signature seen, sorted by signature.
     #[serde(default)]
     pub findings: Vec<FindingEntry>,

@@ -341,9 +341,14 @@ impl Machine<'_> {
     /// BARRIER (tgsi.rst): satisfied when every invocation of the workgroup executes it
     /// together; a workgroup only partly here is unconstrained and makes memory chaotic
     /// ("results are unspecified"). Decoding guarantees workgroups never straddle chunks.
+    ///
+    /// A program without memory (a COMP program may synchronise and share nothing) has no
+    /// state a barrier orders: it has no effect there.
     fn mem_barrier(&mut self) {
         let exec = self.exec;
-        let mem = self.mem.as_deref_mut().expect("memory state");
+        let Some(mem) = self.mem.as_deref_mut() else {
+            return;
+        };
         let wg = mem.wg_size as usize;
         let live = mem.live;
         let mut partial: Mask = 0;

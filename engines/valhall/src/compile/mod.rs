@@ -149,6 +149,22 @@ pub fn compile_with(
         }
     }
     let max_vertices = (program.stage == Stage::Geometry).then(|| program.gs_max_output_vertices());
+    if let Some(m) = max_vertices {
+        // The emitted-vertex area is part of the record (abi.rs EmitLayout): a stream and
+        // a primitive word, then one vec4 per output, per vertex. Reckoned in u64, so a
+        // GS_MAX_OUTPUT_VERTICES near 2^32 is refused, not wrapped.
+        let vertex_bytes = 16 + 16 * shape.outputs().len() as u64;
+        let bytes = u64::from(m).saturating_mul(vertex_bytes).saturating_add(16);
+        if bytes > u64::from(MAX_RECORD) {
+            return Err(CompileError::unsupported(
+                None,
+                &format!(
+                    "GS_MAX_OUTPUT_VERTICES {m} needs {bytes} bytes of emitted vertices in the \
+                     thread-local record; LOAD/STORE offsets reach 32 KiB"
+                ),
+            ));
+        }
+    }
     let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
     layout.set_resources(&memory::resources(program)?);
     let mut lower = lower::Lower::new(program, shape, &layout);

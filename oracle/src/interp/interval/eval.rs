@@ -138,8 +138,13 @@ pub(crate) fn eval_alu(
     let exact_bound = matches!(env.bound(op), BoundKind::Exact);
     let flushes = env.flushes();
     let fl = Flush {
-        input: [0, 1, 2, 3].map(|k| flushes && k < nsrc && input_flushable(op, k)),
-        output: flushes && output_flushable(op),
+        input: [0, 1, 2, 3].map(|k| {
+            k < nsrc
+                && (flushes && input_flushable(op, k)
+                    || env.ftz && crate::interp::denormal::flushes_source(op, k))
+        }),
+        output: flushes && output_flushable(op)
+            || env.ftz && crate::interp::denormal::flushes_result(op),
     };
     let zero_ties = matches!(op, Opcode::MIN | Opcode::MAX)
         && env.contract.signed_zero(op, env.class) == SignedZeroPolicy::Either;

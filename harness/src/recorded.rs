@@ -380,7 +380,12 @@ fn one(
     )?;
     let inputs = &sets[0];
     let recorded = load_recorded(rec, engine, &program, names.as_ref(), inputs.invocations)?;
-    let mut v = judge(&program, &text, inputs, &recorded, mode, rules);
+    // An internal error of the oracle on one program is reported for that program, and
+    // the other programs are still judged.
+    let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        judge(&program, &text, inputs, &recorded, mode, rules)
+    }));
+    let mut v = judged.unwrap_or_else(|_| Verdict::Error("internal error in the oracle".into()));
     if let (Verdict::Mismatch(ms), Some(n)) = (&mut v, &names) {
         for m in ms.iter_mut() {
             m.register = n.rename(&m.register);

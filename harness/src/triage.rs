@@ -29,6 +29,8 @@ struct RawRule {
     #[serde(default)]
     without_modifiers: Vec<String>,
     #[serde(default)]
+    any_modifiers: Vec<String>,
+    #[serde(default)]
     operands: Option<String>,
     driver: String,
     spec: String,
@@ -48,6 +50,8 @@ pub struct Rule {
     pub modifiers: Vec<String>,
     /// Suffix modifiers that must all be absent.
     pub without_modifiers: Vec<String>,
+    /// Suffix modifiers of which at least one must be present (empty: no condition).
+    pub any_modifiers: Vec<String>,
     /// Pattern the operand text (after the mnemonic) must match.
     pub operands: Option<Regex>,
     /// What the driver computes.
@@ -216,6 +220,7 @@ fn load_rule(file: &Path) -> Result<Rule, String> {
         opcode: raw.opcode.to_ascii_uppercase(),
         modifiers: upper(raw.modifiers),
         without_modifiers: upper(raw.without_modifiers),
+        any_modifiers: upper(raw.any_modifiers),
         operands,
         driver: raw.driver,
         spec: raw.spec,
@@ -308,6 +313,7 @@ mod tests {
             opcode: "UP2H".into(),
             modifiers: vec!["F".into()],
             without_modifiers: vec!["CC".into()],
+            any_modifiers: Vec::new(),
             operands: Some(Regex::new(r"-\|").unwrap()),
             driver: String::new(),
             spec: String::new(),

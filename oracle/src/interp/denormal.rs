@@ -118,17 +118,43 @@ pub(crate) fn ftz_iv(x: Iv) -> Iv {
     Iv::range(f(x.lo), f(x.hi), x.nan)
 }
 
-/// Whether source `k` of `op` is a binary32 arithmetic operand a flushing evaluation reads
-/// as zero when denormal (module docs: not moves, selected operands, integers, 64-bit).
-pub(crate) fn flushes_source(op: Opcode, k: usize) -> bool {
-    !super::alu::wide::is_wide(op)
-        && op.info().src_types.get(k).copied().flatten() == Some(ScalarType::F32)
-        && input_flushable(op, k)
+/// Whether source `k` of `insn` is a binary32 arithmetic operand a flushing evaluation reads
+/// as zero when denormal (module docs: not plain moves, plain selected operands, integers,
+/// 64-bit). A moved or selected operand with a float `-` / `|x|` modifier, or of a
+/// saturating move, goes through arithmetic and flushes.
+pub(crate) fn flushes_source(insn: &DInsn, k: usize) -> bool {
+    let op = insn.op;
+    if super::alu::wide::is_wide(op) {
+        return false;
+    }
+    if input_flushable(op, k) {
+        return op.info().src_types.get(k).copied().flatten() == Some(ScalarType::F32);
+    }
+    let moved = matches!(op, Opcode::MOV) || matches!(op, Opcode::CMP | Opcode::UCMP) && k > 0;
+    moved
+        && super::alu::fetch_type(op, k) == super::lanes::FetchType::Float
+        && insn.srcs.get(k).is_some_and(|s| s.abs || s.neg)
+        || moved && op == Opcode::MOV && insn.saturate != shaderdiff_ir::Saturate::None
 }
 
-/// Whether a flushing evaluation writes a denormal binary32 result of `op` as zero.
-pub(crate) fn flushes_result(op: Opcode) -> bool {
-    !super::alu::wide::is_wide(op) && output_flushable(op)
+/// Whether a flushing evaluation writes a denormal binary32 result of `insn` as zero
+/// (arithmetic results, and saturated moves and selects).
+pub(crate) fn flushes_result(insn: &DInsn) -> bool {
+    let op = insn.op;
+    !super::alu::wide::is_wide(op)
+        && (output_flushable(op)
+            || matches!(op, Opcode::MOV | Opcode::CMP | Opcode::UCMP)
+                && insn.saturate != shaderdiff_ir::Saturate::None)
+}
+
+/// Whether `op` rounds intermediate results (dot products, MAD, LRP, XPD ...): a flushed
+/// intermediate can change the sign of a zero result, so such a zero result may be either.
+pub(crate) fn multi_step(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        MAD | LRP | DP2 | DP3 | DP4 | DPH | XPD | DST | LIT | POW
+    )
 }
 
 /// Runs `program` under `mode` with the acceptance sets of `class` ([`super::run_with`]
@@ -193,7 +219,7 @@ impl Machine<'_> {
             return;
         }
         for k in 0..insn.srcs.len() {
-            if flushes_source(insn.op, k) {
+            if flushes_source(insn, k) {
                 self.ftz_fetch |= 1 << k;
                 self.ftz_planes(k, insn.fetch_mask[k]);
             }
@@ -214,8 +240,22 @@ impl Machine<'_> {
 
     /// In a flushing evaluation, flushes the denormal binary32 results of `insn`.
     pub(crate) fn ftz_result(&mut self, insn: &DInsn) {
-        if self.watching() && flushes_result(insn.op) {
+        if self.watching() && flushes_result(insn) {
             self.ftz_planes(4, insn.writemask);
+        }
+    }
+
+    /// In a flushing evaluation, flushes the result of an interpolation (IPAC, IPAS, IPAO;
+    /// INTERP_*) that applies a float modifier or saturates: that makes it arithmetic.
+    pub(crate) fn ftz_interpolated(&mut self, insn: &DInsn) {
+        let s = insn.srcs[0];
+        let arith = s.abs || s.neg || insn.saturate != shaderdiff_ir::Saturate::None;
+        if !arith || !self.watching() {
+            return;
+        }
+        self.ftz_planes(4, insn.writemask);
+        if let (true, Some(st)) = (self.ftz, self.iv.as_deref_mut()) {
+            ftz_iv_planes(&mut st.out, insn.writemask);
         }
     }
 

@@ -11,7 +11,7 @@ use shaderdiff_ir::{File, Program};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
 const PROGRAM: &str = "VERT\nDCL IN[0]\nDCL OUT[0]\n\
-    IMM[0] UINT32 {0x3f800000, 0x40000000, 0x71800000, 0x00000000}\n\
+    IMM[0] UINT32 {1065353216, 1073741824, 1904214016, 0}\n\
     0: CMP OUT[0].x, IN[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n\
     1: SSG OUT[0].y, IN[0].xxxx\n\
     2: MUL OUT[0].z, IN[0].xxxx, IMM[0].zzzz\n\
@@ -163,4 +163,30 @@ fn the_nvidia_rules_load_and_each_matches_its_reproducer() {
             r.id
         );
     }
+}
+
+/// NV_gpu_program4 §2.X.3.5 "Program Results": result variables "are undefined at the
+/// beginning of each program invocation" and unwritten ones stay undefined: the oracle
+/// flags the channels a program does not write (it still computes the zero start).
+#[test]
+fn an_unwritten_nv_result_channel_is_undefined() {
+    let text = "!!NVvp4.0\nMOV result.attrib[0].x, vertex.attrib[1].x;\nEND\n";
+    let p = shaderdiff_ir::nv::parse(text, "t.nvvp").expect("parses");
+    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let key = l
+        .names
+        .lookup_key(l.stage, "result.attrib[0]")
+        .map(|(file, dimension, index)| RegKey {
+            file,
+            dimension,
+            index,
+        })
+        .expect("bound");
+    let inputs = Inputs {
+        invocations: 1,
+        ..Inputs::default()
+    };
+    let o =
+        shaderdiff_oracles::interp::run(&l.program, &inputs, &Default::default()).expect("runs");
+    assert_eq!(o.undefined.get(&key).map(|u| u[0]), Some(0b1110));
 }

@@ -56,7 +56,7 @@ fn rejected(p: &Program, oracle: &Outputs, actual: Vec4) -> Vec<String> {
 }
 
 const DECISIONS: &str = "VERT\nDCL IN[0]\nDCL OUT[0]\n\
-    IMM[0] UINT32 {0x3f800000, 0x40000000, 0x71800000, 0x00000000}\n\
+    IMM[0] UINT32 {1065353216, 1073741824, 1904214016, 0}\n\
     0: CMP OUT[0].x, IN[0].xxxx, IMM[0].xxxx, IMM[0].yyyy\n\
     1: SSG OUT[0].y, IN[0].xxxx\n\
     2: MUL OUT[0].z, IN[0].xxxx, IMM[0].zzzz\n\
@@ -112,15 +112,15 @@ fn without_a_denormal_there_is_one_evaluation() {
 }
 
 /// The documented miss (docs/denormals.md): an engine flushing at one instruction and not
-/// at another. d = 2^-130 (0x00200000); a = d * 2^24 and b = d * 2^24 are 2^-106 each.
-/// IEEE: a + b = 2^-105 (0x0b000000); flushed: 0 + 0 = 0; flushed in the second MUL only:
-/// 2^-106 (0x0a800000), which the two whole evaluations reject and the per-instruction
+/// at another. d = 2^-128 (0x00200000); a = d * 2^24 and b = d * 2^24 are 2^-104 each.
+/// IEEE: a + b = 2^-103 (0x0c000000); flushed: 0 + 0 = 0; flushed in the second MUL only:
+/// 2^-104 (0x0b800000), which the two whole evaluations reject and the per-instruction
 /// sets of a `flush_allowed` class (gpu) accept.
 #[test]
 fn flushing_that_differs_per_instruction_is_outside_the_union() {
     let p = parse(
         "VERT\nDCL IN[0]\nDCL OUT[0]\nDCL TEMP[0..1]\n\
-         IMM[0] UINT32 {0x4b800000, 0, 0, 0}\n\
+         IMM[0] UINT32 {1266679808, 0, 0, 0}\n\
          0: MUL TEMP[0].x, IN[0].xxxx, IMM[0].xxxx\n\
          1: MUL TEMP[1].x, IN[0].xxxx, IMM[0].xxxx\n\
          2: ADD OUT[0].x, TEMP[0].xxxx, TEMP[1].xxxx\n\
@@ -129,9 +129,9 @@ fn flushing_that_differs_per_instruction_is_outside_the_union() {
     let i = input([0x0020_0000, 0, 0, 0]);
     let o = eval(&p, &i, "nvidia", DenormalMode::Either);
     let alt = o.denormal_alternative.as_deref().expect("differs");
-    assert_eq!(out0(&o)[0], 0x0b00_0000);
+    assert_eq!(out0(&o)[0], 0x0c00_0000);
     assert_eq!(out0(alt)[0], 0);
-    let mixed = [0x0a80_0000, 0, 0, 0];
+    let mixed = [0x0b80_0000, 0, 0, 0];
     assert_eq!(rejected(&p, &o, mixed), ["x"]);
     assert_eq!(rejected(&p, alt, mixed), ["x"]);
     let gpu = eval(&p, &i, "gpu", DenormalMode::Either);

@@ -89,7 +89,10 @@ fn measure(file: &Path, op: &str, worst: &mut Worst) {
                 if r.is_subnormal()
                     || r.abs() < f32::MIN_POSITIVE && d == 0.0
                     || words.iter().any(|w| w.is_subnormal())
-                    || absolute && words.first().is_some_and(|x| x.abs() > std::f32::consts::PI)
+                    || absolute
+                        && words
+                            .first()
+                            .is_some_and(|x| x.abs() > std::f32::consts::PI)
                     || op == "DIV" && !divisor_in_range(&inputs, i)
                 {
                     continue;

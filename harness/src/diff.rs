@@ -17,9 +17,12 @@
 use shaderdiff_backends::{self as backends, Compiled, Engine, EngineError};
 use shaderdiff_ir::Program;
 use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
+use shaderdiff_oracles::interp::denormal::DenormalMode;
 use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Outputs};
+
+use crate::outcomes;
 
 /// The oracle's engine name.
 pub const ORACLE: &str = "interp";
@@ -191,6 +194,8 @@ pub struct Differ {
     contract: &'static PrecisionContract,
     interp: InterpConfig,
     opts: CompareOptions,
+    /// `--denormals`; `None`: each engine class's own ([`crate::outcomes`]).
+    denormals: Option<DenormalMode>,
 }
 
 /// Preparation results of one program, one per engine.
@@ -223,6 +228,21 @@ impl Differ {
             contract,
             interp: InterpConfig { step_limit },
             opts: CompareOptions { nan },
+            denormals: None,
+        })
+    }
+
+    /// This differ with the oracle admitting denormal evaluations `mode` for every engine
+    /// (`None`: what each engine's class allows, `oracle/precision.toml`).
+    pub fn with_denormals(mut self, mode: Option<DenormalMode>) -> Differ {
+        self.denormals = mode;
+        self
+    }
+
+    /// The denormal evaluations the oracle admits for engine `e`.
+    pub fn denormal_mode(&self, e: usize) -> DenormalMode {
+        self.denormals.unwrap_or_else(|| {
+            DenormalMode::of_policy(self.contract.policy(self.classes[e]).denormals)
         })
     }
 
@@ -261,13 +281,7 @@ impl Differ {
         program: &Program,
         inputs: &Inputs,
     ) -> Result<Outputs, ExecError> {
-        interp::run_with_intervals(
-            program,
-            inputs,
-            &self.interp,
-            self.contract,
-            self.classes[e],
-        )
+        self.oracle_in_order(e, program, inputs, interp::AtomicOrder::Own)
     }
 
     /// [`Differ::oracle_for`] with the atomics in `order` ([`interp::run_with`]).
@@ -282,7 +296,8 @@ impl Differ {
         order: interp::AtomicOrder<'_>,
     ) -> Result<Outputs, ExecError> {
         let class = (self.contract, self.classes[e]);
-        interp::run_with(program, inputs, &self.interp, Some(class), order)
+        let mode = self.denormal_mode(e);
+        interp::denormal::run_denormals(program, inputs, &self.interp, class, mode, order)
     }
 
     /// Prepares `program` on every engine (one by one).
@@ -410,7 +425,20 @@ impl Differ {
         engine: &str,
         actual: &Outputs,
     ) -> Outcome {
-        match compare(program, oracle, engine, actual, self.contract, &self.opts) {
+        let both = |c: shaderdiff_oracles::compare::Comparison| match outcomes::alternative(oracle)
+        {
+            Some(alt) if !c.agrees() => {
+                match compare(program, alt, engine, actual, self.contract, &self.opts) {
+                    Ok(d) => shaderdiff_oracles::compare::Comparison {
+                        mismatches: outcomes::union(c.mismatches, &d.mismatches),
+                        ..c
+                    },
+                    Err(_) => c,
+                }
+            }
+            _ => c,
+        };
+        match compare(program, oracle, engine, actual, self.contract, &self.opts).map(both) {
             Ok(c) if c.agrees() => Outcome::Agree {
                 compared: c.compared,
             },

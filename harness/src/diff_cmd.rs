@@ -82,6 +82,11 @@ pub struct EngineArgs {
     /// and the order of a warp's atomics). Every seed gives a legal execution.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub schedule_seed: u64,
+    /// Denormal operands and results of float arithmetic: kept (ieee), flushed to a zero of
+    /// the same sign (flush), or either, per channel [default: what each engine's class in
+    /// oracle/precision.toml allows].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub denormals: Option<crate::outcomes::DenormalArg>,
 }
 
 impl EngineArgs {
@@ -139,7 +144,9 @@ impl EngineArgs {
             NanArg::Any => NanPolicy::Any,
             NanArg::Strict => NanPolicy::Strict,
         };
-        Differ::new(engines, step_limit, nan).map_err(Failure::BadInput)
+        Differ::new(engines, step_limit, nan)
+            .map(|d| d.with_denormals(self.denormals.map(Into::into)))
+            .map_err(Failure::BadInput)
     }
 }
 
@@ -170,6 +177,10 @@ pub struct DiffArgs {
     /// Output format (json: one report object per program, one per line).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Judge the results recorded beside each program (`NAME.ENGINE.json`) instead of
+    /// running engines (INTERFACE.md "Recorded results").
+    #[arg(long)]
+    pub recorded: bool,
 }
 
 /// The program files named by `paths` (directories expanded, sorted).
@@ -280,6 +291,9 @@ pub fn report(differ: &Differ, name: &str, program: &Program, sets: &[Inputs]) -
 
 /// Runs `shaderdiff diff`; returns the exit status.
 pub fn execute(args: &DiffArgs) -> u8 {
+    if args.recorded {
+        return crate::recorded::execute(args);
+    }
     let fail = |f: Failure| {
         eprintln!("{}", f.message());
         f.code()

@@ -138,7 +138,7 @@ pub struct FuzzArgs {
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "programs", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
-        "inject_fault", "schedule_seed", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
+        "inject_fault", "schedule_seed", "denormals", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
@@ -192,6 +192,9 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     }
     if let Some(f) = &args.engines.inject_fault {
         v.extend(["--inject-fault".into(), f.clone()]);
+    }
+    if let Some(d) = &args.engines.denormals {
+        v.extend(["--denormals".into(), value_name(d)]);
     }
     if args.engines.schedule_seed != 0 {
         v.extend([

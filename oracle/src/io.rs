@@ -103,6 +103,10 @@ pub struct Outputs {
     /// [`emitted_key`]); invocations that emitted `v` vertices or fewer have zeros there
     /// (comparators look at `emits` and skip them).
     pub emits: Option<Vec<Vec<EmitRecord>>>,
+    /// Another evaluation the specification equally allows, when it differs from this
+    /// one: the oracle's run with denormals flushed (`crate::interp::denormal`, mode
+    /// `either`). An engine's channel agrees when it agrees with either evaluation.
+    pub denormal_alternative: Option<Box<Outputs>>,
 }
 
 /// One emitted vertex of a geometry program (tgsi.rst "Geometry ISA": EMIT, ENDPRIM).

@@ -441,6 +441,9 @@ impl Ctx<'_> {
         let cx = &mut self;
         cx.finish();
         cx.finish_stage();
+        if !p.header.is_arb() {
+            cx.undefined_result_start();
+        }
         // The parser checks the block structure (IF/REP nesting, blocks within one label's
         // code); a lowered program that is still not valid IR is a limit of the lowering,
         // reported as such rather than handed to an engine.

@@ -3,6 +3,7 @@
 //! temporaries.
 
 use super::lower::Ctx;
+use crate::edit::{rebuild, Edit};
 use crate::names::File;
 use crate::opcode::Opcode;
 use crate::program::{self as ir, Register};
@@ -102,5 +103,43 @@ impl Ctx<'_> {
             out.push(d);
         }
         out
+    }
+}
+
+impl Ctx<'_> {
+    /// Makes every result start undefined (NV_gpu_program4 §2.X.3.5 "Program Results":
+    /// result variables "are undefined at the beginning of each program invocation. Any
+    /// vertex or fragment attributes corresponding to unwritten result variables will be
+    /// undefined in subsequent stages"): each output is first written with an integer
+    /// division by zero (undefined in the IR) ANDed with 0, as ARB temporaries are, so the
+    /// oracle flags an unwritten result channel as undefined while every engine still
+    /// computes INTERFACE.md's zero start. Call once the outputs are allocated.
+    pub(super) fn undefined_result_start(&mut self) {
+        let outs = self.counts.get(&File::Output).copied().unwrap_or(0);
+        if outs == 0 {
+            return;
+        }
+        let zero = ir::Src::new(self.imm([0; 4]));
+        let mut edits = Vec::with_capacity(self.out.instructions.len() + 2 * outs as usize);
+        for k in 0..outs {
+            let reg = Register::new(File::Output, k as i32);
+            let d = ir::Dst {
+                reg,
+                writemask: 0xF,
+            };
+            let r = ir::Src::new(reg);
+            edits.push(Edit::inserted(
+                None,
+                ir::Instruction::new(Opcode::IDIV, vec![d], vec![zero, zero]),
+            ));
+            edits.push(Edit::inserted(
+                None,
+                ir::Instruction::new(Opcode::AND, vec![d], vec![r, zero]),
+            ));
+        }
+        for (j, insn) in self.out.instructions.iter().enumerate() {
+            edits.push(Edit::kept(j, insn.clone()));
+        }
+        self.out = rebuild(&self.out, edits);
     }
 }

@@ -57,11 +57,23 @@ pub(crate) fn run_decoded(
     intervals: Option<Env<'_>>,
     order: AtomicOrder<'_>,
 ) -> Result<Outputs, ExecError> {
+    run_decoded_probe(d, inputs, config, intervals, order).map(|(out, _)| out)
+}
+
+/// [`run_decoded`], and whether (with intervals) float arithmetic read or wrote a denormal
+/// value (`denormal.rs`: a flushed evaluation can only differ when it did).
+pub(crate) fn run_decoded_probe(
+    d: &Decoded,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    intervals: Option<Env<'_>>,
+    order: AtomicOrder<'_>,
+) -> Result<(Outputs, bool), ExecError> {
     let mut known = Hazards::default();
     loop {
-        let (out, found) = run_pass(d, inputs, config, intervals, &known, order)?;
+        let (out, found, saw) = run_pass(d, inputs, config, intervals, &known, order)?;
         if !found.grows(&known) || known.chaos {
-            return Ok(out);
+            return Ok((out, saw));
         }
         known.extend(found);
     }
@@ -76,7 +88,7 @@ fn run_pass(
     intervals: Option<Env<'_>>,
     known: &Hazards,
     order: AtomicOrder<'_>,
-) -> Result<(Outputs, Hazards), ExecError> {
+) -> Result<(Outputs, Hazards, bool), ExecError> {
     let (uniform, bound) = bind(d, inputs)?;
     let n = inputs.invocations;
     let fragment = d.stage == Stage::Fragment;
@@ -103,6 +115,7 @@ fn run_pass(
             order,
         )));
     }
+    m.ftz = intervals.is_some_and(|e| e.ftz);
     if let Some(env) = intervals {
         m.iv = Some(Box::new(IvState::new(env, d.layout.lane_slots as usize)));
         out.intervals = Some(crate::io::Intervals {
@@ -148,7 +161,7 @@ fn run_pass(
         found = mem.found.clone();
         mem.report(&mut out);
     }
-    Ok((out, found))
+    Ok((out, found, m.saw_denormal))
 }
 
 impl Machine<'_> {
@@ -235,6 +248,7 @@ impl Machine<'_> {
             );
             self.unconstrained |= addr_und & self.exec;
         }
+        self.ftz_sources(insn);
     }
 
     /// Saturates and stores the scratch result with undefined bits `und`.
@@ -279,6 +293,7 @@ impl Machine<'_> {
             pos: insn.pos,
             reason: e.to_string(),
         })?;
+        self.ftz_result(insn);
         if alu::wide::is_wide(insn.op) {
             // Each result channel depends on the channels of its pair (wide.rs layout).
             for (c, u) in und.iter_mut().enumerate() {
@@ -366,6 +381,7 @@ impl Machine<'_> {
                 }
             }
         }
+        self.ftz_result(insn);
         if self.iv.is_some() {
             self.iv_derivative(insn, y, fine);
         }
@@ -409,6 +425,7 @@ impl Machine<'_> {
             &mut self.s.slots,
         );
         self.unconstrained |= (addr_und | self.s.src_und[0][0]) & self.exec;
+        self.ftz_condition(ty == FetchType::Float);
         let mut m: Mask = 0;
         for (l, &v) in self.s.srcs[0][0].iter().enumerate() {
             let t = match ty {

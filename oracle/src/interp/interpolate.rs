@@ -216,6 +216,7 @@ impl Machine<'_> {
         if self.iv.is_some() {
             self.iv_interpolate(insn, &raw, offset, &mut und);
         }
+        self.ftz_interpolated(insn);
         self.store_result(insn, und);
     }
 }

@@ -139,6 +139,7 @@ pub mod shape;
 
 mod control;
 mod decode;
+pub mod denormal;
 mod emit;
 mod exec;
 mod fetch;

@@ -83,6 +83,12 @@ pub(crate) struct Machine<'a> {
     pub mem: Option<Box<super::memory::MemState>>,
     /// Textures by unit (`texture.rs`).
     pub textures: std::collections::BTreeMap<u32, &'a crate::texture::Texture>,
+    /// This evaluation flushes denormals (`denormal.rs`).
+    pub ftz: bool,
+    /// Sources of the current instruction that were flushed (bit k), for the interval fetch.
+    pub ftz_fetch: u8,
+    /// With intervals, not flushing: float arithmetic read or wrote a denormal value.
+    pub saw_denormal: bool,
 }
 
 impl<'a> Machine<'a> {
@@ -126,6 +132,9 @@ impl<'a> Machine<'a> {
             },
             mem: None,
             textures: std::collections::BTreeMap::new(),
+            ftz: false,
+            ftz_fetch: 0,
+            saw_denormal: false,
         }
     }
 

@@ -154,6 +154,8 @@ pub(super) fn parse(text: &str, file: &str) -> Result<PrecisionContract, Contrac
                 &[
                     ("preserve", DenormalPolicy::Preserve),
                     ("flush_allowed", DenormalPolicy::FlushAllowed),
+                    ("flush", DenormalPolicy::Flush),
+                    ("flush_or_preserve", DenormalPolicy::FlushOrPreserve),
                 ],
             )?,
             signed_zero: signed_zero(&cx, &c.signed_zero)?,

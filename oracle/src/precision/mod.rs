@@ -88,8 +88,17 @@ pub enum DenormalPolicy {
     Preserve,
     /// Any denormal input of, or result of, a float arithmetic instruction may be replaced
     /// by ±0 (Vulkan "Precision and Operation of SPIR-V Instructions": "Any denormalized
-    /// value ... may be flushed to zero"). Moves and selects never flush.
+    /// value ... may be flushed to zero"). Moves and selects never flush. Each instruction
+    /// chooses for itself (the oracle's sets gain both zeros per instruction).
     FlushAllowed,
+    /// Every denormal operand and result of float arithmetic is flushed to the zero of its
+    /// sign (NV_gpu_program4 issue (18)); moves and selects never flush.
+    Flush,
+    /// The engine either keeps every denormal or flushes every one as [`Self::Flush`]
+    /// (NV_gpu_program4 issue (18): denorms "are supported, but may be flushed to zero,
+    /// preserving the sign bit"): the oracle admits both whole evaluations
+    /// (`crate::interp::denormal`).
+    FlushOrPreserve,
 }
 
 /// Which zero an exact zero result must have.

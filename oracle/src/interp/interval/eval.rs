@@ -138,8 +138,13 @@ pub(crate) fn eval_alu(
     let exact_bound = matches!(env.bound(op), BoundKind::Exact);
     let flushes = env.flushes();
     let fl = Flush {
-        input: [0, 1, 2, 3].map(|k| flushes && k < nsrc && input_flushable(op, k)),
-        output: flushes && output_flushable(op),
+        input: [0, 1, 2, 3].map(|k| {
+            k < nsrc
+                && (flushes && input_flushable(op, k)
+                    || env.ftz && crate::interp::denormal::flushes_source(insn, k))
+        }),
+        output: flushes && output_flushable(op)
+            || env.ftz && crate::interp::denormal::flushes_result(insn),
     };
     let zero_ties = matches!(op, Opcode::MIN | Opcode::MAX)
         && env.contract.signed_zero(op, env.class) == SignedZeroPolicy::Either;
@@ -209,7 +214,13 @@ pub(crate) fn eval_alu(
                     put(out, c, l, (any.lo, any.hi, true));
                 }
                 Some(r) => {
-                    let r = ops::flush_if(env, fl.output, r);
+                    let r = if env.ftz && fl.output && crate::interp::denormal::multi_step(op) {
+                        // An intermediate flushed to a same-sign zero can flip the sign of
+                        // a zero result (denormal.rs).
+                        ops::flush_if(env, true, super::iv::flush(r))
+                    } else {
+                        ops::flush_if(env, fl.output, r)
+                    };
                     put(out, c, l, snap(op, r, v));
                 }
             }

@@ -171,6 +171,11 @@ impl Machine<'_> {
                 }
             }
         }
+        if self.ftz_fetch >> k & 1 != 0 {
+            // The plain fetch flushed this source (denormal.rs): so do its sets. Used once.
+            crate::interp::denormal::ftz_iv_planes(dst, chans);
+            self.ftz_fetch &= !(1 << k);
+        }
         let vals = &self.s.srcs[k];
         for c in 0..4 {
             st.inexact[k][c] = if chans >> c & 1 != 0 {
@@ -425,8 +430,8 @@ impl Machine<'_> {
             return;
         };
         let env = st.env;
-        let flush_in = env.flushes() && ops::input_flushable(op, 0);
-        let flush_out = env.flushes() && ops::output_flushable(op);
+        let flush_in = env.flushes() && ops::input_flushable(op, 0) || env.ftz;
+        let flush_out = env.flushes() && ops::output_flushable(op) || env.ftz;
         let (p0, p1) = if y {
             ((0, 2), (1, 3))
         } else {

@@ -54,7 +54,8 @@
 //!   an undefined value.
 //! * **Denormals.** In a `flush_allowed` class, denormal inputs of float arithmetic and
 //!   denormal float results may become ±0: such sets gain both zeros (moves and selects
-//!   never flush).
+//!   never flush). Whole evaluations with every denormal flushed (classes
+//!   `flush_or_preserve`, `flush`, and `--denormals`) are `crate::interp::denormal`'s.
 //! * **64-bit opcodes** (module `wide`): a binary64 set is stored split across its channel
 //!   pair; DRCP/DRSQ error bounds in binary64 ulps, DMAD fused or unfused, every other
 //!   64-bit result exact; an inexact source makes the pair's result undefined.

@@ -41,6 +41,11 @@ pub struct Env<'c> {
     pub policy: &'c ClassPolicy,
     /// Bounds of [`HOT`], in that order.
     hot: [&'c BoundKind; 8],
+    /// Per-instruction widening of denormal sets (`flush_allowed` classes).
+    widen: bool,
+    /// This evaluation flushes every denormal operand and result of float arithmetic
+    /// (`crate::interp::denormal`).
+    pub ftz: bool,
 }
 
 const EXACT: &BoundKind = &BoundKind::Exact;
@@ -54,7 +59,22 @@ impl<'c> Env<'c> {
             class,
             policy: contract.policy(class),
             hot: HOT.map(lookup),
+            widen: contract.policy(class).denormals == DenormalPolicy::FlushAllowed,
+            ftz: false,
         }
+    }
+
+    /// This environment for one evaluation under `mode` (`crate::interp::denormal`):
+    /// `flush` chooses the flushed evaluation; the class's per-instruction widening stays
+    /// unless the mode is `ieee`.
+    pub fn with_denormals(
+        mut self,
+        mode: crate::interp::denormal::DenormalMode,
+        flush: bool,
+    ) -> Self {
+        self.widen &= mode != crate::interp::denormal::DenormalMode::Ieee;
+        self.ftz = flush;
+        self
     }
 
     /// The bound kind of `op` (opcodes without an entry are exact).
@@ -69,7 +89,7 @@ impl<'c> Env<'c> {
 
     /// Whether the class may flush denormals.
     pub fn flushes(&self) -> bool {
-        self.policy.denormals == DenormalPolicy::FlushAllowed
+        self.widen
     }
 
     /// [`flush`] when the class allows it.
@@ -744,10 +764,15 @@ pub fn saturate_signed(x: Iv) -> Option<Iv> {
     Some(x.map_inc(|v| v.clamp(-1.0, 1.0)))
 }
 
-/// The union with ±0 of the set's denormals when `env` flushes (`apply`).
+/// The union with ±0 of the set's denormals when `env` flushes (`apply`); in a flushing
+/// evaluation (`env.ftz`), the set's denormals replaced by same-sign zeros.
 pub fn flush_if(env: &Env, apply: bool, x: Iv) -> Iv {
-    if apply {
-        env.fl(x)
+    if !apply {
+        return x;
+    }
+    let x = env.fl(x);
+    if env.ftz {
+        crate::interp::denormal::ftz_iv(x)
     } else {
         x
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::{self, alu, ExecError, InterpConfig};
 
 /// The oracle as an engine.
@@ -20,7 +20,7 @@ struct Checked(Program);
 
 impl Compiled for Checked {
     fn listing(&self) -> Option<String> {
-        Some(shaderdiff_ir::tgsi::print(&self.0))
+        Some(shaderdiff_tgsi::print(&self.0))
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -31,7 +31,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs, Outputs};
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::{File, Opcode, Program};
+use shaderdiff_model::{File, Opcode, Program};
 use shaderdiff_oracles::RegKey;
 
 use support::{engines_with, show, ORACLE};
@@ -172,7 +172,7 @@ fn engines_agree_with_the_oracle() {
             }
             Err(e) => return Err(TestCaseError::fail(format!("{ORACLE}: {e}"))),
         };
-        let text = shaderdiff_ir::tgsi::print(&p);
+        let text = shaderdiff_tgsi::print(&p);
         for e in &engines {
             let name = e.name();
             match e.execute(&p, &inputs) {

@@ -17,7 +17,7 @@
 //! ```
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 
 use crate::choices::Choices;

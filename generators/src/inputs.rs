@@ -2,7 +2,7 @@
 //! register gets a value per channel, drawn half from [`SPECIAL_WORDS`] and powers of two
 //! and half as random bits (INTERFACE.md "The inputs file"; issue 4 "Generators").
 
-use shaderdiff_ir::{DeclDimension, File, Program, Stage};
+use shaderdiff_model::{DeclDimension, File, Program, Stage};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use crate::choices::Choices;

@@ -13,8 +13,8 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::{Opcode, Program, Stage};
+use shaderdiff_tgsi::{print_with, PrintOptions};
+use shaderdiff_model::{Opcode, Program, Stage};
 use shaderdiff_oracles::Inputs;
 
 use crate::choices::Choices;

@@ -2,7 +2,7 @@
 //! shrinking of the vector shrinks the program.
 
 use proptest::prelude::*;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 
 use crate::choices::Choices;

@@ -6,8 +6,8 @@ use shaderdiff_generators::random::{
     generate, program_choices, stamp_version, RandomConfig, Stamp,
 };
 use shaderdiff_generators::{build, GENERATOR_VERSION};
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::Opcode;
+use shaderdiff_tgsi::parse;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::interp::{self, InterpConfig};
 
 #[test]

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use shaderdiff_generators::spec::{spec_opcodes, suite, ApproxRange, SpecConfig};
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode, Stage, ALL_OPCODES};
+use shaderdiff_tgsi::parse;
+use shaderdiff_model::{File, Opcode, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::{self, alu::is_alu, InterpConfig};
 use shaderdiff_oracles::RegKey;
 

@@ -96,7 +96,7 @@ fn breakdown(n: u64) {
         .map(|g| d.oracle_for(0, &g.program, &g.inputs).ok())
         .collect();
     let t_oracle = t.elapsed();
-    let refs: Vec<&shaderdiff_ir::Program> = gen.iter().map(|g| &g.program).collect();
+    let refs: Vec<&shaderdiff_model::Program> = gen.iter().map(|g| &g.program).collect();
     let t = Instant::now();
     let prepared: Vec<_> = refs
         .chunks(fuzz::CHUNK as usize)

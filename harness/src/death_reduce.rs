@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::Program;
+use shaderdiff_tgsi::{print_with, PrintOptions};
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
 

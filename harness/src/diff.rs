@@ -15,7 +15,7 @@
 //! or both NaN), the oracle is the likelier culprit: [`Diff::oracle_suspect`].
 
 use shaderdiff_backends::{self as backends, Compiled, Engine, EngineError};
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};

@@ -15,7 +15,7 @@ use std::path::Path;
 use clap::Parser;
 use common::{code, json, run, scratch, text};
 use shaderdiff::cli::{Cli, Command};
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance");
 

@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicWidth};
 use shaderdiff_oracles::compare::atomic::{check_serializable, AtomicRecord, Location, Space};
 use shaderdiff_oracles::RegKey;

@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shaderdiff_ir::{tgsi, File, Program};
+use shaderdiff_tgsi as tgsi;
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::{Inputs, RegKey};
 

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use crate::io::RegKey;
 
@@ -308,7 +308,7 @@ impl AtomicRecord {
 mod tests {
     #[test]
     fn atomic_opcodes_are_exactly_the_mapped_ones() {
-        let mapped: Vec<Opcode> = shaderdiff_ir::ALL_OPCODES
+        let mapped: Vec<Opcode> = shaderdiff_model::ALL_OPCODES
             .iter()
             .copied()
             .filter(|&op| AtomicOp::from_opcode(op).is_some())

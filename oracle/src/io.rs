@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 
 /// A register as the inputs/outputs files name it: `IN[0]`, `SV[1]`, `CONST[2]`, `CONST[1][2]`,
 /// `OUT[3]`. For 2-D names the first bracket is `dimension`.

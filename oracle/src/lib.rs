@@ -5,7 +5,7 @@
 //! let outputs = shaderdiff_oracles::interp::run(&program, &inputs, &InterpConfig::default())?;
 //! ```
 //!
-//! [`interp::run`] takes a parsed [`shaderdiff_ir::Program`] and [`Inputs`] and returns
+//! [`interp::run`] takes a parsed [`shaderdiff_model::Program`] and [`Inputs`] and returns
 //! [`Outputs`] or an [`interp::ExecError`] (unsupported opcode, invalid inputs, step limit).
 //!
 //! The differential side: [`precision`] loads the precision contract

@@ -93,8 +93,8 @@ impl Target {
     }
 
     /// The IR (TGSI) target an instruction names for this kind of texture.
-    pub fn ir(self) -> shaderdiff_ir::TexTarget {
-        use shaderdiff_ir::TexTarget as T;
+    pub fn ir(self) -> shaderdiff_model::TexTarget {
+        use shaderdiff_model::TexTarget as T;
         match self {
             Target::T1D => T::T1D,
             Target::T2D => T::T2D,
@@ -112,7 +112,7 @@ impl Target {
 
     /// The modelled target of an IR target, `None` for the SHADOW targets ([`sampled`]
     /// maps them too).
-    pub fn of_ir(t: shaderdiff_ir::TexTarget) -> Option<Target> {
+    pub fn of_ir(t: shaderdiff_model::TexTarget) -> Option<Target> {
         Target::ALL.into_iter().find(|m| m.ir() == t)
     }
 
@@ -185,11 +185,11 @@ impl Format {
     }
 
     /// The TGSI sampler-view return type that reads this format (TEXT-FORMAT.md §11.3).
-    pub fn return_type(self) -> shaderdiff_ir::ReturnType {
+    pub fn return_type(self) -> shaderdiff_model::ReturnType {
         match self {
-            Format::Rgba32F => shaderdiff_ir::ReturnType::Float,
-            Format::Rgba32Ui => shaderdiff_ir::ReturnType::Uint,
-            Format::Rgba32I => shaderdiff_ir::ReturnType::Sint,
+            Format::Rgba32F => shaderdiff_model::ReturnType::Float,
+            Format::Rgba32Ui => shaderdiff_model::ReturnType::Uint,
+            Format::Rgba32I => shaderdiff_model::ReturnType::Sint,
         }
     }
 }

@@ -10,7 +10,7 @@ mod opcodes_support;
 
 use opcodes_support::*;
 use proptest::prelude::*;
-use shaderdiff_ir::Opcode::{self, *};
+use shaderdiff_model::Opcode::{self, *};
 use shaderdiff_oracles::interp::alu::eval;
 use shaderdiff_oracles::interp::lanes::{LANES, ZERO_VALS};
 

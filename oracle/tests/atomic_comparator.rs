@@ -5,7 +5,7 @@
 //! with one classic concurrency bug put in by hand (a lost update, two compare-and-swap
 //! winners, a reordered invocation). Small cases carry hand-computed values.
 
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicWidth};
 use shaderdiff_oracles::compare::atomic::{
     check_final_only, check_serializable, AtomicRecord, AtomicViolation, FinalCheck, Location,

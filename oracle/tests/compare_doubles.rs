@@ -6,14 +6,14 @@
 //! Oracle outputs come from the interpreter; "engine" outputs are the oracle's with
 //! hand-chosen words changed. Expected values: tgsi.rst formulas and IEEE arithmetic by hand.
 
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `OP OUT[0], IN[0] (, IN[1])` with both pairs of each source set to `srcs[k]`.

@@ -4,7 +4,7 @@
 mod interp_common;
 
 use interp_common::*;
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::compare::memory::compare_memory;
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::precision::PrecisionContract;
@@ -40,7 +40,7 @@ END
     )
 }
 
-fn setup(n: u32, k: u32) -> (shaderdiff_ir::Program, Inputs) {
+fn setup(n: u32, k: u32) -> (shaderdiff_model::Program, Inputs) {
     let p = parse(&program(k));
     let mut i = inputs(
         n as usize,
@@ -51,7 +51,7 @@ fn setup(n: u32, k: u32) -> (shaderdiff_ir::Program, Inputs) {
     (p, i)
 }
 
-fn oracle(p: &shaderdiff_ir::Program, i: &Inputs, order: AtomicOrder<'_>) -> Outputs {
+fn oracle(p: &shaderdiff_model::Program, i: &Inputs, order: AtomicOrder<'_>) -> Outputs {
     run_with(p, i, &InterpConfig::default(), None, order).unwrap()
 }
 

@@ -5,7 +5,7 @@
 //! hand-chosen words changed, so every expectation below is about the comparator's rule,
 //! stated next to it with its source.
 
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run, run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::{NanPolicy, PrecisionContract};
@@ -16,7 +16,7 @@ fn contract() -> &'static PrecisionContract {
 }
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn inputs(v: Vec<Vec4>) -> Inputs {

@@ -9,7 +9,7 @@
 //! (binary64, round to nearest), gpu bound 2.5 ulp (precision.toml [op.DRCP]); DDIV(0, 0) is
 //! a NaN (IEEE 754 invalid operation) whose bits tgsi.rst does not specify.
 
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
@@ -19,7 +19,7 @@ const THIRD: u64 = 0x3FD5_5555_5555_5555;
 const THREE: u64 = 0x4008_0000_0000_0000;
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One invocation with `IN[0]` = the binary64 3.0 in both pairs.

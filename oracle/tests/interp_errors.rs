@@ -8,7 +8,7 @@ mod interp_common;
 use std::time::{Duration, Instant};
 
 use interp_common::*;
-use shaderdiff_ir::{Opcode, Stage};
+use shaderdiff_model::{Opcode, Stage};
 use shaderdiff_oracles::interp::{run, ExecError, InterpConfig, MAX_CALL_DEPTH};
 
 /// An endless loop must stop with StepLimit, quickly, with the default budget.
@@ -71,7 +71,7 @@ fn recursion_hits_call_depth() {
 #[test]
 fn unsupported_64bit_saturate_images_and_derivative_outside_fragment() {
     let cases = [
-        // (Modifiers on 64-bit sources are accepted: shaderdiff_ir::wide_modifiers,
+        // (Modifiers on 64-bit sources are accepted: shaderdiff_model::wide_modifiers,
         // backends/tests/alu/modifiers64.rs.)
         // tgsi.rst "Other Modifiers": saturate clamps 32-bit stores.
         (

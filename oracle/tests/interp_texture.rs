@@ -6,7 +6,7 @@
 mod interp_common;
 
 use interp_common::*;
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::{ExecError, RegKey};
 

@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::{File, Opcode, Program};
+use shaderdiff_model::{File, Opcode, Program};
 use shaderdiff_oracles::interp::interval::{scalar, Env, Iv};
 use shaderdiff_oracles::interp::{run, run_with_intervals, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, PrecisionContract};
@@ -23,7 +23,7 @@ fn class(name: &str) -> EngineClass {
 }
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn one_input(v: Vec4) -> Inputs {

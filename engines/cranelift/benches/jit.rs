@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_cranelift::{JitEngine, JitOptions};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::RegKey;
 
 const INVOCATIONS: usize = 65_536;
@@ -132,7 +132,7 @@ fn engine(options: JitOptions) -> JitEngine {
 }
 
 fn compile(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
     for (label, verify, optimize) in [
         ("default (verifier off in release)", false, true),
         ("with the verifier", true, true),
@@ -164,7 +164,7 @@ fn compile(c: &mut Criterion) {
 }
 
 fn execute(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
     let e = engine(JitOptions::default());
     let compiled = e.prepare(&program).expect("compiles");
     let (a, b) = (input_values(1), input_values(2));

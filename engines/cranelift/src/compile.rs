@@ -17,7 +17,7 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::{self, Libcalls};
@@ -160,7 +160,7 @@ fn all_libcalls() -> Vec<alu::LibcallDef> {
 /// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs;
 /// EMIT/ENDPRIM, `crate::emit`; atomics, `crate::memory`; textures, `crate::texture`).
 fn needs_libcalls(program: &Program) -> bool {
-    use shaderdiff_ir::Opcode::*;
+    use shaderdiff_model::Opcode::*;
     program.instructions.iter().any(|i| {
         matches!(
             i.opcode,

@@ -53,7 +53,7 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::ExecError;
 
@@ -179,8 +179,8 @@ impl JitEngine {
         self.caps.check(ENGINE, program)?;
         texture::check(program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
-        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
-        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        // resolved once for every engine: shaderdiff_model::wide_modifiers).
+        let expanded = shaderdiff_model::wide_modifiers::expand_source_modifiers(program);
         let program = expanded.as_ref().unwrap_or(program);
         // Forms of 64-bit instructions tgsi.rst gives no meaning (shared with the oracle).
         for (i, insn) in program.instructions.iter().enumerate() {

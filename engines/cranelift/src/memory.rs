@@ -19,7 +19,7 @@
 //!   happen one at a time in execution order, so the log is the jit's serial order.
 
 use cranelift_codegen::ir::types::{I32, I64};
-use shaderdiff_ir::{File, MemoryType, Program, Resource};
+use shaderdiff_model::{File, MemoryType, Program, Resource};
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
@@ -111,7 +111,7 @@ impl MemPlan {
 
 /// Whether `op` is a memory instruction (LOAD, STORE, RESQ, an atomic, BARRIER, MEMBAR; the
 /// oracle's definition).
-pub(crate) fn is_memory(op: shaderdiff_ir::Opcode) -> bool {
+pub(crate) fn is_memory(op: shaderdiff_model::Opcode) -> bool {
     shaderdiff_oracles::interp::memory::is_memory_opcode(op)
 }
 
@@ -269,7 +269,7 @@ struct AtomicArgs {
 
 /// One invocation's atomic, called from generated code (tgsi.rst "Atomic opcodes"; the
 /// lowering in `crate::lower::memory`): on resource `res`, operation `ATOMIC_OPS[op]` (on a
-/// 64-bit location when `op` has [`WIDE_ATOMIC`]: `shaderdiff_ir::atomic64`), by
+/// 64-bit location when `op` has [`WIDE_ATOMIC`]: `shaderdiff_model::atomic64`), by
 /// invocation `inv`, at byte `offset` of the invocation's copy, with data operand `src`,
 /// ATOMCAS compare operand `cmp`, and `seq` the ATOM* instructions the invocation executed
 /// before. Returns the value the destination gets ([`AtomicOp::returned`]); 0 when
@@ -328,7 +328,7 @@ mod tests {
     use super::*;
 
     fn program(text: &str) -> Program {
-        shaderdiff_ir::tgsi::parse(text, "t.tgsi").expect("valid program")
+        shaderdiff_tgsi::parse(text, "t.tgsi").expect("valid program")
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use shaderdiff_ir::{File, Program, Register};
+use shaderdiff_model::{File, Program, Register};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::RegKey;
 
@@ -225,7 +225,7 @@ impl Plan {
             dummy,
             staged,
             tables,
-            fragment: shape.stage() == shaderdiff_ir::Stage::Fragment,
+            fragment: shape.stage() == shaderdiff_model::Stage::Fragment,
             memory: crate::memory::MemPlan::new(program),
         }
     }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 use shaderdiff_oracles::Vec4;
 

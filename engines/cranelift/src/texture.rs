@@ -37,7 +37,7 @@ use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::types::{I32, I64};
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::{File, Opcode, Program, ReturnType, Stage};
+use shaderdiff_model::{File, Opcode, Program, ReturnType, Stage};
 use shaderdiff_oracles::texture::{Format, MinFilter, Rule, Target, Texture, Wrap};
 use shaderdiff_oracles::Inputs;
 
@@ -111,7 +111,7 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let ret = program
         .decls(File::SamplerView)
         .find_map(|d| match &d.resource {
-            Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+            Some(shaderdiff_model::Resource::SamplerView { return_type, .. })
                 if d.contains(i64::from(unit)) =>
             {
                 Some(match return_type[0] {

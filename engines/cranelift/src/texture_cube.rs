@@ -16,7 +16,7 @@
 //!   where the compare function holds on `f32` (NaN operands: the IEEE comparison's
 //!   answer, NOTEQUAL true).
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::texture::{CompareFunc, MinFilter, Target, Texture};
 
 /// The binary32 1.0 word.

@@ -14,7 +14,7 @@
 //! LODQ (tgsi.rst LODQ): `x` = the level accessed (`crate::texture::pick_level`, 0 with
 //! NEAREST minification) as a float, `y` = `lambda`, `z` = `w` = 0.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::texture::{MinFilter, Texture};
 
 use crate::texture::{pick_level, txd_lambda};

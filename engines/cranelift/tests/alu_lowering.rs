@@ -29,7 +29,7 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shaderdiff_cranelift::alu::{self, AluCtx, Libcalls};
-use shaderdiff_ir::{Opcode, ScalarType, ALL_OPCODES};
+use shaderdiff_model::{Opcode, ScalarType, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu as oracle;
 use shaderdiff_oracles::interp::lanes::{Mask, Vals, LANES, ZERO_VALS};
 

@@ -10,7 +10,7 @@
 use shaderdiff_cranelift::faults::{Fault, CATALOGUE};
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::{RegKey, Vec4};
 
 /// One fault's demonstration.
@@ -276,7 +276,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn run(case: &Case, fault: Option<&str>) -> Outputs {
-    let program = shaderdiff_ir::tgsi::parse(case.program, "fault.tgsi")
+    let program = shaderdiff_tgsi::parse(case.program, "fault.tgsi")
         .unwrap_or_else(|e| panic!("{e}\n{}", case.program));
     let mut inputs = Inputs {
         invocations: case.input.len().max(1),

@@ -9,7 +9,7 @@
 use std::any::Any;
 use std::collections::BTreeSet;
 
-use shaderdiff_ir::{Opcode, Pos, Program, Stage};
+use shaderdiff_model::{Opcode, Pos, Program, Stage};
 use shaderdiff_oracles::interp::ExecError;
 pub use shaderdiff_oracles::{Inputs, Outputs};
 use thiserror::Error;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use shaderdiff_engine::{Inputs, Outputs};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::{RegKey, Vec4};
 
 use crate::ffi::{self, Gl};

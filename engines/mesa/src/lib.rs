@@ -21,8 +21,8 @@ use std::any::Any;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::nv::NvOrigin;
-use shaderdiff_ir::{Program, Stage, ALL_OPCODES};
+use shaderdiff_nv::NvOrigin;
+use shaderdiff_model::{Program, Stage, ALL_OPCODES};
 
 pub use draw::available;
 

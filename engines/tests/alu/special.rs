@@ -8,7 +8,7 @@
 //! and jit), so a result may differ from the correctly rounded value by at most 1 ulp.
 //! Special values follow C99/IEEE as quoted in EXEC-NOTES.md §3.
 
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::consts::*;
 use crate::support::rows::*;

@@ -7,7 +7,7 @@
 
 use rstest::rstest;
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs};
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::RegKey;
 
 use crate::support::programs::*;

@@ -22,7 +22,7 @@ fn vout(v: u32, n: u32) -> RegKey {
 /// Input `IN[v][n]` (vertex `v` of the input primitive).
 fn vin(v: u32, n: u32) -> RegKey {
     RegKey {
-        file: shaderdiff_ir::File::Input,
+        file: shaderdiff_model::File::Input,
         dimension: Some(v),
         index: n,
     }

@@ -8,7 +8,7 @@
 //! Every case runs on valhall's texture unit too.
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::{RegKey, Vec4};
 

@@ -31,7 +31,7 @@ pub mod wide;
 use shaderdiff_backends::{
     engine, Engine, EngineConfig, EngineError, Inputs, Outputs, ENGINE_NAMES,
 };
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
@@ -121,7 +121,7 @@ pub fn comparator_mismatches(
 
 /// Parses TGSI text; panics with the located parser message on error.
 pub fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// Failures and notes collected over one test; [`Report::finish`] prints the notes and

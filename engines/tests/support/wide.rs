@@ -27,7 +27,7 @@
 use std::panic::Location;
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::RegKey;
 
 use super::rows::Want;

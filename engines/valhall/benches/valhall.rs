@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::RegKey;
 use shaderdiff_valhall::compile::abi::{RECORD_BASE, RECORD_REG};
 use shaderdiff_valhall::engine::ValhallEngine;
@@ -64,7 +64,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("parses");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("parses");
     let engine = ValhallEngine::new(&EngineConfig::default());
 
     let compiled = engine.compile(&program).expect("compiles");

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{File, Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{File, Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 
@@ -130,8 +130,8 @@ impl ValhallEngine {
         refuse_textures(program)?;
         self.caps.check(ENGINE, program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
-        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
-        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        // resolved once for every engine: shaderdiff_model::wide_modifiers).
+        let expanded = shaderdiff_model::wide_modifiers::expand_source_modifiers(program);
         let program = expanded.as_ref().unwrap_or(program);
         let shape = Shape::new(program).map_err(exec_error)?;
         let fault = self
@@ -177,7 +177,7 @@ pub fn runs_texture_opcode(op: Opcode) -> bool {
 /// Whether the valhall texture unit samples IR target `t`: the single-sampled, non-shadow,
 /// non-cube targets of the texture model (1D, 2D, 3D, RECT, 1D_ARRAY, 2D_ARRAY, BUFFER);
 /// multisample, cube and shadow targets are refused (exit 3).
-pub fn runs_texture_target(t: shaderdiff_ir::TexTarget) -> bool {
+pub fn runs_texture_target(t: shaderdiff_model::TexTarget) -> bool {
     crate::compile::tex::valhall_target(t).is_some()
 }
 

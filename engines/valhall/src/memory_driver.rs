@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
 use shaderdiff_oracles::{Inputs, Outputs};
 

@@ -32,7 +32,7 @@ use std::time::Duration;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{File, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{File, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::{RegKey, Vec4};
 

@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{tgsi, File};
+use shaderdiff_tgsi as tgsi;
+use shaderdiff_model::{File};
 use shaderdiff_oracles::{RegKey, Vec4};
 use shaderdiff_virgl::VirglEngine;
 

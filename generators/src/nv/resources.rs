@@ -8,7 +8,7 @@
 //! global window from the region (`shaderdiff::nv_runtime::prepare`), as it does for an
 //! inputs file.
 
-use shaderdiff_ir::nv::Lowered;
+use shaderdiff_nv::Lowered;
 use shaderdiff_oracles::texture::Texture;
 use shaderdiff_oracles::{Inputs, RegKey};
 

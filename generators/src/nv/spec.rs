@@ -37,8 +37,8 @@
 
 use std::fmt::Write as _;
 
-use shaderdiff_ir::nv::Lowered;
-use shaderdiff_ir::File;
+use shaderdiff_nv::Lowered;
+use shaderdiff_model::File;
 use shaderdiff_oracles::{Inputs, RegKey};
 
 use super::arb_spec::EDGE_VALUES;

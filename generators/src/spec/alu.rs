@@ -2,7 +2,7 @@
 //! program, over the opcode's edge inputs, in variants for source modifiers, saturate,
 //! swizzles, writemasks and (for approximate opcodes) the precision contract's input range.
 
-use shaderdiff_ir::*;
+use shaderdiff_model::*;
 use shaderdiff_oracles::{Inputs, RegKey};
 
 use super::edges::{combos, source_edges, FLOAT};

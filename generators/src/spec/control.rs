@@ -7,8 +7,8 @@
 //! Each is a small hand-written template, parsed (so it is valid by the front-end's own
 //! checks), with inputs drawn from the edge lists.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode, Stage};
+use shaderdiff_tgsi::parse;
+use shaderdiff_model::{File, Opcode, Stage};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use super::edges::{FLOAT, INT};

@@ -35,8 +35,8 @@ mod texture_lod;
 mod vote;
 mod wide;
 
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::{Opcode, Program, ALL_OPCODES};
+use shaderdiff_tgsi::{print_with, PrintOptions};
+use shaderdiff_model::{Opcode, Program, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu::is_alu;
 use shaderdiff_oracles::precision::{Bound, BoundKind, PrecisionContract, RangeOf};
 use shaderdiff_oracles::Inputs;

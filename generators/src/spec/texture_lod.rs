@@ -6,8 +6,8 @@
 //! candidate levels), rows that differ (coarse or fine), a level boundary and a NaN
 //! coordinate; the fetches cover every sample and the out-of-range ones.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::Opcode;
+use shaderdiff_tgsi::parse;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::{Inputs, Vec4};
 

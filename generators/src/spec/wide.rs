@@ -12,7 +12,7 @@
 //! of a 32-bit operand; the zw pair, or channel y / z), placed where tgsi.rst's formula for
 //! the opcode reads them (`shaderdiff_oracles::interp::alu::wide` layouts).
 
-use shaderdiff_ir::*;
+use shaderdiff_model::*;
 use shaderdiff_oracles::interp::alu::wide::{layout, Layout64};
 use shaderdiff_oracles::{Inputs, RegKey};
 

@@ -29,7 +29,7 @@
 //! `IMM[0]`), and all other decisions read only defined values, so nothing else can make an
 //! invocation unconstrained.
 
-use shaderdiff_ir::{Opcode, Src};
+use shaderdiff_model::{Opcode, Src};
 
 use super::builder::{
     full, plain, Builder, GUARD_FLOAT_IMM, GUARD_FLOAT_IMM2, GUARD_INT_IMM, INT_IMM,

@@ -19,7 +19,8 @@
 
 use std::fmt::Write;
 
-use shaderdiff_ir::{tgsi, Opcode, Program};
+use shaderdiff_tgsi as tgsi;
+use shaderdiff_model::{Opcode, Program};
 
 use crate::choices::Choices;
 use crate::inputs::special_word;

@@ -10,7 +10,7 @@
 //! undefined, and the other engines are not compared there.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 use crate::support::{f, i};

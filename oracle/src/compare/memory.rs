@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use shaderdiff_ir::{File, MemoryType, Program, Resource};
+use shaderdiff_model::{File, MemoryType, Program, Resource};
 
 use super::atomic::{check_final_only, check_serializable, AtomicRecord, Location, Space};
 use super::Mismatch;

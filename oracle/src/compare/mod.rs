@@ -1,5 +1,5 @@
 //! The comparator: an engine's [`Outputs`] against the oracle's, channel by channel, typed by
-//! the IR's type inference ([`shaderdiff_ir::infer_types`]) and toleranced by the precision
+//! the IR's type inference ([`shaderdiff_model::infer_types`]) and toleranced by the precision
 //! contract ([`crate::precision`]). Produces INTERFACE.md's `diff --format json` mismatch
 //! records ([`Mismatch`]).
 //!
@@ -37,7 +37,7 @@ pub mod atomic;
 pub mod memory;
 
 use serde::Serialize;
-use shaderdiff_ir::{infer_types, ChannelType, File, Program, ScalarType};
+use shaderdiff_model::{infer_types, ChannelType, File, Program, ScalarType};
 use thiserror::Error;
 
 use crate::interp::interval::wide::key64;

@@ -22,7 +22,7 @@ pub mod kernel;
 pub mod special;
 pub mod wide;
 
-use shaderdiff_ir::{Opcode, ScalarType};
+use shaderdiff_model::{Opcode, ScalarType};
 
 use super::lanes::{FetchType, Mask, Vals};
 use kernel::{chan1, chan2, map1, map2, map3, map4, rep1, rep2, rep_vec1, rep_vec2};

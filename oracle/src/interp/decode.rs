@@ -2,7 +2,7 @@
 //! storage slots, fetch types, control-flow partners — and checked for everything the
 //! interpreter does not support before any invocation runs.
 
-use shaderdiff_ir::{
+use shaderdiff_model::{
     File, Opcode, OutputMode, Pos, Program, Register, Saturate, Src, Stage, Structure,
 };
 
@@ -281,7 +281,7 @@ impl Decoder<'_> {
         })
     }
 
-    fn addr(&self, ind: &shaderdiff_ir::Indirect, pos: Option<Pos>) -> Result<AddrRef, ExecError> {
+    fn addr(&self, ind: &shaderdiff_model::Indirect, pos: Option<Pos>) -> Result<AddrRef, ExecError> {
         if ind.component > 3 {
             return Err(invalid(pos, "address component out of range"));
         }
@@ -487,8 +487,8 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
 /// [`ExecError::UnsupportedFeature`].
 pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
     // Modifiers on 64-bit sources become explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
-    // resolved once, in shaderdiff_ir::wide_modifiers).
-    match shaderdiff_ir::wide_modifiers::expand_source_modifiers(program) {
+    // resolved once, in shaderdiff_model::wide_modifiers).
+    match shaderdiff_model::wide_modifiers::expand_source_modifiers(program) {
         Some(expanded) => decode_expanded(&expanded),
         None => decode_expanded(program),
     }

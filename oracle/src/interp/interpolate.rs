@@ -29,7 +29,7 @@
 //! these must come from TGSI_FILE_INPUT"; checked by the IR validator); an indirectly
 //! addressed input is refused as unsupported.
 
-use shaderdiff_ir::{File, Interpolation, Opcode, Pos, Program};
+use shaderdiff_model::{File, Interpolation, Opcode, Pos, Program};
 
 use super::decode::{DInsn, InterpAt, Kind, SrcOp};
 use super::lanes::{Mask, LANES};

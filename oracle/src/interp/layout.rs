@@ -6,7 +6,7 @@
 //! (TEMP, IN, OUT, ADDR, SV, TEMPX) live in lane storage (one [`Vals`](super::lanes::Vals)
 //! per slot), uniform files (CONST, IMM, IMMX) in uniform storage (one vec4 per slot).
 
-use shaderdiff_ir::{DeclDimension, File, Pos, Primitive, Program, PropertyName, Register, Stage};
+use shaderdiff_model::{DeclDimension, File, Pos, Primitive, Program, PropertyName, Register, Stage};
 
 use super::ExecError;
 

@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use shaderdiff_ir::{File, MemoryType, Opcode, Pos, Program, PropertyName, Resource, Stage};
+use shaderdiff_model::{File, MemoryType, Opcode, Pos, Program, PropertyName, Resource, Stage};
 
 use super::decode::{DInsn, Decoder, Kind, Loc};
 use super::lanes::FetchType;
@@ -92,7 +92,7 @@ pub struct ResourceDecl {
 pub(crate) struct MemRef {
     pub res: u32,
     pub swizzle: [u8; 4],
-    /// Atomics: the location's width (`shaderdiff_ir::atomic64`: 64 bits when the memory
+    /// Atomics: the location's width (`shaderdiff_model::atomic64`: 64 bits when the memory
     /// format is `PIPE_FORMAT_R64_UINT` / `_SINT`).
     pub width: crate::atomic::AtomicWidth,
 }
@@ -212,7 +212,7 @@ pub(crate) fn decode_insn(
             Some(MemRef {
                 res: res as u32,
                 swizzle,
-                width: if shaderdiff_ir::atomic64::is_wide_atomic(insn) {
+                width: if shaderdiff_model::atomic64::is_wide_atomic(insn) {
                     crate::atomic::AtomicWidth::W64
                 } else {
                     crate::atomic::AtomicWidth::W32

@@ -157,7 +157,7 @@ pub mod texture;
 mod vote;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};
-use shaderdiff_ir::{Opcode, Pos, Program};
+use shaderdiff_model::{Opcode, Pos, Program};
 use thiserror::Error;
 
 use crate::io::{Inputs, Outputs};

@@ -6,7 +6,7 @@
 //! and which inputs it accepts is shared, so engines never differ on I/O shape alone.
 
 use super::texture::TexUse;
-use shaderdiff_ir::{File, Program, Stage};
+use shaderdiff_model::{File, Program, Stage};
 
 use super::decode::{decode, Decoded};
 use super::layout::{space_key, Layout, Storage};

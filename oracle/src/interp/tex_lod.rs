@@ -43,7 +43,7 @@
 //!   `z`, `w` are undefined (tgsi.rst writes `dst.xy` only). No texture: undefined.
 //!   Outside fragment programs the partials are 0: `x = 0`, `y` undefined.
 
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 
 use super::decode::DInsn;
 use super::interval::iv::{next_down, next_up};

@@ -71,7 +71,7 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_ir::{File, Opcode, Pos, Program, ReturnType, Stage};
+use shaderdiff_model::{File, Opcode, Pos, Program, ReturnType, Stage};
 
 use super::decode::{DInsn, Decoder, Kind, Loc};
 use super::lanes::{FetchType, Mask};
@@ -313,7 +313,7 @@ pub(crate) fn decode_insn(
     let ret = program
         .decls(File::SamplerView)
         .find_map(|d| match &d.resource {
-            Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+            Some(shaderdiff_model::Resource::SamplerView { return_type, .. })
                 if d.contains(unit as i64) =>
             {
                 Some(return_type[0])
@@ -350,7 +350,7 @@ pub(crate) fn decode_insn(
     if let Some(o) = insn.tex_offsets.first() {
         // TEXT-FORMAT.md §7.5: a register and three swizzle letters, read as integers.
         let s = o.swizzle;
-        let off = shaderdiff_ir::Src {
+        let off = shaderdiff_model::Src {
             reg: o.reg,
             swizzle: [s[0], s[1], s[2], s[2]],
             abs: false,

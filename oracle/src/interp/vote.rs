@@ -47,8 +47,8 @@ pub(crate) enum VoteOp {
 
 impl VoteOp {
     /// The operation of a TGSI opcode, if it is one of these.
-    pub fn of(op: shaderdiff_ir::Opcode) -> Option<VoteOp> {
-        use shaderdiff_ir::Opcode::*;
+    pub fn of(op: shaderdiff_model::Opcode) -> Option<VoteOp> {
+        use shaderdiff_model::Opcode::*;
         Some(match op {
             VOTE_ANY => VoteOp::Any,
             VOTE_ALL => VoteOp::All,

@@ -36,7 +36,7 @@ mod num;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use shaderdiff_ir::{Opcode, ALL_OPCODES};
+use shaderdiff_model::{Opcode, ALL_OPCODES};
 use thiserror::Error;
 
 pub use num::parse_num;

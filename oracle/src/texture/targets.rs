@@ -24,7 +24,7 @@
 //!   §11.2, NV_gpu_program4 Table X.17 "shadow" column); SHADOWCUBEARRAY keeps it in
 //!   TEX2 / TXB2 / TXL2's `src1`, which the model does not run.
 
-use shaderdiff_ir::{Opcode, TexTarget as Ir};
+use shaderdiff_model::{Opcode, TexTarget as Ir};
 
 use super::{Format, Target, Texture, Wrap, MAX_EXTENT};
 

@@ -6,7 +6,7 @@
 //! Float constants are binary32 bit patterns, written by hand.
 #![allow(dead_code)]
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::interp::alu::eval;
 use shaderdiff_oracles::interp::lanes::{Mask, Vals, LANES, ZERO_VALS};
 

@@ -42,7 +42,7 @@ pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use float::{fbin, Rounding};
 use int::{ibin, Div, Shift};

@@ -12,7 +12,7 @@
 //!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
 //!   fault the jit compiles the program it was given, untouched.
 //! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
-//!   assembly and not changed since ([`shaderdiff_ir::nv::NvOrigin::of`]) from the assembly
+//!   assembly and not changed since ([`shaderdiff_nv::NvOrigin::of`]) from the assembly
 //!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
 //!   HOOK` in ir/src/nv/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
 //!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
@@ -32,8 +32,8 @@
 pub(crate) mod lower;
 
 use shaderdiff_engine::FaultDef;
-use shaderdiff_ir::nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
-use shaderdiff_ir::{Opcode, Program, IDENTITY_SWIZZLE};
+use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
+use shaderdiff_model::{Opcode, Program, IDENTITY_SWIZZLE};
 
 /// One catalogued fault of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,7 +7,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I32X4;
 use cranelift_codegen::ir::{InstBuilder, Value};
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{LowerError, Lowerer};

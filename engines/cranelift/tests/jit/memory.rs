@@ -6,7 +6,7 @@
 
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::atomic::AtomicOp;
 use shaderdiff_oracles::compare::memory::compare_program_memory;
 use shaderdiff_oracles::interp::{self, replay_of, AtomicOrder, InterpConfig};

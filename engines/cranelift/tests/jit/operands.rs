@@ -116,7 +116,7 @@ END
     let mut ins = inputs(4, &[(input(0), vec![a(0), a(1), a(2), a(3)])]);
     for k in 0..4u32 {
         let key = shaderdiff_oracles::RegKey {
-            file: shaderdiff_ir::File::Const,
+            file: shaderdiff_model::File::Const,
             dimension: Some(1),
             index: k,
         };

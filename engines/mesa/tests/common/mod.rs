@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::nv;
-use shaderdiff_ir::File;
+use shaderdiff_nv as nv;
+use shaderdiff_model::File;
 use shaderdiff_mesa::MesaEngine;
 use shaderdiff_oracles::RegKey;
 

@@ -27,7 +27,7 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::interp::shape::Shape;
 use shaderdiff_oracles::RegKey;
 

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use shaderdiff_ir::{Opcode, Program, Register, Stage};
+use shaderdiff_model::{Opcode, Program, Register, Stage};
 use shaderdiff_oracles::interp::shape::Shape;
 
 use super::abi::{RecordLayout, RECORD_REG};
@@ -199,7 +199,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The source position of instruction `i`.
-    pub(super) fn pos(&self, i: usize) -> Option<shaderdiff_ir::Pos> {
+    pub(super) fn pos(&self, i: usize) -> Option<shaderdiff_model::Pos> {
         self.program.source_map.instruction(i)
     }
 
@@ -355,10 +355,10 @@ impl<'a> Lower<'a> {
         for (key, off) in outs {
             let reg = Register {
                 file: key.file,
-                index: shaderdiff_ir::Index::direct(key.index as i32),
+                index: shaderdiff_model::Index::direct(key.index as i32),
                 dimension: key
                     .dimension
-                    .map(|d| shaderdiff_ir::Index::direct(d as i32)),
+                    .map(|d| shaderdiff_model::Index::direct(d as i32)),
             };
             let Some(s) = self.space(&reg) else { continue };
             if self.layout.spaces[s].record.is_some() {

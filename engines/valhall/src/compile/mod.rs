@@ -32,7 +32,7 @@ pub mod tex;
 pub mod vcode;
 mod wide64;
 
-use shaderdiff_ir::{Pos, Program, Stage};
+use shaderdiff_model::{Pos, Program, Stage};
 use shaderdiff_oracles::interp::shape::Shape;
 
 use abi::{RecordLayout, MAX_RECORD};
@@ -200,7 +200,7 @@ pub fn compile_with(
 
 /// The uniform memory's initial words: immediates (IMM, IMMX) of the spaces that live there.
 fn uniform_memory(program: &Program, shape: &Shape, layout: &RecordLayout) -> Vec<u32> {
-    use shaderdiff_ir::File;
+    use shaderdiff_model::File;
     let mut words = vec![0u32; layout.uniform_mem_bytes as usize / 4];
     for (s, loc) in layout.spaces.iter().enumerate() {
         let Some(base) = loc.uniform_mem else {

@@ -33,13 +33,13 @@
 // The lane loops index several planes in lockstep; indices read better than nested zips.
 #![allow(clippy::needless_range_loop)]
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::kernel::{Checked, Outcome, Word};
 use super::{double as db, int64 as i6};
 use crate::interp::lanes::{Mask, Vals, LANES};
 
-pub use shaderdiff_ir::wide::{layout, Layout64};
+pub use shaderdiff_model::wide::{layout, Layout64};
 
 /// Whether `op` is a 64-bit opcode [`eval`] implements (every double and 64-bit integer
 /// opcode of opcodes.csv).
@@ -365,14 +365,14 @@ pub fn eval(op: Opcode, s: &[Vals], w: u8, o: &mut Vals, u: &mut [Mask; 4]) -> b
 ///
 /// Source modifiers on 64-bit operands are not refused: tgsi.rst describes only 32-bit ones
 /// and tgsi_exec ignores them (EXEC-NOTES.md §6), but real programs (radeonsi's
-/// `U64ADD ..., -TEMP[2]`) need them; [`shaderdiff_ir::wide_modifiers`] gives them their
+/// `U64ADD ..., -TEMP[2]`) need them; [`shaderdiff_model::wide_modifiers`] gives them their
 /// 64-bit meaning before any engine decodes the program.
-pub fn unsupported_form(insn: &shaderdiff_ir::Instruction) -> Option<&'static str> {
+pub fn unsupported_form(insn: &shaderdiff_model::Instruction) -> Option<&'static str> {
     let info = insn.opcode.info();
     if !is_wide(insn.opcode) {
         return None;
     }
-    if insn.saturate != shaderdiff_ir::Saturate::None && info.dst_type.is_some_and(|t| t.is_64bit())
+    if insn.saturate != shaderdiff_model::Saturate::None && info.dst_type.is_some_and(|t| t.is_64bit())
     {
         return Some("saturate on a 64-bit result (tgsi.rst: saturate clamps 32-bit stores)");
     }

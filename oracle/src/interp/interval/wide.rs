@@ -45,7 +45,7 @@
 //!   pair as one binary64 whatever the static channel types say, and an unflagged inexact
 //!   channel as a binary32 interval.
 
-use shaderdiff_ir::{Opcode, ScalarType};
+use shaderdiff_model::{Opcode, ScalarType};
 
 use super::eval::{put, Srcs, NAN_UNKNOWN};
 use super::ops::Env;

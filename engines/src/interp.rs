@@ -47,9 +47,9 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
         .filter(|&op| {
             alu::is_alu(op)
                 || NON_ALU.contains(&op)
-                || shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
+                || shaderdiff_model::check::texture::TEXTURE_OPCODES.contains(&op)
                 || matches!(op, INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET)
-                || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
+                || shaderdiff_model::atomic::AtomicOp::from_opcode(op).is_some()
         })
         .collect()
 }

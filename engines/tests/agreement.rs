@@ -31,8 +31,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs, Outputs};
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Opcode, Program};
-use shaderdiff_oracles::RegKey;
 
 use support::{engines_with, show, ORACLE};
 

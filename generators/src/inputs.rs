@@ -3,7 +3,7 @@
 //! and half as random bits (INTERFACE.md "The inputs file"; issue 4 "Generators").
 
 use shaderdiff_model::{DeclDimension, File, Program, Stage};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
 
 use crate::choices::Choices;
 

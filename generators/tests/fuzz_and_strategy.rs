@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use shaderdiff_generators::fuzz::FuzzProgram;
 use shaderdiff_generators::strategy::{defined_case, tgsi_case};
 use shaderdiff_generators::GenConfig;
-use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 use shaderdiff_oracles::interp::{self, InterpConfig};
+use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 
 fn check_valid(p: &shaderdiff_model::Program) -> Result<(), TestCaseError> {
     let text = print_with(p, &PrintOptions { lossless: true });

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
-use shaderdiff_nv::{self as nv, NvProgram};
-use shaderdiff_tgsi::{self as tgsi, PrintOptions};
 use shaderdiff_model::{File, Program};
+use shaderdiff_nv::{self as nv, NvProgram};
 use shaderdiff_oracles::RegKey;
+use shaderdiff_tgsi::{self as tgsi, PrintOptions};
 
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang::{self, Lang};

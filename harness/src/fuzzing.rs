@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use shaderdiff_generators::fuzz::FuzzProgram;
 use shaderdiff_generators::nv::NvFuzzProgram;
-use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 use shaderdiff_oracles::precision::NanPolicy;
+use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 
 use crate::diff::{engines_from_names, Differ};
 
@@ -60,11 +60,7 @@ pub fn nv_parse(data: &[u8]) {
     let q = shaderdiff_nv::parse(&printed, "printed.nv")
         .unwrap_or_else(|e| panic!("printed program does not parse: {e}\n{printed}"));
     assert_eq!(p, q, "print/parse changed the program:\n{printed}");
-    assert_eq!(
-        shaderdiff_nv::print(&q),
-        printed,
-        "printing is not stable"
-    );
+    assert_eq!(shaderdiff_nv::print(&q), printed, "printing is not stable");
 }
 
 /// [`valhall_decode`]'s property (see the module table). Immediate-table entries 0 and 21

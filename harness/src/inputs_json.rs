@@ -106,9 +106,9 @@ fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_tgsi::parse;
     use shaderdiff_model::File;
     use shaderdiff_oracles::RegKey;
+    use shaderdiff_tgsi::parse;
 
     #[test]
     fn written_inputs_read_back_exactly() {

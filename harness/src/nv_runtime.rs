@@ -23,8 +23,8 @@
 //!   undefined). This is the grouping the engines use for workgroups (invocation `i` is in
 //!   workgroup `i / s`).
 
-use shaderdiff_nv::NameMap;
 use shaderdiff_model::{File, Program, PropertyName};
+use shaderdiff_nv::NameMap;
 use shaderdiff_oracles::atomic::Space;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
@@ -343,7 +343,8 @@ mod tests {
             (PropertyName::CsFixedBlockWidth, 2),
             (PropertyName::CsFixedBlockHeight, 2),
         ] {
-            p.properties.push(shaderdiff_model::Property { name, value });
+            p.properties
+                .push(shaderdiff_model::Property { name, value });
         }
         let mut inputs = Inputs {
             invocations: 8,

@@ -375,9 +375,9 @@ mod tests {
 mod first_tests {
     use super::*;
     use crate::edit::is_valid;
-    use shaderdiff_tgsi as tgsi;
     use shaderdiff_oracles::interp::{run, InterpConfig};
     use shaderdiff_oracles::io::{Inputs, RegKey};
+    use shaderdiff_tgsi as tgsi;
 
     /// A loop run twice: ADD writes 1.0 then 2.0; the UIF is not taken, then taken.
     const TWICE: &str = "VERT\nDCL OUT[0]\nDCL TEMP[0..1]\n\

@@ -27,7 +27,9 @@ fn qwords(b: &[u8]) -> Vec<u64> {
 #[test]
 fn tgsi_text_64_bit_atomics_run_on_every_engine() {
     let p = shaderdiff_tgsi::parse(TEXT, "a64.tgsi").expect("parses");
-    assert!(shaderdiff_model::atomic64::is_wide_atomic(&p.instructions[0]));
+    assert!(shaderdiff_model::atomic64::is_wide_atomic(
+        &p.instructions[0]
+    ));
     assert_eq!(p.instructions[2].opcode, Opcode::ATOMCAS);
     // The printer writes the format back and the text parses to the same program.
     let printed = shaderdiff_tgsi::print(&p);

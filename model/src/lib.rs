@@ -13,24 +13,38 @@
 //! * [`validate`]: semantic checks (declared registers, index ranges, structure).
 //! * [`wide`], [`wide_modifiers`]: the 64-bit channel layouts and the meaning of source
 //!   modifiers on 64-bit operands, shared by every engine.
+//! * [`check`]: the pre-run checks every engine shares (validity, register spaces,
+//!   accepted inputs, [`check::ExecError`]).
+//! * [`io`]: an engine's inputs and outputs (INTERFACE.md "The inputs file"), per-channel
+//!   acceptance intervals.
+//! * [`texture`]: the texture model (targets, formats, wrap and filter modes, texel data).
+//! * [`atomic`]: atomic operations and the records engines log for them (no arithmetic).
 //! * [`edit`]: rebuilding a program's instruction list (labels and positions kept).
 
+pub mod atomic;
 pub mod atomic64;
+pub mod check;
 pub mod edit;
 pub mod error;
 pub mod infer;
+pub mod io;
 pub mod names;
 pub mod opcode;
 pub mod program;
 pub mod structure;
 pub mod text;
+pub mod texture;
 pub mod types;
 pub mod validate;
 pub mod wide;
 pub mod wide_modifiers;
 
+// Lets files moved here from crates that imported the model keep `shaderdiff_model::` paths.
+extern crate self as shaderdiff_model;
+
 pub use error::ParseError;
 pub use infer::{infer_types, TypeMap};
+pub use io::{emitted_key, EmitRecord, Inputs, Interval, Intervals, Outputs, RegKey, Vec4};
 pub use names::*;
 pub use opcode::{OpInfo, Opcode, OutputMode, ALL_OPCODES};
 pub use program::*;

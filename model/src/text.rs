@@ -71,4 +71,3 @@ pub fn register_text(r: &Register) -> String {
     s += &index_text(&r.index);
     s
 }
-

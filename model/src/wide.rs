@@ -2,7 +2,7 @@
 //! "Double ISA" and "64-bit Integer ISA": a 64-bit value is the channel pair xy or zw, low
 //! word first). One table for every engine; where tgsi.rst and tgsi_exec disagree (the zw
 //! shift count, the channels comparisons and narrowing conversions write) the engines cite
-//! their resolution beside their use of it (oracles/src/interp/alu/wide.rs).
+//! their resolution beside their use of it (oracle/src/interp/alu/wide.rs).
 
 use crate::opcode::Opcode;
 
@@ -40,4 +40,30 @@ pub fn layout(op: Opcode) -> Option<Layout64> {
         F2D | I2D | U2D | F2I64 | F2U64 | I2I64 | U2I64 => Layout64::Widen,
         _ => return None,
     })
+}
+
+/// Whether `op` is a 64-bit opcode every engine evaluates (every double and 64-bit integer
+/// opcode of opcodes.csv).
+pub fn is_wide(op: Opcode) -> bool {
+    layout(op).is_some()
+}
+
+/// Why every engine refuses this form of a 64-bit instruction, if it does: `_SAT` on a
+/// 64-bit result ("The saturate modifier clamps 32-bit destination stores", tgsi.rst "Other
+/// Modifiers"; clamping half of a double has no defined meaning). Results of 32-bit type
+/// (D2F's, comparisons') take `_SAT` as usual.
+///
+/// Source modifiers on 64-bit operands are not refused: tgsi.rst describes only 32-bit ones
+/// and tgsi_exec ignores them (EXEC-NOTES.md §6), but real programs (radeonsi's
+/// `U64ADD ..., -TEMP[2]`) need them; [`crate::wide_modifiers`] gives them their
+/// 64-bit meaning before any engine decodes the program.
+pub fn unsupported_form(insn: &crate::Instruction) -> Option<&'static str> {
+    let info = insn.opcode.info();
+    if !is_wide(insn.opcode) {
+        return None;
+    }
+    if insn.saturate != crate::Saturate::None && info.dst_type.is_some_and(|t| t.is_64bit()) {
+        return Some("saturate on a 64-bit result (tgsi.rst: saturate clamps 32-bit stores)");
+    }
+    None
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_model::File;
-use shaderdiff_oracles::atomic::{AtomicOp, AtomicWidth};
+use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicWidth};
 use shaderdiff_oracles::compare::atomic::{check_serializable, AtomicRecord, Location, Space};
 use shaderdiff_oracles::RegKey;
 

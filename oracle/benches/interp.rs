@@ -11,10 +11,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shaderdiff_tgsi as tgsi;
 use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_tgsi as tgsi;
 
 /// Invocations per run.
 const INVOCATIONS: usize = 65_536;

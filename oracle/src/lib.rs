@@ -16,8 +16,8 @@
 pub mod atomic;
 pub mod compare;
 pub mod interp;
-pub mod io;
 pub mod precision;
-pub mod texture;
 pub use interp::{ExecError, InterpConfig};
 pub use io::{emitted_key, EmitRecord, Inputs, Interval, Intervals, Outputs, RegKey, Vec4};
+/// The data model's inputs/outputs and texture model, under the paths the oracle had.
+pub use shaderdiff_model::{io, texture};

@@ -6,7 +6,7 @@
 //! winners, a reordered invocation). Small cases carry hand-computed values.
 
 use shaderdiff_model::File;
-use shaderdiff_oracles::atomic::{AtomicOp, AtomicWidth};
+use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
 use shaderdiff_oracles::compare::atomic::{
     check_final_only, check_serializable, AtomicRecord, AtomicViolation, FinalCheck, Location,
     Space,

@@ -16,7 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_cranelift::{JitEngine, JitOptions};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 
 const INVOCATIONS: usize = 65_536;
 const INSTRUCTIONS: usize = 64;

@@ -3,8 +3,8 @@
 //! ranges of instructions may take invocations away for good (KILL, END, RET ...), which
 //! decides where stores need no execution mask.
 
+use shaderdiff_model::check::MAX_CALL_DEPTH;
 use shaderdiff_model::{Opcode, Program, Structure};
-use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 
 /// Control-flow facts of a program (see the module docs).
 #[derive(Clone, Debug)]

@@ -17,8 +17,8 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use shaderdiff_engine::EngineError;
+use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::Program;
-use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::{self, Libcalls};
 use crate::analysis::Analysis;
@@ -165,7 +165,7 @@ fn needs_libcalls(program: &Program) -> bool {
         matches!(
             i.opcode,
             EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM | DLDEXP
-        ) || shaderdiff_oracles::atomic::AtomicOp::from_opcode(i.opcode).is_some()
+        ) || shaderdiff_model::atomic::AtomicOp::from_opcode(i.opcode).is_some()
             || crate::texture::TEX_OPCODES.contains(&i.opcode)
     })
 }

@@ -3,7 +3,7 @@
 //! (`shaderdiff_oracles::interp`) fixes.
 //!
 //! * What a program's registers are, which programs are valid and which inputs they accept
-//!   is shared with the oracle (`shaderdiff_oracles::interp::shape::Shape`), so both engines
+//!   is shared with the oracle (`shaderdiff_model::check::shape::Shape`), so both engines
 //!   give the same errors and the same [`Outputs`] shape.
 //! * Everything that computes values is the jit's own: the ALU lowering ([`alu`]), operand
 //!   fetch/store with modifiers, saturation and per-invocation indirect addressing, control
@@ -34,6 +34,7 @@
 pub mod alu;
 
 mod analysis;
+mod atomic;
 mod compile;
 mod emit;
 pub mod faults;
@@ -53,9 +54,9 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::ExecError;
 use shaderdiff_model::{Opcode, Program, Stage, ALL_OPCODES};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::ExecError;
 
 use analysis::Analysis;
 use compile::{Front, JitProgram};
@@ -184,7 +185,7 @@ impl JitEngine {
         let program = expanded.as_ref().unwrap_or(program);
         // Forms of 64-bit instructions tgsi.rst gives no meaning (shared with the oracle).
         for (i, insn) in program.instructions.iter().enumerate() {
-            if let Some(why) = shaderdiff_oracles::interp::alu::wide::unsupported_form(insn) {
+            if let Some(why) = shaderdiff_model::wide::unsupported_form(insn) {
                 return Err(EngineError::Unsupported {
                     engine: ENGINE.into(),
                     opcode: Some(insn.opcode),
@@ -213,7 +214,8 @@ impl JitEngine {
                 ),
             });
         }
-        let plan = Plan::new(program, &shape);
+        let mut plan = Plan::new(program, &shape);
+        plan.memory.fault = fault;
         Ok(Front {
             program: program.clone(),
             shape,

@@ -16,9 +16,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Program, Register};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::RegKey;
 
 /// Bytes one register occupies in the scratch buffer: 4 channels × 4 lanes × 4 bytes.
 pub(crate) const REG_BYTES: u32 = 64;

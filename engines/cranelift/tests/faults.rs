@@ -11,7 +11,7 @@ use shaderdiff_cranelift::faults::{Fault, CATALOGUE};
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::{RegKey, Vec4};
 
 /// One fault's demonstration.
 /// `(stream, primitive)` of each emitted vertex.

@@ -11,8 +11,8 @@
 
 use shaderdiff_cranelift::{JitEngine, JitOptions};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::RegKey;
 
 /// Resident set size of this process in KiB (`VmRSS` of /proc/self/status).
 fn rss_kib() -> u64 {

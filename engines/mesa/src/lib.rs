@@ -21,8 +21,8 @@ use std::any::Any;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_nv::NvOrigin;
 use shaderdiff_model::{Program, Stage, ALL_OPCODES};
+use shaderdiff_nv::NvOrigin;
 
 pub use draw::available;
 

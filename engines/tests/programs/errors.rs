@@ -7,8 +7,8 @@
 
 use rstest::rstest;
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs};
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Opcode};
-use shaderdiff_oracles::RegKey;
 
 use crate::support::programs::*;
 use crate::support::{engines_with, parse, Report};

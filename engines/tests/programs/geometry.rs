@@ -10,7 +10,7 @@
 //!   complete.
 //! * tgsi_exec drops vertices past GS_MAX_OUTPUT_VERTICES (absent: 0).
 
-use shaderdiff_oracles::{emitted_key, RegKey};
+use shaderdiff_model::{emitted_key, RegKey};
 
 use crate::support::consts::fv;
 use crate::support::programs::*;

@@ -4,7 +4,7 @@
 //! Declaration", ARL/UARL) and EXEC-NOTES §1–2, as the comments show.
 
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 
 use crate::support::consts::{f, fv};
 use crate::support::programs::*;

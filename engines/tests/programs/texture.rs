@@ -8,9 +8,9 @@
 //! Every case runs on valhall's texture unit too.
 
 use shaderdiff_backends::Inputs;
+use shaderdiff_model::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_model::File;
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::{RegKey, Vec4};
 
 use crate::support::consts::f;
 use crate::support::programs::*;

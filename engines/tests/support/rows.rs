@@ -28,8 +28,8 @@ use std::panic::Location;
 use std::collections::HashSet;
 
 use shaderdiff_backends::{Engine, Inputs, Outputs};
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Opcode, Program};
-use shaderdiff_oracles::RegKey;
 
 use super::{engines, parse, show, ulps, Report, ORACLE};
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::compile::abi::{RECORD_BASE, RECORD_REG};
 use shaderdiff_valhall::engine::ValhallEngine;
 use shaderdiff_valhall::sim::{Launch, Memory, NUM_REGS};

@@ -12,14 +12,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::ExecError;
+use shaderdiff_model::{emitted_key, EmitRecord, RegKey};
 use shaderdiff_model::{File, Opcode, Program, Stage, ALL_OPCODES};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
 
 use crate::compile::abi::{RECORD_BASE, RECORD_REG, SIDEBAND_REG, UNIFORM_MEM_BASE};
 use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
 use crate::sim::{Launch, Memory, Schedule, Shader, SimError, NUM_REGS};
-use shaderdiff_oracles::interp::memory::is_memory_opcode;
+use shaderdiff_model::check::memory::is_memory_opcode;
 
 /// The engine's `--backend` name.
 pub const ENGINE: &str = "valhall";
@@ -299,7 +300,7 @@ impl Engine for ValhallEngine {
         }
         // TXQ's size words (compile::tex): level-0 extents and the level count.
         for &(unit, first) in &m.tex_sizes {
-            let key = shaderdiff_oracles::interp::texture::unit_key(unit);
+            let key = shaderdiff_model::check::texture::unit_key(unit);
             if let Some(t) = inputs.textures.get(&key) {
                 let words = [t.size[0], t.size[1], t.size[2], t.levels.len() as u32];
                 for (k, w) in words.into_iter().enumerate() {
@@ -365,7 +366,7 @@ impl Engine for ValhallEngine {
         let status = |t: usize| word(rec, t * stride + m.layout.status as usize);
         if let Some(t) = (0..n).find(|&t| status(t) & STATUS_CALL_DEPTH != 0) {
             return Err(EngineError::CallDepth {
-                limit: shaderdiff_oracles::interp::MAX_CALL_DEPTH,
+                limit: shaderdiff_model::check::MAX_CALL_DEPTH,
                 invocation: t,
             });
         }

@@ -4,8 +4,8 @@
 //! "clamped to [-1,1]"; SEMANTICS.md §3.2: clamp(−0.0, −1, 1) = −0.0).
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Saturate};
-use shaderdiff_oracles::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 fn run(sat: Saturate, x: f32) -> u32 {

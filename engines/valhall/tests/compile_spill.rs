@@ -6,7 +6,7 @@
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 /// 24 TEMPs (96 channels) all live at once: each is IN[0] + IMM[i], then they are summed

@@ -6,8 +6,8 @@
 //! are judged by the atomic comparator against the oracle replaying the engine's order.
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
+use shaderdiff_model::atomic::{AtomicOp, Space};
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::atomic::{AtomicOp, Space};
 use shaderdiff_oracles::compare::memory::compare_memory;
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, RegKey};

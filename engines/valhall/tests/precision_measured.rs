@@ -8,7 +8,7 @@
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 const N: usize = 1 << 16;

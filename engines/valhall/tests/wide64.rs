@@ -12,7 +12,7 @@
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
 use shaderdiff_model::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 /// Runs `VERT; DCL IN[0..2]; DCL OUT[0]; <line>; END` with one invocation per row of

@@ -44,13 +44,13 @@
 use std::collections::BTreeSet;
 
 use shaderdiff_engine::EngineError;
+use shaderdiff_model::check::alu;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{
     Declaration, Dst, File, ImmType, Immediate, Instruction, Opcode, Program, Register, Saturate,
     SemanticName, Src, Stage,
 };
-use shaderdiff_oracles::interp::alu;
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::RegKey;
 
 /// Threads per work group (`CS_FIXED_BLOCK_WIDTH`).
 pub const BLOCK: u32 = 64;

@@ -31,7 +31,11 @@ impl NvOrigin {
     /// The origin of `program` when it carries one and is still the program the lowering
     /// produced (IR equality, which ignores source positions); `None` otherwise.
     pub fn of(program: &Program) -> Option<&NvOrigin> {
-        let o = program.source_map.origin.as_deref()?.downcast_ref::<NvOrigin>()?;
+        let o = program
+            .source_map
+            .origin
+            .as_deref()?
+            .downcast_ref::<NvOrigin>()?;
         (o.lowered == *program).then_some(o)
     }
 

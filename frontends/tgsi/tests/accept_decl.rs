@@ -3,8 +3,8 @@
 //! §10). Also the legacy declarations of the corpus (TEMPX, IMMX, RES).
 
 use rstest::rstest;
-use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 use shaderdiff_model::*;
+use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 
 fn parse_ok(text: &str) -> Program {
     parse(text, "t.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))

@@ -5,8 +5,8 @@
 mod common;
 
 use rstest::rstest;
-use shaderdiff_tgsi::{parse, print};
 use shaderdiff_model::*;
+use shaderdiff_tgsi::{parse, print};
 
 fn parse_ok(text: &str) -> Program {
     parse(text, "t.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))

@@ -3,8 +3,8 @@
 
 mod common;
 
-use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 use shaderdiff_model::{ImmType, Program};
+use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 
 /// Whether every FLT32 value (IMM and IMMX) survives `%10.4f`, i.e. has at most 4 decimals.
 fn floats_print_exactly(p: &Program) -> bool {

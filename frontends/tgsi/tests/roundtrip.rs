@@ -6,8 +6,8 @@
 mod common;
 
 use proptest::prelude::*;
-use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 use shaderdiff_model::*;
+use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 
 const LOSSLESS: PrintOptions = PrintOptions { lossless: true };
 

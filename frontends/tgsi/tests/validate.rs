@@ -4,9 +4,9 @@
 //! destinations, texture targets) plus the canonical-form rules that keep printing lossless.
 
 use rstest::rstest;
-use shaderdiff_tgsi::{parse, print};
 use shaderdiff_model::validate::validate;
 use shaderdiff_model::*;
+use shaderdiff_tgsi::{parse, print};
 
 /// FRAG: IN[0] (GENERIC, PERSPECTIVE), OUT[0], TEMP[0..3], ADDR[0], SAMP[0], one IMM;
 /// `UIF IN[0].x / MOV OUT[0], TEMP[1] / ENDIF / TEX TEMP[0], IN[0], SAMP[0], 2D / END`.

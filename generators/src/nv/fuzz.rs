@@ -4,8 +4,8 @@
 //! input values come from ChaCha streams keyed by a hash of the bytes. The same bytes
 //! always give the same program and inputs, and every byte string gives a valid program.
 
+use shaderdiff_model::Inputs;
 use shaderdiff_nv::{Lowered, NvProgram};
-use shaderdiff_oracles::Inputs;
 
 use super::{build_text, finish, inputs_choices, inputs_for_lowered, rng, PROGRAM_KEY};
 use crate::choices::Choices;

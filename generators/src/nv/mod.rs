@@ -32,9 +32,9 @@ pub mod spec_table;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shaderdiff_nv::{self as nv, Lowered, NvProgram};
 use shaderdiff_model::{File, Stage};
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_nv::{self as nv, Lowered, NvProgram};
 
 use crate::choices::Choices;
 use crate::inputs::channel_word;

@@ -24,7 +24,7 @@
 use std::fmt::Write as _;
 
 use shaderdiff_model::File;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::{Inputs, RegKey};
 
 use super::arb_spec::EDGE_VALUES;
 use super::spec::INT_EDGE_VALUES;

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
+use shaderdiff_model::RegKey;
 use shaderdiff_nv::{self as nv, LowerError, NvOpcode, Shape, TypeSupport};
 use shaderdiff_oracles::interp::{self, InterpConfig};
-use shaderdiff_oracles::RegKey;
 
 use super::super::spec_table::{candidates, Col, Ty, ROWS};
 use super::*;

@@ -23,8 +23,8 @@
 //! 3. **Unwrapping**: a block replaced by its then-body, its else-body or its loop body.
 //! 4. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
 
-use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
 use shaderdiff_model::{File, Program};
+use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 use shaderdiff_results::Signature;
 

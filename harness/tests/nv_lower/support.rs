@@ -1,8 +1,8 @@
 //! Running lowered NV programs on every engine and checking named outputs.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_nv as nv;
 use shaderdiff_model::File;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 pub type Results = Vec<(String, Vec<(String, [u32; 4])>, Option<Vec<bool>>)>;

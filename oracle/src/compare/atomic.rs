@@ -51,7 +51,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
-use crate::atomic::{AtomicOp, AtomicWidth};
+use crate::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
 pub use crate::atomic::{AtomicRecord, Location, Space};
 
 /// A witness: for every location, the indices of its records (into the slice given to

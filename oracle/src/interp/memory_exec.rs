@@ -12,7 +12,7 @@ use super::fetch::channels;
 use super::lanes::{Mask, LANES};
 use super::memory::{Access, MemOp, MemRef, MemState};
 use super::state::Machine;
-use crate::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
+use crate::atomic::{AtomicOp, AtomicRecord, AtomicSemantics, AtomicWidth, Location, Space};
 
 /// Lanes set in `m`, lowest first.
 fn lanes(mut m: Mask) -> impl Iterator<Item = usize> {

@@ -18,6 +18,9 @@
 //!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
 //!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
 //!   or one conditionally masked write after a `.CC` update.
+//! * **Atomic runtime**: `atomic-imax-unsigned` acts in the jit's own atomic arithmetic
+//!   (`crate::atomic`, `FAULT HOOK`), which the runtime call of every ATOM* instruction
+//!   runs; one ATOMIMAX of a negative and a positive value shows it.
 //! * **Lowering switches**: the lowering asks [`Fault`] at a handful of sites, each marked
 //!   `FAULT HOOK` in `lower/` (saturate, integer negation, IF condition, KILL_IF, and the
 //!   ALU dispatch, which calls [`lower::alu`] for `shift-count-unmasked`, `f2i-rounds`,
@@ -32,8 +35,8 @@
 pub(crate) mod lower;
 
 use shaderdiff_engine::FaultDef;
-use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 use shaderdiff_model::{Opcode, Program, IDENTITY_SWIZZLE};
+use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 
 /// One catalogued fault of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +81,8 @@ pub enum Fault {
     NvCcUnsaturated,
     /// `nv-condmask-swap-xy`.
     NvCondMaskSwapXy,
+    /// `atomic-imax-unsigned`.
+    AtomicImaxUnsigned,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -222,6 +227,13 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             description: "NV assembly: a conditional write mask writes .x where the test passes for .y and .y where it passes for .x",
         },
     ),
+    (
+        Fault::AtomicImaxUnsigned,
+        FaultDef {
+            name: "atomic-imax-unsigned",
+            description: "ATOMIMAX compares its operands as unsigned integers (ATOMUMAX's comparison), so a negative value wins over a positive one",
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -352,7 +364,8 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::MinNanPropagates
         | Fault::InegFlipsSignBit
         | Fault::IfNanFalse
-        | Fault::KillIfSignBit => false,
+        | Fault::KillIfSignBit
+        | Fault::AtomicImaxUnsigned => false,
     };
     if !applies {
         return None;

@@ -24,10 +24,10 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
+use shaderdiff_model::check::alu::fetch_type;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::check::MAX_CALL_DEPTH;
 use shaderdiff_model::{Opcode, OutputMode as IrOutputMode};
-use shaderdiff_oracles::interp::alu::fetch_type;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
 
 use super::{le, Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};

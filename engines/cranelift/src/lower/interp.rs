@@ -13,8 +13,8 @@
 
 use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::InstBuilder;
+use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{File, Interpolation, Opcode};
-use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{le, LowerError, Lowerer};
 

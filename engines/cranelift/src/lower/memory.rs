@@ -63,10 +63,10 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Opcode, Program};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::RegKey;
 
 use super::{mem, Frame, LowerError, Lowerer};
 use crate::memory::{ResDesc, ATOMIC_OPS, ATOMIC_SYMBOL, WIDE_ATOMIC};

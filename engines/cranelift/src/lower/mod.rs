@@ -45,9 +45,9 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{File, Opcode, Pos, Program};
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::interp::shape::Shape;
 
 use crate::alu::Libcalls;
 use crate::analysis::Analysis;

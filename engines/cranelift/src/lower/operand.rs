@@ -16,8 +16,8 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, Value};
+use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{Dst, Indirect, Register, Saturate, Src};
-use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::{le, mem, LowerError, Lowerer};
 use crate::faults::{self, Fault};

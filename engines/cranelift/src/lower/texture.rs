@@ -5,7 +5,7 @@
 
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::FetchType;
 
 use super::{LowerError, Lowerer};
 use crate::texture::{descriptor, IO_BYTES, IO_DERIVS, IO_OFFSETS, IO_RESULTS, TEX_SYMBOL};

@@ -16,9 +16,9 @@
 //! check (`offset + 8 <= size`), nothing performed without `x` in the write mask or out of
 //! range (the result is then 0), the access log ([`Site::Atomic64`]).
 
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{Instruction, Pos};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::abi::STAGING_REG;
 use super::lower::Lower;

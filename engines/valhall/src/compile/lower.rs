@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
+use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::{Opcode, Program, Register, Stage};
-use shaderdiff_oracles::interp::shape::Shape;
 
 use super::abi::{RecordLayout, RECORD_REG};
 use super::vcode::{Label, VCode, VDst, VReg, VSrc, Val};
@@ -19,7 +19,7 @@ use crate::SrcValue;
 
 /// Deepest subroutine inlining: the oracle's call depth limit. A CAL deeper than that
 /// (recursion) compiles to the call-depth exit ([`STATUS_CALL_DEPTH`]).
-const MAX_INLINE_DEPTH: usize = shaderdiff_oracles::interp::MAX_CALL_DEPTH;
+const MAX_INLINE_DEPTH: usize = shaderdiff_model::check::MAX_CALL_DEPTH;
 /// Status word bit: the invocation demoted itself (DEMOTE).
 pub const STATUS_DEMOTED: u32 = 1;
 /// Status word bit: the invocation executed a CAL nested deeper than the oracle's

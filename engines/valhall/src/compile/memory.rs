@@ -35,10 +35,10 @@
 //!   simulator completes every message before the next instruction (SEMANTICS.md §1
 //!   \[Assumption\]), which is at least as strong as any MEMBAR.
 
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::RegKey;
 use shaderdiff_model::{File, Instruction, Opcode, Program, Register, Stage};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::RegKey;
 
 use super::abi::{ADDR_REG, RECORD_REG, SIDEBAND_REG, STAGING_REG};
 use super::lower::Lower;
@@ -88,14 +88,14 @@ pub fn hardware_op(op: AtomicOp) -> Option<(&'static str, bool)> {
 }
 
 /// The memory resources `program` declares, in declaration order: `(key, shared)` (the
-/// oracle's list, `shaderdiff_oracles::interp::memory::resources`).
+/// oracle's list, `shaderdiff_model::check::memory::resources`).
 ///
 /// # Errors
 /// [`CompileError::Unsupported`] for `MEMORY` with the PRIVATE or INPUT qualifier and for
 /// SHARED memory outside compute programs (the oracle's limits).
 pub fn resources(program: &Program) -> Result<Vec<(RegKey, bool)>, CompileError> {
-    use shaderdiff_oracles::ExecError;
-    match shaderdiff_oracles::interp::memory::resources(program) {
+    use shaderdiff_model::check::ExecError;
+    match shaderdiff_model::check::memory::resources(program) {
         Ok(decls) => Ok(decls.into_iter().map(|d| (d.key, d.shared)).collect()),
         Err(ExecError::InvalidProgram { pos, message }) => {
             Err(CompileError::Invalid { pos, message })

@@ -32,8 +32,8 @@ pub mod tex;
 pub mod vcode;
 mod wide64;
 
+use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::{Pos, Program, Stage};
-use shaderdiff_oracles::interp::shape::Shape;
 
 use abi::{RecordLayout, MAX_RECORD};
 pub use lower::{STATUS_CALL_DEPTH, STATUS_DEMOTED};

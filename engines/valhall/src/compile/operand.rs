@@ -3,9 +3,9 @@
 //! Modifiers"); indirect addressing with the oracle's bounds (tgsi.rst "Array
 //! Declaration"); saturate (tgsi.rst "Other Modifiers"); LOAD/STORE of the record.
 
+use shaderdiff_model::check::alu::fetch_type;
+use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{File, Instruction, Register, Saturate, Src};
-use shaderdiff_oracles::interp::alu::fetch_type;
-use shaderdiff_oracles::interp::lanes::FetchType;
 
 use super::abi::RECORD_REG;
 use super::lower::Lower;

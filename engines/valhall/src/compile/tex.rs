@@ -67,9 +67,9 @@
 //!   exact Euclidean `rho` (which lies between the bounds OpenGL 3.x §3.8.8 allows, the
 //!   oracle's candidate range), the level-0 size from TXQ's size words.
 
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::texture::Target;
 use shaderdiff_model::{File, Instruction, Opcode, ReturnType, Stage};
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::texture::Target;
 
 use super::abi::STAGING_REG;
 use super::lower::Lower;

@@ -95,7 +95,7 @@ pub struct Outputs {
     /// `None` for engines that do not log atomics). See [`crate::atomic::AtomicRecord`].
     pub atomics: Option<Vec<crate::atomic::AtomicRecord>>,
     /// Acceptance intervals of the output channels: only the oracle fills them, and only
-    /// when asked ([`crate::interp::run_with_intervals`]); `None` otherwise.
+    /// when asked (the oracle's `interp::run_with_intervals`); `None` otherwise.
     pub intervals: Option<Intervals>,
     /// Geometry programs: the vertices each invocation emitted (EMIT), in order, one list
     /// per invocation; `None` for other stages. Vertex `v`'s output register `OUT[n]` is
@@ -165,7 +165,7 @@ impl Interval {
 /// of its low (x or z) and high (y or w) channels: `(lo, hi, nan)`, `lo` and `hi` binary64
 /// bits in IEEE total order. The oracle stores a binary64 set split across the pair (the
 /// low words of both ends in the low channel, the high words in the high channel), so an
-/// exact double is two exact channels. Source: `crate::interp::interval` module docs.
+/// exact double is two exact channels. Source: the oracle's `interp::interval` module docs.
 pub fn pair_interval(low: Interval, high: Interval) -> (u64, u64, bool) {
     (
         low.lo as u64 | (high.lo as u64) << 32,
@@ -187,7 +187,7 @@ pub struct Intervals {
     /// word in the partner channel (x/y, z/w): bit c of entry i set for channel c of
     /// invocation i. Such a pair is judged as one binary64 (`pair_interval`); a word alone is
     /// not determined. Registers with no such channel are absent; entries past the end of a
-    /// list are 0. Source: `crate::interp::interval` module `wide`, "Pair halves".
+    /// list are 0. Source: the oracle's `interp::interval` module `wide`, "Pair halves".
     pub halves: BTreeMap<RegKey, Vec<u8>>,
     /// Invocations whose control flow, kill or indirect addressing depended on an undefined
     /// or imprecise value: all their outputs, and whether they were killed, are unconstrained.

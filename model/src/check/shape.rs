@@ -71,7 +71,7 @@ impl Shape {
         Ok(Shape::from_decoded(&d))
     }
 
-    pub(crate) fn from_decoded(d: &Decoded) -> Shape {
+    pub fn from_decoded(d: &Decoded) -> Shape {
         let spaces = d
             .layout
             .spaces
@@ -149,7 +149,7 @@ fn bad(msg: String) -> ExecError {
 }
 
 /// The slot of register `key` when the program has it (declared or named).
-pub(crate) fn input_slot(layout: &Layout, key: &RegKey) -> Option<u32> {
+pub fn input_slot(layout: &Layout, key: &RegKey) -> Option<u32> {
     let s = layout.space(key.file, key.dimension.is_some())?;
     let space = &layout.spaces[s];
     let dim = key.dimension.unwrap_or(0) as i64;
@@ -158,7 +158,7 @@ pub(crate) fn input_slot(layout: &Layout, key: &RegKey) -> Option<u32> {
 }
 
 /// The input checks of [`Shape::check_inputs`], on the interpreter's own decoded form.
-pub(crate) fn check_inputs(
+pub fn check_inputs(
     stage: Stage,
     layout: &Layout,
     memory_regs: &[RegKey],

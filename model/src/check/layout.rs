@@ -6,7 +6,9 @@
 //! (TEMP, IN, OUT, ADDR, SV, TEMPX) live in lane storage (one [`Vals`](super::lanes::Vals)
 //! per slot), uniform files (CONST, IMM, IMMX) in uniform storage (one vec4 per slot).
 
-use shaderdiff_model::{DeclDimension, File, Pos, Primitive, Program, PropertyName, Register, Stage};
+use shaderdiff_model::{
+    DeclDimension, File, Pos, Primitive, Program, PropertyName, Register, Stage,
+};
 
 use super::ExecError;
 
@@ -19,7 +21,7 @@ const TESS_IMPLIED_VERTICES: u32 = 32;
 
 /// Which storage a space uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Storage {
+pub enum Storage {
     /// One value per lane.
     Lane,
     /// One value for all lanes.
@@ -28,7 +30,7 @@ pub(crate) enum Storage {
 
 /// One register space.
 #[derive(Clone, Debug)]
-pub(crate) struct Space {
+pub struct Space {
     pub file: File,
     pub two_d: bool,
     pub storage: Storage,
@@ -84,14 +86,14 @@ impl Space {
 
 /// All spaces of a program.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Layout {
+pub struct Layout {
     pub spaces: Vec<Space>,
     pub lane_slots: u32,
     pub uniform_slots: u32,
 }
 
 /// Storage class of a file, or `None` for files that are not vec4 registers.
-pub(crate) fn storage_of(file: File) -> Option<Storage> {
+pub fn storage_of(file: File) -> Option<Storage> {
     match file {
         File::Temp
         | File::Input
@@ -105,7 +107,7 @@ pub(crate) fn storage_of(file: File) -> Option<Storage> {
 }
 
 /// The space key of a register name: CONST is always 2-D (`CONST[i]` = `CONST[0][i]`).
-pub(crate) fn space_key(file: File, has_dim: bool) -> (File, bool) {
+pub fn space_key(file: File, has_dim: bool) -> (File, bool) {
     (file, has_dim || file == File::Const)
 }
 

@@ -7,17 +7,17 @@ use shaderdiff_model::{
 };
 
 use super::alu;
-use super::lanes::FetchType;
 use super::layout::{storage_of, Layout, Storage};
 use super::memory::{mem_op, MemOp, MemRef, ResourceDecl};
 use super::texture::{TexOp, TexRef, TexUse};
 use super::vote::VoteOp;
 use super::ExecError;
+use super::FetchType;
 use crate::io::RegKey;
 
 /// Where an operand lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Loc {
+pub enum Loc {
     /// The NULL destination: writes are discarded.
     Null,
     /// A lane-storage slot.
@@ -30,14 +30,14 @@ pub(crate) enum Loc {
 
 /// The address register of an indirect index: a direct register and a component.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct AddrRef {
+pub struct AddrRef {
     pub loc: Loc,
     pub comp: u8,
 }
 
 /// An indirectly addressed register: `space[dim (+ADDR)][index (+ADDR)]`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct IndirectRef {
+pub struct IndirectRef {
     /// Index into `Layout::spaces`; `None` when the file has no registers at all.
     pub space: Option<usize>,
     pub dim: i64,
@@ -50,7 +50,7 @@ pub(crate) struct IndirectRef {
 
 /// A decoded source operand.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SrcOp {
+pub struct SrcOp {
     pub loc: Loc,
     pub swizzle: [u8; 4],
     pub abs: bool,
@@ -60,7 +60,7 @@ pub(crate) struct SrcOp {
 
 /// What an instruction does, as far as the execution loop is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// Per-lane arithmetic evaluated by [`alu::eval`].
     Alu,
     /// DDX/DDY (`y`) coarse or `fine`.
@@ -125,7 +125,7 @@ pub(crate) enum Kind {
 
 /// Where INTERP_* evaluates its attribute (tgsi.rst "Interpolation ISA").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum InterpAt {
+pub enum InterpAt {
     Centroid,
     Sample,
     Offset,
@@ -157,7 +157,7 @@ impl Kind {
 
 /// One decoded instruction.
 #[derive(Clone, Debug)]
-pub(crate) struct DInsn {
+pub struct DInsn {
     pub op: Opcode,
     pub kind: Kind,
     pub dst: Loc,
@@ -179,7 +179,7 @@ pub(crate) struct DInsn {
 
 /// A program ready to run.
 #[derive(Clone, Debug)]
-pub(crate) struct Decoded {
+pub struct Decoded {
     pub stage: Stage,
     pub layout: Layout,
     pub insns: Vec<DInsn>,
@@ -243,7 +243,7 @@ fn is_64bit_op(op: Opcode) -> bool {
         || info.src_types.iter().flatten().any(|t| t.is_64bit())
 }
 
-pub(crate) struct Decoder<'p> {
+pub struct Decoder<'p> {
     program: &'p Program,
     layout: Layout,
     indirects: Vec<IndirectRef>,
@@ -281,7 +281,11 @@ impl Decoder<'_> {
         })
     }
 
-    fn addr(&self, ind: &shaderdiff_model::Indirect, pos: Option<Pos>) -> Result<AddrRef, ExecError> {
+    fn addr(
+        &self,
+        ind: &shaderdiff_model::Indirect,
+        pos: Option<Pos>,
+    ) -> Result<AddrRef, ExecError> {
         if ind.component > 3 {
             return Err(invalid(pos, "address component out of range"));
         }
@@ -292,12 +296,7 @@ impl Decoder<'_> {
         })
     }
 
-    pub(crate) fn loc(
-        &mut self,
-        reg: &Register,
-        pos: Option<Pos>,
-        op: Opcode,
-    ) -> Result<Loc, ExecError> {
+    pub fn loc(&mut self, reg: &Register, pos: Option<Pos>, op: Opcode) -> Result<Loc, ExecError> {
         if reg.file == File::Null {
             return Ok(Loc::Null);
         }
@@ -330,7 +329,7 @@ impl Decoder<'_> {
         Ok(Loc::Indirect(self.indirects.len() as u32 - 1))
     }
 
-    pub(crate) fn src(
+    pub fn src(
         &mut self,
         src: &Src,
         ty: FetchType,
@@ -485,7 +484,7 @@ fn fetch_type(kind: Kind, op: Opcode, k: usize) -> FetchType {
 /// Decodes and checks `program`. Errors: [`ExecError::Unsupported`] (first unsupported
 /// instruction), [`ExecError::InvalidProgram`] (structure, operands),
 /// [`ExecError::UnsupportedFeature`].
-pub(crate) fn decode(program: &Program) -> Result<Decoded, ExecError> {
+pub fn decode(program: &Program) -> Result<Decoded, ExecError> {
     // Modifiers on 64-bit sources become explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
     // resolved once, in shaderdiff_model::wide_modifiers).
     match shaderdiff_model::wide_modifiers::expand_source_modifiers(program) {

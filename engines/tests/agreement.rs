@@ -13,7 +13,7 @@
 //!
 //! An engine of another precision class than the oracle's (`valhall`, class `gpu` in
 //! precision.toml) is instead held to the precision contract: the differential comparator
-//! (`shaderdiff_oracles::compare`) against the oracle's acceptance intervals for its class.
+//! (`shaderdiff_compare::output`) against the oracle's acceptance intervals for its class.
 //!
 //! The oracle itself is run twice and must agree with itself (determinism). Transcendental
 //! opcodes are compared exactly too: an engine that evaluates them differently from the

@@ -15,9 +15,9 @@
 mod common;
 
 use common::{engine, inputs, lower, out};
+use shaderdiff_compare::output::{compare, CompareOptions};
 use shaderdiff_engine::Engine;
 use shaderdiff_mesa::MesaEngine;
-use shaderdiff_oracles::compare::{compare, CompareOptions};
 use shaderdiff_oracles::interp::run_with_intervals;
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::InterpConfig;

@@ -21,7 +21,7 @@
 //! class bound). An engine of another precision class (`valhall`: `gpu`, precision.toml)
 //! also passes a channel the row's expectation rejects when the precision contract accepts
 //! it: the channel lies in the oracle's acceptance interval for that class, as the
-//! differential comparator (`shaderdiff_oracles::compare`) decides.
+//! differential comparator (`shaderdiff_compare::output`) decides.
 
 use std::panic::Location;
 

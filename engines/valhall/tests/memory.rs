@@ -5,10 +5,10 @@
 //! (`shaderdiff_oracles::interp` docs), never taken from an engine's output; contended runs
 //! are judged by the atomic comparator against the oracle replaying the engine's order.
 
+use shaderdiff_compare::memory::compare_memory;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
 use shaderdiff_model::atomic::{AtomicOp, Space};
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::compare::memory::compare_memory;
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, RegKey};
 use shaderdiff_valhall::engine::ValhallEngine;

@@ -4,12 +4,12 @@
 //! (`shaderdiff_oracles::interp` docs); every run is also compared with the interpreter on
 //! the registers it calls defined, and the memory with its comparator.
 
+use shaderdiff_compare::memory::compare_program_memory;
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
 use shaderdiff_model::atomic::AtomicOp;
 use shaderdiff_model::{File, Opcode};
 use shaderdiff_model::{RegKey, Vec4};
-use shaderdiff_oracles::compare::memory::compare_program_memory;
 use shaderdiff_oracles::interp::{self, replay_of, AtomicOrder, InterpConfig};
 
 use super::support::*;

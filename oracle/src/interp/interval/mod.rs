@@ -74,6 +74,7 @@ pub(crate) mod wide;
 pub use iv::Iv;
 pub use ops::{compare, scalar, Cmp, Env};
 pub use vector::vector;
+pub use wide::key64;
 
 use super::lanes::{Mask, Vals, ZERO_VALS};
 

@@ -12,9 +12,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use shaderdiff_compare::atomic::{check_serializable, AtomicRecord, Location, Space};
 use shaderdiff_model::File;
 use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicWidth};
-use shaderdiff_oracles::compare::atomic::{check_serializable, AtomicRecord, Location, Space};
 use shaderdiff_oracles::RegKey;
 
 /// A log of `per` atomics `op` by each of 256 invocations on `addresses` addresses, in a

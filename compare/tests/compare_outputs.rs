@@ -5,8 +5,8 @@
 //! hand-chosen words changed, so every expectation below is about the comparator's rule,
 //! stated next to it with its source.
 
+use shaderdiff_compare::output::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run, run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::{NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};

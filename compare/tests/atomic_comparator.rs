@@ -5,12 +5,12 @@
 //! with one classic concurrency bug put in by hand (a lost update, two compare-and-swap
 //! winners, a reordered invocation). Small cases carry hand-computed values.
 
-use shaderdiff_model::File;
-use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
-use shaderdiff_oracles::compare::atomic::{
+use shaderdiff_compare::atomic::{
     check_final_only, check_serializable, AtomicRecord, AtomicViolation, FinalCheck, Location,
     Space,
 };
+use shaderdiff_model::File;
+use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
 use shaderdiff_oracles::RegKey;
 use std::collections::BTreeMap;
 

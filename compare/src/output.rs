@@ -1,6 +1,6 @@
 //! The comparator: an engine's [`Outputs`] against the oracle's, channel by channel, typed by
 //! the IR's type inference ([`shaderdiff_model::infer_types`]) and toleranced by the precision
-//! contract ([`crate::precision`]). Produces INTERFACE.md's `diff --format json` mismatch
+//! contract ([`shaderdiff_oracles::precision`]). Produces INTERFACE.md's `diff --format json` mismatch
 //! records ([`Mismatch`]).
 //!
 //! Per channel of every output register of every invocation:
@@ -12,14 +12,14 @@
 //! * **Killed**: an invocation killed by one side only is one mismatch with register
 //!   `"killed"` (channel `"x"`, type `"bool"`, words `0x00000001` killed / `0x00000000` not).
 //! * **Non-exact interval** (the oracle's interval is not the single value it computed): the
-//!   engine's word must lie in it ([`crate::io::Interval`]); a zero is accepted when the range
+//!   engine's word must lie in it ([`shaderdiff_oracles::io::Interval`]); a zero is accepted when the range
 //!   reaches zero from both sides or touches it (the sign of a zero that approximate
 //!   arithmetic produces is not significant); NaN when the interval allows NaN (`strict`: the
 //!   oracle's bits if its value is a NaN).
 //! * **Binary64 pairs**: a channel pair typed `f64.lo`/`f64.hi` (xy or zw) is compared as
 //!   one binary64 value, reported as one record with channel `xy`/`zw`, type `f64`, 64-bit
 //!   `expected`/`actual` words (`0x%016x`) and the ULP distance in binary64; skipped when
-//!   either channel is undefined. Against the pair's set ([`crate::io::pair_interval`]) when
+//!   either channel is undefined. Against the pair's set ([`shaderdiff_oracles::io::pair_interval`]) when
 //!   it is not exact, else exactly (NaN for NaN under [`NanPolicy::Any`], the other zero
 //!   under `signed_zero = "either"`, no denormal flushing). A binary64 half whose partner
 //!   channel holds something else is compared bit for bit when the oracle's set is a single
@@ -33,16 +33,13 @@
 //! Memory (`buffers`) is compared by [`memory::compare_memory`], which needs the inputs (the
 //! initial memory of atomic locations); NV `global` memory is not compared yet.
 
-pub mod atomic;
-pub mod memory;
-
 use serde::Serialize;
 use shaderdiff_model::{infer_types, ChannelType, File, Program, ScalarType};
 use thiserror::Error;
 
-use crate::interp::interval::wide::key64;
-use crate::io::{pair_interval, Interval, Outputs};
-use crate::precision::{
+use shaderdiff_oracles::interp::interval::key64;
+use shaderdiff_oracles::io::{pair_interval, Interval, Outputs};
+use shaderdiff_oracles::precision::{
     ClassPolicy, DenormalPolicy, NanPolicy, PrecisionContract, SignedZeroPolicy,
 };
 

@@ -1,11 +1,12 @@
 //! The memory comparator (oracles/src/compare/memory.rs) and the oracle's atomic orders
 //! (`AtomicOrder::Any`, interval mode) on hand-built cases.
 
+#[path = "../../oracle/tests/interp_common/mod.rs"]
 mod interp_common;
 
 use interp_common::*;
+use shaderdiff_compare::memory::compare_memory;
 use shaderdiff_model::File;
-use shaderdiff_oracles::compare::memory::compare_memory;
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, InterpConfig, Outputs, RegKey};

@@ -9,8 +9,8 @@
 //! (binary64, round to nearest), gpu bound 2.5 ulp (precision.toml [op.DRCP]); DDIV(0, 0) is
 //! a NaN (IEEE 754 invalid operation) whose bits tgsi.rst does not specify.
 
+use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};

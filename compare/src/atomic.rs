@@ -51,8 +51,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
-use crate::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
-pub use crate::atomic::{AtomicRecord, Location, Space};
+use shaderdiff_oracles::atomic::{AtomicOp, AtomicSemantics, AtomicTransition, AtomicWidth};
+pub use shaderdiff_oracles::atomic::{AtomicRecord, Location, Space};
 
 /// A witness: for every location, the indices of its records (into the slice given to
 /// [`check_serializable`]) in a serial order that explains them.

@@ -1,5 +1,5 @@
 //! The memory comparator: an engine's final `buffers` and atomic log against the oracle's
-//! (the memory model of [`crate::interp`] docs, "Memory model").
+//! (the memory model of [`shaderdiff_oracles::interp`] docs, "Memory model").
 //!
 //! * **Bytes** of every resource the oracle reports are compared exactly, except bytes the
 //!   oracle marks undefined (`Outputs::buffers_undefined`) and bytes of locations updated by
@@ -12,12 +12,12 @@
 //!   the inputs' memory to the engine's final memory (locations the oracle marks undefined
 //!   are skipped). Each record's location, operation and operands must also equal the
 //!   oracle's record with the same `(invocation, seq)`; the oracle must have been run in
-//!   replay mode with the engine's old values ([`crate::interp::run_with`]), so that the
+//!   replay mode with the engine's old values ([`shaderdiff_oracles::interp::run_with`]), so that the
 //!   operands and every register derived from atomic results are exact. A violation is a
 //!   mismatch with `type` `"atomic"`, `channel` the location's byte offset, `expected` /
 //!   `actual` the oracle's and the engine's final words, and the reason in `tolerance`.
 //! * **Atomics, engine without a log**: [`check_final_only`] per location on the oracle's
-//!   records (run with [`crate::interp::AtomicOrder::Any`], so that results depending on
+//!   records (run with [`shaderdiff_oracles::interp::AtomicOrder::Any`], so that results depending on
 //!   the order are undefined); operation mixes it cannot decide are skipped.
 //! * **SHARED memory** ([`compare_program_memory`]): one copy per workgroup, but outputs
 //!   hold workgroup 0's copy only and the log names every copy's atomics by the same
@@ -30,8 +30,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use shaderdiff_model::{File, MemoryType, Program, Resource};
 
 use super::atomic::{check_final_only, check_serializable, AtomicRecord, Location, Space};
-use super::Mismatch;
-use crate::io::{Inputs, Outputs, RegKey};
+use crate::output::Mismatch;
+use shaderdiff_oracles::io::{Inputs, Outputs, RegKey};
 
 fn hex(w: u32) -> String {
     format!("{w:#010x}")
@@ -61,7 +61,7 @@ fn mismatch(engine: &str, key: &str, inv: usize, channel: String, ty: &str) -> M
 }
 
 /// [`compare_memory`] for a run of `program`, judging only workgroup 0's atomics on its
-/// SHARED resources (module docs; workgroups as [`crate::interp::memory::workgroup_size`]).
+/// SHARED resources (module docs; workgroups as [`shaderdiff_oracles::interp::memory::workgroup_size`]).
 pub fn compare_program_memory(
     program: &Program,
     inputs: &Inputs,
@@ -77,7 +77,7 @@ pub fn compare_program_memory(
         })
         .flat_map(|d| (d.first..=d.last).map(|i| RegKey::new(File::Memory, i)))
         .collect();
-    let wg = crate::interp::memory::workgroup_size(program).max(1);
+    let wg = shaderdiff_oracles::interp::memory::workgroup_size(program).max(1);
     let other = |r: &AtomicRecord| {
         r.invocation / wg != 0
             && matches!(r.location.space, Space::Resource(k) if shared.contains(&k))
@@ -167,8 +167,10 @@ pub fn compare_memory(
         let b = bufs.get(&k).map_or(&[][..], |v| v.as_slice());
         let lo = dword(b, l.offset) as u64;
         match l.width {
-            crate::atomic::AtomicWidth::W32 => lo,
-            crate::atomic::AtomicWidth::W64 => lo | (dword(b, l.offset + 4) as u64) << 32,
+            shaderdiff_oracles::atomic::AtomicWidth::W32 => lo,
+            shaderdiff_oracles::atomic::AtomicWidth::W64 => {
+                lo | (dword(b, l.offset + 4) as u64) << 32
+            }
         }
     };
     let violation = |l: &Location, reason: String| {

@@ -6,8 +6,8 @@
 //! Oracle outputs come from the interpreter; "engine" outputs are the oracle's with
 //! hand-chosen words changed. Expected values: tgsi.rst formulas and IEEE arithmetic by hand.
 
+use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
 use shaderdiff_model::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};

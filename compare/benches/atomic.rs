@@ -1,11 +1,13 @@
-//! Cost of the atomic-aware comparator (oracles/src/compare/atomic.rs) on contended logs.
+//! Cost of the atomic-aware comparator (compare/src/atomic.rs) on contended logs.
 //!
 //! Logs: 256 invocations doing ATOMUADD (one atomic each, the Eulerian-trail path) or
 //! ATOMUMAX / ATOMXCHG twice each (the program-order search), on 1, 4 and 64 addresses,
 //! executed in a shuffled serial order. Besides criterion's report the bench prints the
 //! time per log and per atomic.
 //!
-//! `cargo bench -p shaderdiff-oracles --bench atomic`
+//! `cargo bench -p shaderdiff-compare --bench atomic`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::collections::BTreeMap;
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! The atomic-aware comparator (oracles/src/compare/atomic.rs) on contention patterns.
+//! The atomic-aware comparator (compare/src/atomic.rs) on contention patterns.
 //!
 //! Logs that must be accepted are built by executing the atomics in a shuffled serial order
 //! with tgsi.rst's formulas ("Atomic opcodes"); logs that must be rejected are such logs

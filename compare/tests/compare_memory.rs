@@ -1,4 +1,4 @@
-//! The memory comparator (oracles/src/compare/memory.rs) and the oracle's atomic orders
+//! The memory comparator (compare/src/memory.rs) and the oracle's atomic orders
 //! (`AtomicOrder::Any`, interval mode) on hand-built cases.
 
 #[path = "../../oracle/tests/interp_common/mod.rs"]

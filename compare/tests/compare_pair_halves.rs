@@ -1,4 +1,4 @@
-//! Pair halves (oracles/src/interp/interval/wide.rs "Pair halves"): a channel pair holding a
+//! Pair halves (oracle/src/interp/interval/wide.rs "Pair halves"): a channel pair holding a
 //! binary64 set that is not one value (a DRCP range on the gpu class, an unspecified NaN) is
 //! judged as one binary64 whatever the static channel types say; overwriting one half makes
 //! the other undefined; a MOV keeping the pair together keeps the set; other 32-bit reads of

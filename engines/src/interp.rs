@@ -64,8 +64,6 @@ impl InterpEngine {
             caps: Capabilities {
                 opcodes: interp_opcodes(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
         }
     }

@@ -167,7 +167,7 @@ fn the_suite_is_deterministic() {
 
 #[test]
 fn the_builtin_contract_gives_range_variants() {
-    // oracles/precision.toml states SIN and COS bounds on [-pi, pi] (Vulkan GLSL table).
+    // oracle/precision.toml states SIN and COS bounds on [-pi, pi] (Vulkan GLSL table).
     let cfg = SpecConfig::builtin();
     let sin = cfg
         .ranges

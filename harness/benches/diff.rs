@@ -10,6 +10,8 @@
 //!   comparison.
 //!
 //! `cargo bench -p shaderdiff --bench diff`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;

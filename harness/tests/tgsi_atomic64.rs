@@ -1,4 +1,4 @@
-//! 64-bit atomics in TGSI text (`ir/src/atomic64.rs`, README "64-bit values and memory
+//! 64-bit atomics in TGSI text (`model/src/atomic64.rs`, README "64-bit values and memory
 //! (TGSI)"): an integer atomic on a BUFFER with the memory format `PIPE_FORMAT_R64_UINT` /
 //! `_SINT` updates 8 bytes, reads its operands from channel pairs and returns the old
 //! value in `dst.xy`. Expected values from tgsi.rst's formulas at 64 bits, by hand.

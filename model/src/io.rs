@@ -175,7 +175,7 @@ pub fn pair_interval(low: Interval, high: Interval) -> (u64, u64, bool) {
 }
 
 /// Per-channel acceptance intervals of a run's output registers, for one engine class
-/// (see `oracles/precision.toml`).
+/// (see `oracle/precision.toml`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Intervals {
     /// The engine class the intervals were computed for (`cpu`, `gpu`).

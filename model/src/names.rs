@@ -6,7 +6,7 @@ macro_rules! named_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($(#[$vm])* $variant),+ }
+        pub enum $name { $($(#[$vm])* #[doc = concat!("Token `", $text, "`.")] $variant),+ }
         impl $name {
             /// Every value, in token order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];

@@ -6,6 +6,8 @@
 //! invocation-instruction: time / (65,536 × 64), target ≤ 5 ns.
 //!
 //! `cargo bench -p shaderdiff-oracles --bench interp`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -6,7 +6,8 @@
 //!   ns per invocation-instruction (target ≤ 0.25 ns);
 //! * the same computation hand-written in Rust over structure-of-arrays planes, and the ratio
 //!   native time / jit time (target ≥ 0.5). The two results are checked to be bit-identical.
-
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 // The native kernel indexes [register][channel][lane] planes in lockstep, as SoA code does.
 #![allow(clippy::needless_range_loop)]
 

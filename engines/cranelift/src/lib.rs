@@ -167,8 +167,6 @@ impl JitEngine {
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
             isa: compile::host_isa(&options),
         }

@@ -226,7 +226,7 @@ fn cases() -> Vec<Case> {
                 f([2.0; 4]),
             ),
         ),
-        // The IR shape of an NV conditional write mask (ir/src/nv/lower_cc.rs): tgsi.rst UIF
+        // The IR shape of an NV conditional write mask (frontends/nv/src/lower_cc.rs): tgsi.rst UIF
         // is true when src0.x != 0; IMM[0].x = 1 writes OUT[0].x, IMM[0].y = 0 would not.
         // With nv-condmask-swap-xy the .x write tests .y: OUT[0].x keeps 2.0.
         with(

@@ -60,10 +60,6 @@ pub struct Capabilities {
     pub opcodes: BTreeSet<Opcode>,
     /// Shader stages it runs.
     pub stages: BTreeSet<Stage>,
-    /// 64-bit value types (f64, i64, u64) are supported.
-    pub types_64bit: bool,
-    /// Buffers, shared and global memory are supported.
-    pub memory: bool,
 }
 
 impl Capabilities {

@@ -1,4 +1,4 @@
-//! The error contract of the `Engine` trait (backends/engine/src/lib.rs), on every engine:
+//! The error contract of the `Engine` trait (engines/engine/src/lib.rs), on every engine:
 //! runaway loops stop with `StepLimit` (the configured limit, naming the first invocation
 //! over it), unbounded recursion with `CallDepth`, programs the engine does not implement
 //! are `Unsupported` before anything runs, and inputs that do not fit the program are

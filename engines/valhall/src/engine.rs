@@ -116,8 +116,6 @@ impl ValhallEngine {
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
         }
     }

@@ -583,7 +583,7 @@ fn writemask_writes_only_enabled_halves() {
 }
 
 /// Saturate on 64-bit results is refused (modifiers on 64-bit sources are rewritten by
-/// shaderdiff_model::wide_modifiers before compilation: backends/tests/alu/modifiers64.rs).
+/// shaderdiff_model::wide_modifiers before compilation: engines/tests/alu/modifiers64.rs).
 #[test]
 fn saturate_on_64bit_results_is_refused() {
     let rows = [[[0; 4]; 3]];

@@ -324,8 +324,6 @@ impl VirglEngine {
             caps: Capabilities {
                 opcodes: ALL_OPCODES.iter().copied().collect(),
                 stages: [Stage::Vertex, Stage::Fragment].into_iter().collect(),
-                types_64bit: false,
-                memory: false,
             },
             step_limit: config.step_limit,
         }

@@ -7,7 +7,7 @@
 //!   `sat`, `swz-broadcast` (`.yyyy`), `swz-reversed` (`.wzyx`), `wm-x` .. `wm-w`, and for
 //!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
 //!   the range the caller passes in [`SpecConfig::ranges`]; [`SpecConfig::builtin`] takes
-//!   them from the precision contract, `oracles/precision.toml`).
+//!   them from the precision contract, `oracle/precision.toml`).
 //! * Double and 64-bit integer opcodes: their own edges and variants ([`wide`]).
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives, address loads and the geometry
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
@@ -94,7 +94,7 @@ impl SpecConfig {
         }
     }
 
-    /// [`SpecConfig::from_contract`] of the built-in `oracles/precision.toml`.
+    /// [`SpecConfig::from_contract`] of the built-in `oracle/precision.toml`.
     pub fn builtin() -> SpecConfig {
         SpecConfig::from_contract(PrecisionContract::builtin())
     }

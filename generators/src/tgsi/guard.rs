@@ -2,7 +2,7 @@
 //!
 //! The reference interpreter marks a channel undefined exactly where tgsi.rst (or, where it
 //! is silent, the oracle's documented reading) leaves the result undefined
-//! (oracles/src/interp/alu/*.rs, interp/mod.rs). Undefinedness then spreads to every result
+//! (oracle/src/interp/alu/*.rs, interp/mod.rs). Undefinedness then spreads to every result
 //! that reads the channel, and an undefined branch condition, SWITCH selector, KILL_IF
 //! operand or address makes the whole invocation unconstrained. Like Csmith's safe math
 //! wrappers, the generator instead rewrites the operands of every opcode that *can* be

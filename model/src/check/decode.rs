@@ -31,7 +31,9 @@ pub enum Loc {
 /// The address register of an indirect index: a direct register and a component.
 #[derive(Clone, Copy, Debug)]
 pub struct AddrRef {
+    /// Where the address register lives.
     pub loc: Loc,
+    /// Its component (0 = x ... 3 = w).
     pub comp: u8,
 }
 
@@ -40,9 +42,13 @@ pub struct AddrRef {
 pub struct IndirectRef {
     /// Index into `Layout::spaces`; `None` when the file has no registers at all.
     pub space: Option<usize>,
+    /// Literal dimension (0 for 1-D names), the offset when `dim_addr` is set.
     pub dim: i64,
+    /// Address register added to the dimension, if any.
     pub dim_addr: Option<AddrRef>,
+    /// Literal index, the offset when `index_addr` is set.
     pub index: i64,
+    /// Address register added to the index, if any.
     pub index_addr: Option<AddrRef>,
     /// Index range of the `ARRAY(n)` declaration the operand names.
     pub range: Option<(u32, u32)>,
@@ -51,10 +57,15 @@ pub struct IndirectRef {
 /// A decoded source operand.
 #[derive(Clone, Copy, Debug)]
 pub struct SrcOp {
+    /// Where the operand lives.
     pub loc: Loc,
+    /// Source component of each channel.
     pub swizzle: [u8; 4],
+    /// `|src|`.
     pub abs: bool,
+    /// `-src` (after `abs`).
     pub neg: bool,
+    /// How `abs` and `neg` apply ([`crate::check::alu::fetch_type`]).
     pub ty: FetchType,
 }
 
@@ -65,48 +76,78 @@ pub enum Kind {
     Alu,
     /// DDX/DDY (`y`) coarse or `fine`.
     Deriv {
+        /// DDY rather than DDX.
         y: bool,
+        /// The `_FINE` form.
         fine: bool,
     },
+    /// KILL: ends the invocation.
     Kill,
+    /// KILL_IF: ends the invocation when a component is negative.
     KillIf,
+    /// DEMOTE: the invocation becomes a helper.
     Demote,
     /// IF (`int == false`) / UIF; `target` = its ELSE or ENDIF.
     If {
+        /// UIF (integer condition).
         int: bool,
+        /// The matching ELSE or ENDIF.
         target: u32,
     },
+    /// ELSE.
     Else {
+        /// The matching ENDIF.
         endif: u32,
     },
+    /// ENDIF.
     EndIf,
+    /// BGNLOOP.
     BgnLoop {
+        /// The matching ENDLOOP.
         endloop: u32,
     },
+    /// ENDLOOP.
     EndLoop,
+    /// BRK.
     Brk,
+    /// CONT.
     Cont,
     /// `cases` = range of this switch's CASE operands in `Decoded::case_ops`.
     Switch {
+        /// The matching ENDSWITCH.
         endswitch: u32,
+        /// First of this switch's CASE operands in `Decoded::case_ops`.
         first_case: u32,
+        /// Number of its CASE operands.
         num_cases: u32,
     },
+    /// CASE.
     Case {
+        /// Its position among its switch's CASEs.
         ordinal: u32,
     },
+    /// DEFAULT.
     Default,
+    /// ENDSWITCH.
     EndSwitch,
+    /// CAL.
     Cal {
+        /// The called BGNSUB.
         target: u32,
     },
+    /// RET.
     Ret,
+    /// BGNSUB.
     BgnSub,
+    /// ENDSUB.
     EndSub,
+    /// END.
     End,
+    /// NOP and declarations-only opcodes: nothing to execute.
     Nop,
     /// EMIT (`end_prim == false`) or ENDPRIM, geometry programs only (`emit.rs`).
     Emit {
+        /// ENDPRIM rather than EMIT.
         end_prim: bool,
     },
     /// LOAD, STORE, RESQ, ATOM*, BARRIER, MEMBAR (`memory_exec.rs`).
@@ -118,7 +159,9 @@ pub enum Kind {
     /// INTERP_CENTROID, INTERP_SAMPLE, INTERP_OFFSET (`interpolate.rs`); `flat`: the
     /// source input is declared CONSTANT (flat), so every position gives its value.
     Interp {
+        /// Where the attribute is evaluated.
         at: InterpAt,
+        /// The input is declared CONSTANT.
         flat: bool,
     },
 }
@@ -126,8 +169,11 @@ pub enum Kind {
 /// Where INTERP_* evaluates its attribute (tgsi.rst "Interpolation ISA").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InterpAt {
+    /// INTERP_CENTROID.
     Centroid,
+    /// INTERP_SAMPLE.
     Sample,
+    /// INTERP_OFFSET.
     Offset,
 }
 
@@ -158,11 +204,17 @@ impl Kind {
 /// One decoded instruction.
 #[derive(Clone, Debug)]
 pub struct DInsn {
+    /// The opcode.
     pub op: Opcode,
+    /// What it does for the execution loop.
     pub kind: Kind,
+    /// The destination (`Loc::Null` when it has none).
     pub dst: Loc,
+    /// Destination channels written (bit c = channel c).
     pub writemask: u8,
+    /// Decoded sources, in operand order.
     pub srcs: Vec<SrcOp>,
+    /// `_SAT` / `.SSAT` on the result.
     pub saturate: Saturate,
     /// Channels of each source to fetch.
     pub fetch_mask: [u8; 4],
@@ -170,6 +222,7 @@ pub struct DInsn {
     pub read_mask: [u8; 4],
     /// Result channel c depends only on source channels c.
     pub componentwise: bool,
+    /// Source position, when known.
     pub pos: Option<Pos>,
     /// The resource operand of a memory instruction.
     pub mem: Option<MemRef>,
@@ -180,9 +233,13 @@ pub struct DInsn {
 /// A program ready to run.
 #[derive(Clone, Debug)]
 pub struct Decoded {
+    /// The program's stage.
     pub stage: Stage,
+    /// Its register spaces and storage slots.
     pub layout: Layout,
+    /// One decoded instruction per program instruction.
     pub insns: Vec<DInsn>,
+    /// Indirect operands, referenced by `Loc::Indirect`.
     pub indirects: Vec<IndirectRef>,
     /// CASE operands of every SWITCH, grouped per switch in textual order.
     pub case_ops: Vec<SrcOp>,
@@ -243,6 +300,8 @@ fn is_64bit_op(op: Opcode) -> bool {
         || info.src_types.iter().flatten().any(|t| t.is_64bit())
 }
 
+/// The decoder's state while it turns a program's instructions into [`DInsn`]s (used by
+/// the per-kind decoders in [`super::memory`] and [`super::texture`]).
 pub struct Decoder<'p> {
     program: &'p Program,
     layout: Layout,
@@ -296,6 +355,8 @@ impl Decoder<'_> {
         })
     }
 
+    /// Where register `reg` of instruction `op` lives (its storage slot or indirect
+    /// reference). Errors: the operand checks of the module docs.
     pub fn loc(&mut self, reg: &Register, pos: Option<Pos>, op: Opcode) -> Result<Loc, ExecError> {
         if reg.file == File::Null {
             return Ok(Loc::Null);
@@ -329,6 +390,7 @@ impl Decoder<'_> {
         Ok(Loc::Indirect(self.indirects.len() as u32 - 1))
     }
 
+    /// Source operand `k` of `op`, decoded with its fetch type. Errors: as [`Self::loc`].
     pub fn src(
         &mut self,
         src: &Src,

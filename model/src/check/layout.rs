@@ -31,8 +31,11 @@ pub enum Storage {
 /// One register space.
 #[derive(Clone, Debug)]
 pub struct Space {
+    /// Register file.
     pub file: File,
+    /// Named with two brackets.
     pub two_d: bool,
+    /// Per-lane or uniform storage.
     pub storage: Storage,
     /// Number of dimension values (1 for 1-D spaces).
     pub dims: u32,
@@ -87,8 +90,11 @@ impl Space {
 /// All spaces of a program.
 #[derive(Clone, Debug, Default)]
 pub struct Layout {
+    /// Every register space.
     pub spaces: Vec<Space>,
+    /// Number of per-lane vec4 slots.
     pub lane_slots: u32,
+    /// Number of uniform vec4 slots.
     pub uniform_slots: u32,
 }
 

@@ -16,11 +16,17 @@ use crate::io::RegKey;
 /// What a memory instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemOp {
+    /// LOAD.
     Load,
+    /// STORE.
     Store,
+    /// RESQ.
     Resq,
+    /// ATOM*.
     Atomic(AtomicOp),
+    /// BARRIER.
     Barrier,
+    /// MEMBAR.
     Membar,
 }
 
@@ -57,7 +63,9 @@ pub struct ResourceDecl {
 /// swizzle written on it (LOAD: "A swizzle suffix may be added to the resource argument").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemRef {
+    /// Index into `Decoded::resources`.
     pub res: u32,
+    /// The swizzle written on the resource operand.
     pub swizzle: [u8; 4],
     /// Atomics: the location's width (`shaderdiff_model::atomic64`: 64 bits when the memory
     /// format is `PIPE_FORMAT_R64_UINT` / `_SINT`).
@@ -103,7 +111,7 @@ pub fn resources(program: &Program) -> Result<Vec<ResourceDecl>, ExecError> {
 pub fn check_workgroups(program: &Program, kinds: &[Kind]) -> Result<u32, ExecError> {
     let wg = workgroup_size(program);
     let lanes = super::CHUNK_LANES as u32;
-    if wg > lanes || lanes % wg != 0 {
+    if wg > lanes || !lanes.is_multiple_of(wg) {
         if let Some(i) = kinds.iter().position(|k| *k == Kind::Mem(MemOp::Barrier)) {
             return Err(ExecError::Unsupported {
                 opcode: Opcode::BARRIER,

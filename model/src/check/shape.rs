@@ -71,6 +71,7 @@ impl Shape {
         Ok(Shape::from_decoded(&d))
     }
 
+    /// The shape of an already decoded program.
     pub fn from_decoded(d: &Decoded) -> Shape {
         let spaces = d
             .layout

@@ -92,6 +92,7 @@ impl TexOp {
 /// The texture operand of a decoded texture instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TexRef {
+    /// The instruction kind.
     pub op: TexOp,
     /// The unit `n` of `SAMP[n]`.
     pub unit: u32,

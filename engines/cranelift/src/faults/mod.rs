@@ -14,7 +14,7 @@
 //! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
 //!   assembly and not changed since ([`shaderdiff_nv::NvOrigin::of`]) from the assembly
 //!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
-//!   HOOK` in ir/src/nv/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
+//!   HOOK` in frontends/nv/src/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
 //!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
 //!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
 //!   or one conditionally masked write after a `.CC` update.
@@ -288,7 +288,7 @@ fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
 }
 
 /// `nv-condmask-swap-xy` on the shape the NV lowering gives a conditional write mask
-/// (ir/src/nv/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
+/// (frontends/nv/src/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
 /// only that component. The test component of x and y is exchanged. Working on that IR shape
 /// (rather than re-lowering the assembly) keeps the fault in probed and reduced copies of the
 /// program, so findings are located and reduced like any other.

@@ -1,5 +1,5 @@
 //! Acceptance intervals: alongside every value, the set of results an engine of a given
-//! class may produce, derived from the precision contract (`oracles/precision.toml`,
+//! class may produce, derived from the precision contract (`oracle/precision.toml`,
 //! [`crate::precision`]). Entry point: [`crate::interp::run_with_intervals`].
 //!
 //! # Representation

@@ -26,7 +26,7 @@
 //! `final` with one more in (none when they are equal), and (2) every edge is reachable from
 //! `initial`. Both are checked in linear time, and Hierholzer's algorithm builds the witness
 //! order ([`SerialOrders`]), also in linear time: 256 invocations on one address take
-//! under a millisecond (`cargo bench -p shaderdiff-oracles --bench atomic` prints the
+//! under a millisecond (`cargo bench -p shaderdiff-compare --bench atomic` prints the
 //! figures: 0.2-0.5 ms per log of 256 atomics on a loaded 2-core machine). A degree failure
 //! names the value at fault, which is how a lost update shows (two atomics found the same
 //! value, only one left it there).

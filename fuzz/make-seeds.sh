@@ -8,7 +8,7 @@
 #   differential_tgsi, differential_nv, reduce
 #                     any bytes drive the generator: the first 512 bytes of each TGSI
 #                     corpus program and of 64 generated programs
-# Dictionaries: TGSI opcode names (ir/data/opcodes.csv), register files, modifiers and
+# Dictionaries: TGSI opcode names (model/data/opcodes.csv), register files, modifiers and
 # keywords; NV headers, instructions, bindings and modifiers; JSON keys of the inputs file. Sources that are missing (no ../shared, e.g. on
 # OSS-Fuzz) are skipped. Needs the shaderdiff binary: SHADERDIFF=path, else
 # target/release/shaderdiff (built if missing).
@@ -69,8 +69,8 @@ done
 
 mkdir -p "$ROOT/fuzz/dict"
 {
-  echo '# TGSI text: opcode names (ir/data/opcodes.csv), files, modifiers, keywords'
-  tail -n +2 "$ROOT/ir/data/opcodes.csv" | cut -d, -f2 | sort -u | sed 's/.*/"&"/'
+  echo '# TGSI text: opcode names (model/data/opcodes.csv), files, modifiers, keywords'
+  tail -n +2 "$ROOT/model/data/opcodes.csv" | cut -d, -f2 | sort -u | sed 's/.*/"&"/'
   for w in VERT FRAG GEOM COMP TESS_CTRL TESS_EVAL END DCL IMM PROPERTY IN OUT TEMP CONST \
     SV ADDR SAMP SVIEW BUFFER MEMORY IMAGE FLT32 INT32 UINT32 FLT64 _SAT .xyzw .xxxx \
     .yyyy .wzyx "|" "-" "[" "]" "{" "}" ":" "," ARRAY GENERIC POSITION COLOR CONSTANT \

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{Opcode, Program, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::{self, alu, ExecError, InterpConfig};
 
 /// The oracle as an engine.
@@ -20,7 +20,7 @@ struct Checked(Program);
 
 impl Compiled for Checked {
     fn listing(&self) -> Option<String> {
-        Some(shaderdiff_ir::tgsi::print(&self.0))
+        Some(shaderdiff_tgsi::print(&self.0))
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -47,9 +47,9 @@ fn interp_opcodes() -> BTreeSet<Opcode> {
         .filter(|&op| {
             alu::is_alu(op)
                 || NON_ALU.contains(&op)
-                || shaderdiff_oracles::interp::texture::TEXTURE_OPCODES.contains(&op)
+                || shaderdiff_model::check::texture::TEXTURE_OPCODES.contains(&op)
                 || matches!(op, INTERP_CENTROID | INTERP_SAMPLE | INTERP_OFFSET)
-                || shaderdiff_oracles::atomic::AtomicOp::from_opcode(op).is_some()
+                || shaderdiff_model::atomic::AtomicOp::from_opcode(op).is_some()
         })
         .collect()
 }
@@ -64,8 +64,6 @@ impl InterpEngine {
             caps: Capabilities {
                 opcodes: interp_opcodes(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
         }
     }

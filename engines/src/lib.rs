@@ -1,6 +1,6 @@
 //! Every engine shaderdiff can run, behind the [`Engine`] trait.
 //!
-//! Adding an engine means adding its crate under `backends/` and one entry in
+//! Adding an engine means adding its crate under `engines/` and one entry in
 //! [`ENGINE_NAMES`] / [`engine`].
 
 pub mod interp;

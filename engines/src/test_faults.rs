@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, FaultDef, Inputs, Outputs,
 };
-use shaderdiff_ir::{Opcode, Program};
+use shaderdiff_model::{Opcode, Program};
 
 /// The engine that owns the test-only faults.
 pub const TEST_FAULT_ENGINE: &str = "jit";
@@ -222,7 +222,7 @@ impl Engine for TestFault {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     #[test]
     fn every_second_run_differs() {

@@ -13,7 +13,7 @@
 //!
 //! An engine of another precision class than the oracle's (`valhall`, class `gpu` in
 //! precision.toml) is instead held to the precision contract: the differential comparator
-//! (`shaderdiff_oracles::compare`) against the oracle's acceptance intervals for its class.
+//! (`shaderdiff_compare::output`) against the oracle's acceptance intervals for its class.
 //!
 //! The oracle itself is run twice and must agree with itself (determinism). Transcendental
 //! opcodes are compared exactly too: an engine that evaluates them differently from the
@@ -31,8 +31,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs, Outputs};
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::{File, Opcode, Program};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode, Program};
 
 use support::{engines_with, show, ORACLE};
 
@@ -172,7 +172,7 @@ fn engines_agree_with_the_oracle() {
             }
             Err(e) => return Err(TestCaseError::fail(format!("{ORACLE}: {e}"))),
         };
-        let text = shaderdiff_ir::tgsi::print(&p);
+        let text = shaderdiff_tgsi::print(&p);
         for e in &engines {
             let name = e.name();
             match e.execute(&p, &inputs) {

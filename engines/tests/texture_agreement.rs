@@ -17,9 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use shaderdiff_backends::{engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 
 use support::parse;
 

@@ -16,5 +16,5 @@ fn main() {
         })
         .collect();
     let p = build_program(&mut Choices::new(&data), &GenConfig::default());
-    print!("{}", shaderdiff_ir::tgsi::print(&p));
+    print!("{}", shaderdiff_tgsi::print(&p));
 }

@@ -17,8 +17,8 @@
 //! ```
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::Inputs;
+use shaderdiff_model::Inputs;
+use shaderdiff_model::Program;
 
 use crate::choices::Choices;
 use crate::inputs::inputs_for;

@@ -2,8 +2,8 @@
 //! register gets a value per channel, drawn half from [`SPECIAL_WORDS`] and powers of two
 //! and half as random bits (INTERFACE.md "The inputs file").
 
-use shaderdiff_ir::{DeclDimension, File, Program, Stage};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::{DeclDimension, File, Program, Stage};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
 
 use crate::choices::Choices;
 

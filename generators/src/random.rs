@@ -13,9 +13,9 @@
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::{Opcode, Program, Stage};
-use shaderdiff_oracles::Inputs;
+use shaderdiff_model::Inputs;
+use shaderdiff_model::{Opcode, Program, Stage};
+use shaderdiff_tgsi::{print_with, PrintOptions};
 
 use crate::choices::Choices;
 use crate::inputs::inputs_for;

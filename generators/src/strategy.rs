@@ -2,8 +2,8 @@
 //! shrinking of the vector shrinks the program.
 
 use proptest::prelude::*;
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::Inputs;
+use shaderdiff_model::Inputs;
+use shaderdiff_model::Program;
 
 use crate::choices::Choices;
 use crate::inputs::inputs_for;

@@ -7,10 +7,10 @@ use proptest::prelude::*;
 use shaderdiff_generators::fuzz::FuzzProgram;
 use shaderdiff_generators::strategy::{defined_case, tgsi_case};
 use shaderdiff_generators::GenConfig;
-use shaderdiff_ir::tgsi::{parse, print_with, PrintOptions};
 use shaderdiff_oracles::interp::{self, InterpConfig};
+use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 
-fn check_valid(p: &shaderdiff_ir::Program) -> Result<(), TestCaseError> {
+fn check_valid(p: &shaderdiff_model::Program) -> Result<(), TestCaseError> {
     let text = print_with(p, &PrintOptions { lossless: true });
     let q = parse(&text, "fuzz.tgsi").map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
     prop_assert_eq!(&q, p);

@@ -7,9 +7,10 @@ use shaderdiff_generators::inputs::{inputs_for, RESOURCE_BYTES};
 use shaderdiff_generators::random::{inputs_choices, program_choices};
 use shaderdiff_generators::tgsi::memory::{build_memory, ATOMICS};
 use shaderdiff_generators::tgsi::{build, GenConfig};
-use shaderdiff_ir::{tgsi, File, Opcode, Stage};
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode, Stage};
 use shaderdiff_oracles::interp::{run, InterpConfig};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_tgsi as tgsi;
 
 #[test]
 fn memory_programs_run_in_bounds_on_the_oracle_and_draw_every_pattern() {

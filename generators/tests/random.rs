@@ -6,9 +6,9 @@ use shaderdiff_generators::random::{
     generate, program_choices, stamp_version, RandomConfig, Stamp,
 };
 use shaderdiff_generators::{build, GENERATOR_VERSION};
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::interp::{self, InterpConfig};
+use shaderdiff_tgsi::parse;
 
 #[test]
 fn same_seed_and_index_give_the_same_program_and_inputs() {

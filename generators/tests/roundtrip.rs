@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::tgsi::{parse, print, print_with, PrintOptions};
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
+use shaderdiff_tgsi::{parse, print, print_with, PrintOptions};
 
 fn check_round_trip(p: &Program, text: &str) -> Result<(), TestCaseError> {
     let q = parse(text, "generated.tgsi")

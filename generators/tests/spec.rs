@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 use shaderdiff_generators::spec::{spec_opcodes, suite, ApproxRange, SpecConfig};
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode, Stage, ALL_OPCODES};
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode, Stage, ALL_OPCODES};
 use shaderdiff_oracles::interp::{self, alu::is_alu, InterpConfig};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_tgsi::parse;
 
 fn sin_range() -> ApproxRange {
     ApproxRange {
@@ -31,7 +31,7 @@ fn every_implemented_opcode_has_cases() {
             // All eleven operand variants (ten for opcodes without a destination; ten for
             // 64-bit opcodes: no 64-bit modifiers or saturate, but pair swizzles and masks).
             let n = cases.iter().filter(|c| c.opcode == op).count();
-            let want = if shaderdiff_oracles::interp::alu::wide::is_wide(op) {
+            let want = if shaderdiff_model::wide::is_wide(op) {
                 10
             } else {
                 11
@@ -167,7 +167,7 @@ fn the_suite_is_deterministic() {
 
 #[test]
 fn the_builtin_contract_gives_range_variants() {
-    // oracles/precision.toml states SIN and COS bounds on [-pi, pi] (Vulkan GLSL table).
+    // oracle/precision.toml states SIN and COS bounds on [-pi, pi] (Vulkan GLSL table).
     let cfg = SpecConfig::builtin();
     let sin = cfg
         .ranges

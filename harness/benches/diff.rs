@@ -10,6 +10,8 @@
 //!   comparison.
 //!
 //! `cargo bench -p shaderdiff --bench diff`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -96,7 +98,7 @@ fn breakdown(n: u64) {
         .map(|g| d.oracle_for(0, &g.program, &g.inputs).ok())
         .collect();
     let t_oracle = t.elapsed();
-    let refs: Vec<&shaderdiff_ir::Program> = gen.iter().map(|g| &g.program).collect();
+    let refs: Vec<&shaderdiff_model::Program> = gen.iter().map(|g| &g.program).collect();
     let t = Instant::now();
     let prepared: Vec<_> = refs
         .chunks(fuzz::CHUNK as usize)

@@ -4,6 +4,8 @@
 //! median ≤ 2 s).
 //!
 //! `cargo bench -p shaderdiff --bench reduce`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::time::Instant;
 

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
-use shaderdiff_ir::nv::{self, NvProgram};
-use shaderdiff_ir::tgsi::{self, PrintOptions};
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
+use shaderdiff_nv::{self as nv, NvProgram};
 use shaderdiff_oracles::RegKey;
+use shaderdiff_tgsi::{self as tgsi, PrintOptions};
 
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang::{self, Lang};
@@ -189,7 +189,7 @@ impl Failure {
 pub enum Loaded {
     /// TGSI text, parsed and validated.
     Tgsi(Program),
-    /// NVIDIA assembly, parsed (engines run it after `shaderdiff_ir::nv::lower`).
+    /// NVIDIA assembly, parsed (engines run it after `shaderdiff_nv::lower`).
     Nv(NvProgram),
 }
 
@@ -293,7 +293,7 @@ pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<Reg
 }
 
 /// Reads, detects and parses (with validation) one program file for the engines; NV
-/// assembly is lowered to the IR (`shaderdiff_ir::nv::lower`) and comes with its names.
+/// assembly is lowered to the IR (`shaderdiff_nv::lower`) and comes with its names.
 ///
 /// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
 /// (`file:line:col: message`, NV assembly included); NV assembly using something the
@@ -313,8 +313,8 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 nv::LowerError::Invalid { .. } => Failure::BadInput(format!("{name}:{e}")),
             })?;
             let vertices = match l.program.stage {
-                shaderdiff_ir::Stage::Geometry => l.program.gs_input_vertices(),
-                shaderdiff_ir::Stage::TessEval => Some(nv::MAX_PATCH_VERTICES),
+                shaderdiff_model::Stage::Geometry => l.program.gs_input_vertices(),
+                shaderdiff_model::Stage::TessEval => Some(nv::MAX_PATCH_VERTICES),
                 _ => None,
             };
             checked(&l.program, l.names.shared_memory)?;

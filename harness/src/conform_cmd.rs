@@ -33,7 +33,7 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::conform::junit::{junit_xml, Case};
 use shaderdiff_results::conform::{read_baseline, write_csv, Baseline, Partition, Row, Status};

@@ -8,10 +8,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
+use shaderdiff_tgsi::{print_with, PrintOptions};
 
 use crate::inputs_json;
 use crate::isolate::{run_once, Death, WorkerSpec};

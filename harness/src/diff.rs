@@ -5,7 +5,7 @@
 //! acceptance intervals of that engine's class in the precision contract
 //! ([`shaderdiff_oracles::interp::run_with_intervals`]; one oracle run per class, shared by
 //! the engines of that class), and the engine's outputs are checked with
-//! [`shaderdiff_oracles::compare::compare`]. Per engine the result is an [`Outcome`]:
+//! [`shaderdiff_compare::output::compare`]. Per engine the result is an [`Outcome`]:
 //! agree, mismatch (the differing channels), unsupported (never a mismatch), or failed (a
 //! compile error, trap or step limit the oracle did not have: a finding).
 //!
@@ -15,8 +15,8 @@
 //! or both NaN), the oracle is the likelier culprit: [`Diff::oracle_suspect`].
 
 use shaderdiff_backends::{self as backends, Compiled, Engine, EngineError};
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::compare::{compare, CompareError, CompareOptions, Mismatch};
+use shaderdiff_compare::output::{compare, CompareError, CompareOptions, Mismatch};
+use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::denormal::DenormalMode;
 use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};

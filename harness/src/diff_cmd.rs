@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use shaderdiff_generators::inputs::inputs_for;
 use shaderdiff_generators::random::inputs_choices;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 

@@ -1,5 +1,5 @@
 //! Judging programs with memory: the oracle re-run in the engine's atomic order, and the
-//! memory comparator ([`shaderdiff_oracles::compare::memory`]) next to the register one.
+//! memory comparator ([`shaderdiff_compare::memory`]) next to the register one.
 //!
 //! When either side performed atomics, the oracle's own serial order is not the engine's,
 //! so registers derived from atomic results would differ legitimately. An engine that
@@ -12,8 +12,8 @@
 //! The memory comparison is [`compare_program_memory`], which judges the atomics on SHARED
 //! memory of workgroup 0's copy only (the one the outputs hold).
 
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::compare::memory::compare_program_memory;
+use shaderdiff_compare::memory::compare_program_memory;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::{replay_of, AtomicOrder};
 use shaderdiff_oracles::{Inputs, Outputs};
 
@@ -84,7 +84,7 @@ mod tests {
 
     use shaderdiff_backends::interp::InterpEngine;
     use shaderdiff_backends::{Capabilities, Compiled, Engine, EngineConfig, EngineError};
-    use shaderdiff_ir::File;
+    use shaderdiff_model::File;
     use shaderdiff_oracles::interp::{run_with, AtomicOrder};
     use shaderdiff_oracles::precision::NanPolicy;
     use shaderdiff_oracles::{Inputs, InterpConfig, Outputs, RegKey};
@@ -106,7 +106,7 @@ END
 ";
 
     fn program() -> Program {
-        shaderdiff_ir::tgsi::parse(PROGRAM, "atomics.tgsi").unwrap()
+        shaderdiff_tgsi::parse(PROGRAM, "atomics.tgsi").unwrap()
     }
 
     fn inputs() -> Inputs {

@@ -2,12 +2,12 @@
 //! rebuilding the instruction list while keeping CAL targets and source positions, removing
 //! instructions, and the static "execution order" of instructions.
 
-use shaderdiff_ir::edit::Edit;
-use shaderdiff_ir::{Instruction, Opcode, Program, Structure, NO_PARTNER};
+use shaderdiff_model::edit::Edit;
+use shaderdiff_model::{Instruction, Opcode, Program, Structure, NO_PARTNER};
 
 /// `p` with its instructions replaced by `new`: each entry is the instruction and the index
 /// it had in `p` (`None` for an inserted one, which reports position `0:0`). See
-/// [`shaderdiff_ir::edit::rebuild`] for labels, positions and layout.
+/// [`shaderdiff_model::edit::rebuild`] for labels, positions and layout.
 pub fn rebuild(p: &Program, new: Vec<(Option<usize>, Instruction)>) -> Program {
     let edits = new
         .into_iter()
@@ -17,7 +17,7 @@ pub fn rebuild(p: &Program, new: Vec<(Option<usize>, Instruction)>) -> Program {
             insn,
         })
         .collect();
-    shaderdiff_ir::edit::rebuild(p, edits)
+    shaderdiff_model::edit::rebuild(p, edits)
 }
 
 /// `p` without the instructions flagged in `remove` (one flag per instruction), and without
@@ -40,7 +40,7 @@ pub fn remove(p: &Program, remove: &[bool]) -> Program {
 
 /// Whether `p` passes `validate`.
 pub fn is_valid(p: &Program) -> bool {
-    shaderdiff_ir::validate::validate(p, "").is_ok()
+    shaderdiff_model::validate::validate(p, "").is_ok()
 }
 
 /// Instruction indices in static execution order: the main program from instruction 0, with
@@ -89,7 +89,7 @@ pub fn static_rank(p: &Program) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     const SUBS: &str = "VERT\nDCL OUT[0]\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
         MOV TEMP[0], IMM[0]\nCAL :6\nADD OUT[0], TEMP[0], IMM[0]\nCAL :10\nEND\n\

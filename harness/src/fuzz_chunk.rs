@@ -120,7 +120,7 @@ impl Runner<'_> {
             }
             return Ok(());
         }
-        let programs: Vec<&shaderdiff_ir::Program> =
+        let programs: Vec<&shaderdiff_model::Program> =
             generated.iter().map(|(_, g)| &g.program).collect();
         let prepared = self.differ.prepare_batch(&programs);
         for ((k, g), prep) in generated.iter().zip(&prepared) {
@@ -286,7 +286,7 @@ impl Runner<'_> {
     ) -> Result<Option<usize>, StoreError> {
         let st = self.store;
         let engines = self.differ.engine_names();
-        let Ok(ast) = shaderdiff_ir::nv::parse(&g.text, "program.nv") else {
+        let Ok(ast) = shaderdiff_nv::parse(&g.text, "program.nv") else {
             return Ok(None);
         };
         let opts = ReduceOptions {
@@ -325,7 +325,7 @@ pub const NV_NOT_REDUCED: &str =
 /// Instructions of a finding's original program: NV instructions for NV programs (the
 /// unit `reduced_instructions` counts in for them), IR instructions otherwise.
 fn original_size(g: &FuzzItem) -> usize {
-    match shaderdiff_ir::nv::parse(&g.text, "program.nv") {
+    match shaderdiff_nv::parse(&g.text, "program.nv") {
         Ok(p) if g.is_nv() => crate::reduce::nv::insn_count(&p),
         _ => size(&g.program),
     }

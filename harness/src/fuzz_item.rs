@@ -18,8 +18,8 @@
 
 use shaderdiff_generators::nv as nv_gen;
 use shaderdiff_generators::random::{generate, Generated};
-use shaderdiff_ir::nv::NameMap;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
+use shaderdiff_nv::NameMap;
 use shaderdiff_oracles::Inputs;
 
 use crate::fuzz::Campaign;

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use shaderdiff_generators::fuzz::FuzzProgram;
 use shaderdiff_generators::nv::NvFuzzProgram;
-use shaderdiff_ir::tgsi::{parse, print_with, PrintOptions};
 use shaderdiff_oracles::precision::NanPolicy;
+use shaderdiff_tgsi::{parse, print_with, PrintOptions};
 
 use crate::diff::{engines_from_names, Differ};
 
@@ -53,18 +53,14 @@ pub fn nv_parse(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(p) = shaderdiff_ir::nv::parse(text, "fuzz.nv") else {
+    let Ok(p) = shaderdiff_nv::parse(text, "fuzz.nv") else {
         return;
     };
-    let printed = shaderdiff_ir::nv::print(&p);
-    let q = shaderdiff_ir::nv::parse(&printed, "printed.nv")
+    let printed = shaderdiff_nv::print(&p);
+    let q = shaderdiff_nv::parse(&printed, "printed.nv")
         .unwrap_or_else(|e| panic!("printed program does not parse: {e}\n{printed}"));
     assert_eq!(p, q, "print/parse changed the program:\n{printed}");
-    assert_eq!(
-        shaderdiff_ir::nv::print(&q),
-        printed,
-        "printing is not stable"
-    );
+    assert_eq!(shaderdiff_nv::print(&q), printed, "printing is not stable");
 }
 
 /// [`valhall_decode`]'s property (see the module table). Immediate-table entries 0 and 21
@@ -234,7 +230,7 @@ pub fn reduce(data: &[u8]) {
         return;
     };
     let text = print_with(&r.program, &PrintOptions { lossless: true });
-    if let Err(err) = shaderdiff_ir::validate::validate(&r.program, "reduced.tgsi") {
+    if let Err(err) = shaderdiff_model::validate::validate(&r.program, "reduced.tgsi") {
         panic!("fault {fault}: the reduced program does not validate: {err}\n{text}");
     }
     let again = d.diff(&r.program, &r.inputs);

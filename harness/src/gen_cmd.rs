@@ -6,7 +6,7 @@
 //!   indices, options and generator version give byte-identical files on any machine.
 //! * `--spec`: the spec-derived conformance suite (`shaderdiff_generators::spec`), named
 //!   `spec-<opcode>-<variant>`, with `range` variants for the input ranges the precision
-//!   contract (`oracles/precision.toml`) states bounds on.
+//!   contract (`oracle/precision.toml`) states bounds on.
 //!
 //! **Defined-only is the default** for `--seed`: every result of every generated program
 //! is defined for all inputs, so a campaign or a checked-in corpus can never show a

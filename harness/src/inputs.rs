@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use shaderdiff_ir::{
+use shaderdiff_model::{
     DeclDimension, Declaration, File, Pos, Primitive, Program, PropertyName, Stage,
 };
 use shaderdiff_oracles::texture::Texture;

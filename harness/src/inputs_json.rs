@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use shaderdiff_ir::nv::NameMap;
+use shaderdiff_nv::NameMap;
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 use crate::output::word;
@@ -106,9 +106,9 @@ fn to_json_named(inputs: &Inputs, name: &dyn Fn(&RegKey) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::tgsi::parse;
-    use shaderdiff_ir::File;
+    use shaderdiff_model::File;
     use shaderdiff_oracles::RegKey;
+    use shaderdiff_tgsi::parse;
 
     #[test]
     fn written_inputs_read_back_exactly() {

@@ -4,7 +4,7 @@
 //! binary32 encodings of the literals used (1.0 = 0x3f800000, 2.0 = 0x40000000, ...).
 
 use super::*;
-use shaderdiff_ir::{Declaration, SemanticName};
+use shaderdiff_model::{Declaration, SemanticName};
 
 /// FRAG with `DCL IN[0..1]`, `DCL SV[0], FACE`, `DCL CONST[0..1]`, `DCL CONST[1][0..3]`,
 /// `DCL BUFFER[0]`, `DCL MEMORY[0]`.
@@ -301,7 +301,7 @@ fn fragment_counts_are_quads() {
 #[test]
 fn geometry_inputs_use_the_vertex_dimension() {
     let mut p = Program::new(Stage::Geometry);
-    p.properties.push(shaderdiff_ir::Property {
+    p.properties.push(shaderdiff_model::Property {
         name: PropertyName::GsInputPrimitive,
         value: Primitive::Triangles.token(),
     });

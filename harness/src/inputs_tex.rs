@@ -34,7 +34,7 @@
 //!   (texel `((layer * height + y) * width + x) * samples + sample`).
 
 use serde_json::value::RawValue;
-use shaderdiff_ir::Pos;
+use shaderdiff_model::Pos;
 use shaderdiff_oracles::texture::{
     CompareFunc, Format, MinFilter, Target, Texture, Wrap, MAX_EXTENT, MAX_SAMPLES,
 };

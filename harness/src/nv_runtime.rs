@@ -3,7 +3,7 @@
 //! the compute attribute bindings (`invocation.localid` ...).
 //!
 //! * **Global memory.** The lowering reads global memory through one window resource and
-//!   its base-address parameter (`shaderdiff_ir::nv` `lower_mem.rs`; the NameMap names
+//!   its base-address parameter (`shaderdiff_nv` `lower_mem.rs`; the NameMap names
 //!   them `global` and `global.base`). [`prepare`] builds the window from the inputs'
 //!   regions: it starts at the lowest base address and ends at the end of the highest
 //!   region, rounded up to 4 bytes; gaps between regions are zero. [`regions`] cuts the
@@ -23,13 +23,13 @@
 //!   undefined). This is the grouping the engines use for workgroups (invocation `i` is in
 //!   workgroup `i / s`).
 
-use shaderdiff_ir::nv::NameMap;
-use shaderdiff_ir::{File, Program, PropertyName};
+use shaderdiff_model::{File, Program, PropertyName};
+use shaderdiff_nv::NameMap;
 use shaderdiff_oracles::atomic::Space;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
 /// NameMap names of the global memory window and its base parameter (see
-/// `shaderdiff_ir::nv` `lower_mem.rs`).
+/// `shaderdiff_nv` `lower_mem.rs`).
 const WINDOW: &str = "global";
 const BASE: &str = "global.base";
 /// NameMap name of the shared memory window.
@@ -71,7 +71,7 @@ fn images(names: &NameMap) -> Vec<(RegKey, RegKey, String)> {
         .filter(|(_, f, _)| *f == File::Buffer)
         .filter_map(|(n, _, i)| {
             let u: u32 = n.strip_prefix("image[")?.strip_suffix(']')?.parse().ok()?;
-            let size = entry(names, &shaderdiff_ir::nv::image_size_name(u), File::Const)?;
+            let size = entry(names, &shaderdiff_nv::image_size_name(u), File::Const)?;
             Some((RegKey::new(File::Buffer, *i), size, n.clone()))
         })
         .collect()
@@ -344,7 +344,7 @@ mod tests {
         };
         inputs.global.insert(0x10000, vec![1, 2, 3, 4]);
         inputs.global.insert(0x10006, vec![9]);
-        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        let p = Program::new(shaderdiff_model::Stage::Compute);
         prepare(&p, &names_with_window(), &mut inputs).expect("prepared");
         let mem = RegKey::new(File::Memory, 0);
         // 0x10000..0x10007, rounded up to 8 bytes; the gap is zero.
@@ -367,12 +367,13 @@ mod tests {
     fn compute_bindings_follow_the_workgroups() {
         // GROUP_SIZE 2 2: four invocations per group; invocation 5 is local (1, 0) of
         // group 1 (NV_compute_program5 Table X.1).
-        let mut p = Program::new(shaderdiff_ir::Stage::Compute);
+        let mut p = Program::new(shaderdiff_model::Stage::Compute);
         for (name, value) in [
             (PropertyName::CsFixedBlockWidth, 2),
             (PropertyName::CsFixedBlockHeight, 2),
         ] {
-            p.properties.push(shaderdiff_ir::Property { name, value });
+            p.properties
+                .push(shaderdiff_model::Property { name, value });
         }
         let mut inputs = Inputs {
             invocations: 8,
@@ -397,7 +398,7 @@ mod tests {
         };
         inputs.global.insert(0, vec![0]);
         inputs.global.insert(1 << 40, vec![0]);
-        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        let p = Program::new(shaderdiff_model::Stage::Compute);
         let e = prepare(&p, &names_with_window(), &mut inputs).expect_err("refused");
         assert!(e.contains("span"), "{e}");
     }
@@ -413,7 +414,7 @@ mod tests {
                 ("image[2].size".into(), File::Const, 0),
             ],
         };
-        let p = Program::new(shaderdiff_ir::Stage::Compute);
+        let p = Program::new(shaderdiff_model::Stage::Compute);
         let (buf, size) = (RegKey::new(File::Buffer, 0), RegKey::new(File::Const, 0));
         let with = |shape: [u32; 4], bytes: Vec<u8>| {
             let mut inputs = Inputs {

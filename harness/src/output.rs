@@ -332,7 +332,7 @@ fn dump(s: &mut String, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::File;
+    use shaderdiff_model::File;
     use std::collections::BTreeMap;
 
     fn sample(fragment: bool) -> Outputs {

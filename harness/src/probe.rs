@@ -16,7 +16,7 @@
 //! Not probed: destinations in the NULL or ADDR files, and 2-D output spaces (programs with
 //! `OUT[v][i]` declarations are not instrumented at all).
 
-use shaderdiff_ir::{
+use shaderdiff_model::{
     Declaration, Dst, File, ImmType, Immediate, Instruction, Opcode, Program, Register, Src,
     IDENTITY_SWIZZLE,
 };
@@ -200,7 +200,7 @@ impl Builder {
 pub fn instrument(p: &Program, mode: ProbeMode) -> Option<Probed> {
     let out_base = extent(p, File::Output)?;
     let temp_base = extent(p, File::Temp)?;
-    let st = shaderdiff_ir::Structure::analyse(p).ok()?;
+    let st = shaderdiff_model::Structure::analyse(p).ok()?;
     let is_if = |op: Opcode| matches!(op, Opcode::IF | Opcode::UIF);
     let planned = p
         .instructions
@@ -332,7 +332,7 @@ pub fn instrument(p: &Program, mode: ProbeMode) -> Option<Probed> {
 mod tests {
     use super::*;
     use crate::edit::is_valid;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     #[test]
     fn probes_follow_results_and_blocks() {
@@ -375,9 +375,9 @@ mod tests {
 mod first_tests {
     use super::*;
     use crate::edit::is_valid;
-    use shaderdiff_ir::tgsi;
     use shaderdiff_oracles::interp::{run, InterpConfig};
     use shaderdiff_oracles::io::{Inputs, RegKey};
+    use shaderdiff_tgsi as tgsi;
 
     /// A loop run twice: ADD writes 1.0 then 2.0; the UIF is not taken, then taken.
     const TWICE: &str = "VERT\nDCL OUT[0]\nDCL TEMP[0..1]\n\

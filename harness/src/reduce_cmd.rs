@@ -22,11 +22,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
 
-use shaderdiff_ir::nv::NvProgram;
+use shaderdiff_nv::NvProgram;
 
 use crate::cli::{load_any, load_program_named, Failure, Loaded};
 use crate::diff::Differ;

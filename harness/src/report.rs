@@ -13,7 +13,7 @@
 //! `oracle_error`.
 
 use serde::Serialize;
-use shaderdiff_oracles::compare::Mismatch;
+use shaderdiff_compare::output::Mismatch;
 
 use crate::diff::{Diff, OracleProblem, Outcome, ORACLE};
 use crate::output::float_text;

@@ -12,7 +12,7 @@
 //! of another diverging block (for a block's entry count: nor of a loop whose count
 //! diverges). The earliest of those in static execution order wins.
 
-use shaderdiff_ir::{Opcode, Program, Register, Structure, NO_PARTNER};
+use shaderdiff_model::{Opcode, Program, Register, Structure, NO_PARTNER};
 
 use crate::probe::{Probe, ProbeKind};
 
@@ -141,7 +141,7 @@ fn aliases(r: &Register, w: &Register) -> bool {
 mod tests {
     use super::*;
     use crate::edit::static_rank;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     fn hit(instruction: usize, kind: ProbeKind) -> Hit {
         let probe = Probe {

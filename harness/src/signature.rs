@@ -16,8 +16,8 @@
 //! instruction writing the first mismatching output channel. Engine failures have class
 //! `fail_<kind>` and type `none`.
 
-use shaderdiff_ir::{Opcode, Pos, Program, Saturate, ScalarType};
-use shaderdiff_oracles::compare::Mismatch;
+use shaderdiff_compare::output::Mismatch;
+use shaderdiff_model::{Opcode, Pos, Program, Saturate, ScalarType};
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
 
@@ -301,7 +301,7 @@ fn last_writer(program: &Program, m: &Mismatch) -> Option<usize> {
     let c = "xyzw".find(m.channel.as_str())?;
     program.instructions.iter().rposition(|insn| {
         insn.dst.iter().any(|d| {
-            d.reg.file == shaderdiff_ir::File::Output
+            d.reg.file == shaderdiff_model::File::Output
                 && (d.reg.index.indirect.is_some() || d.reg.index.value == k)
                 && d.writemask & (1 << c) != 0
         })
@@ -311,7 +311,7 @@ fn last_writer(program: &Program, m: &Mismatch) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::ALL_OPCODES;
+    use shaderdiff_model::ALL_OPCODES;
 
     #[test]
     fn every_opcode_has_a_path_safe_class() {

@@ -6,7 +6,7 @@
 //! saying what was expected. Positions are added by the caller ([`crate::inputs`]).
 
 use serde_json::value::RawValue;
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::{RegKey, Vec4};
 
 /// The bits of the canonical quiet NaN written by `"nan"` (sign clear, quiet bit set).

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use shaderdiff::inputs;
 use shaderdiff_generators::random::{generate, RandomConfig};
 use shaderdiff_generators::spec::{suite, SpecConfig};
-use shaderdiff_ir::tgsi::parse;
+use shaderdiff_tgsi::parse;
 
 const BIN: &str = env!("CARGO_BIN_EXE_shaderdiff");
 

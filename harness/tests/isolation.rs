@@ -1,6 +1,6 @@
 //! Worker-process isolation: test-only faults kill
 //! the jit's worker on the programs that use one trigger opcode (test-segfault: BREV,
-//! test-abort: POPC, test-hang: UBFE, test-oom: LSB; backends/src/test_faults.rs). The
+//! test-abort: POPC, test-hang: UBFE, test-oom: LSB; engines/src/test_faults.rs). The
 //! campaign and the conform run complete, record the crash or hang as a finding or status,
 //! count resource exhaustion as poisoned, and still compare every other program.
 //!
@@ -15,7 +15,7 @@ use std::path::Path;
 use clap::Parser;
 use common::{code, json, run, scratch, text};
 use shaderdiff::cli::{Cli, Command};
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../conformance");
 

@@ -170,7 +170,7 @@ fn hex64(words: &[u64]) -> String {
 
 /// radeonsi's query-result shader (si_shaderlib_tgsi.c, corpus L299) on every engine, with
 /// the 64-bit arithmetic it was written for: `U64ADD ..., -TEMP[2]` (end - begin of each
-/// result, 64-bit subtraction: shaderdiff_ir::wide_modifiers), U64MUL by 1000000, U64DIV by
+/// result, 64-bit subtraction: shaderdiff_model::wide_modifiers), U64MUL by 1000000, U64DIV by
 /// 100000, U64SNE. Inputs worked out by hand from the shader's text: CONST[0][0] =
 /// (end offset 8, result stride 16, 2 results, config), CONST[0][1] = (start offset 0,
 /// pair stride 0, 1 pair); BUFFER[0] holds two results whose begin words have bit 31 set

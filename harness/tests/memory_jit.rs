@@ -7,7 +7,7 @@
 
 use shaderdiff::diff::{Differ, Outcome};
 use shaderdiff_backends::{Engine, EngineConfig};
-use shaderdiff_ir::{File, Opcode, Program};
+use shaderdiff_model::{File, Opcode, Program};
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 
@@ -35,7 +35,7 @@ fn program(op: Opcode, dwords: u32) -> Program {
          STORE BUFFER[1].x, TEMP[0].zzzz, TEMP[1].xxxx\nEND\n",
         dwords - 1
     );
-    shaderdiff_ir::tgsi::parse(&text, "contention.tgsi").expect("valid program")
+    shaderdiff_tgsi::parse(&text, "contention.tgsi").expect("valid program")
 }
 
 /// The data operand and compare operand of invocation `i`.
@@ -196,7 +196,7 @@ fn atomics_on_several_workgroups_shared_copies_are_judged_without_false_mismatch
     // Each copy goes 0 -> 4, so the log holds two atomics that found 0: one serial order
     // per copy, not one for the location. Both the interpreter as an engine and the jit
     // must agree.
-    let p = shaderdiff_ir::tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
+    let p = shaderdiff_tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
     let ins = shared_add_inputs();
     for name in ["interp", "jit"] {
         let e = shaderdiff_backends::engine(name, &EngineConfig::default()).expect(name);
@@ -222,7 +222,7 @@ fn atomics_on_several_workgroups_shared_copies_are_judged_without_false_mismatch
 
 #[test]
 fn a_lost_update_in_workgroup_0s_shared_copy_is_still_caught() {
-    let p = shaderdiff_ir::tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
+    let p = shaderdiff_tgsi::parse(SHARED_ADD, "shared.tgsi").expect("valid");
     let ins = shared_add_inputs();
     let differ = Differ::new(vec![jit()], 1_000_000, NanPolicy::Any).expect("differ");
     let mut o = jit().execute(&p, &ins).expect("runs");

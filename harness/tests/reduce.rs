@@ -17,8 +17,9 @@ use shaderdiff_backends::{
     self as backends, Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
 use shaderdiff_generators::random::{generate, RandomConfig};
-use shaderdiff_ir::{tgsi, Opcode, Program};
+use shaderdiff_model::{Opcode, Program};
 use shaderdiff_oracles::precision::NanPolicy;
+use shaderdiff_tgsi as tgsi;
 
 /// The interpreter with IMAX miscompiled as IMIN.
 struct ImaxIsImin(Box<dyn Engine>);

@@ -1,10 +1,10 @@
-//! 64-bit atomics in TGSI text (`ir/src/atomic64.rs`, README "64-bit values and memory
+//! 64-bit atomics in TGSI text (`model/src/atomic64.rs`, README "64-bit values and memory
 //! (TGSI)"): an integer atomic on a BUFFER with the memory format `PIPE_FORMAT_R64_UINT` /
 //! `_SINT` updates 8 bytes, reads its operands from channel pairs and returns the old
 //! value in `dst.xy`. Expected values from tgsi.rst's formulas at 64 bits, by hand.
 
 use shaderdiff_backends::{engine, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::RegKey;
 
 const TEXT: &str = "COMP\nDCL BUFFER[0]\nDCL TEMP[0..3]\n\
@@ -26,14 +26,16 @@ fn qwords(b: &[u8]) -> Vec<u64> {
 
 #[test]
 fn tgsi_text_64_bit_atomics_run_on_every_engine() {
-    let p = shaderdiff_ir::tgsi::parse(TEXT, "a64.tgsi").expect("parses");
-    assert!(shaderdiff_ir::atomic64::is_wide_atomic(&p.instructions[0]));
+    let p = shaderdiff_tgsi::parse(TEXT, "a64.tgsi").expect("parses");
+    assert!(shaderdiff_model::atomic64::is_wide_atomic(
+        &p.instructions[0]
+    ));
     assert_eq!(p.instructions[2].opcode, Opcode::ATOMCAS);
     // The printer writes the format back and the text parses to the same program.
-    let printed = shaderdiff_ir::tgsi::print(&p);
+    let printed = shaderdiff_tgsi::print(&p);
     assert!(printed.contains("PIPE_FORMAT_R64_SINT"), "{printed}");
     assert_eq!(
-        shaderdiff_ir::tgsi::parse(&printed, "p.tgsi").expect("reparses"),
+        shaderdiff_tgsi::parse(&printed, "p.tgsi").expect("reparses"),
         p
     );
     let key = RegKey::new(File::Buffer, 0);

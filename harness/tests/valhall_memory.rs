@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use shaderdiff::diff::{Differ, Outcome};
 use shaderdiff_backends::{EngineConfig, ValhallEngine};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::{Inputs, RegKey};
 
@@ -50,7 +50,7 @@ fn outcome(seed: u64, fault: Option<&str>) -> Outcome {
         ..EngineConfig::default()
     });
     let differ = Differ::new(vec![Box::new(engine)], 1_000_000, NanPolicy::Any).unwrap();
-    let program = shaderdiff_ir::tgsi::parse(PROGRAM, "atomics.tgsi").unwrap();
+    let program = shaderdiff_tgsi::parse(PROGRAM, "atomics.tgsi").unwrap();
     let diff = differ.diff(&program, &inputs());
     diff.engines[0].outcome.clone()
 }

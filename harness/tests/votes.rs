@@ -7,7 +7,7 @@
 //! channel undefined and the other engines may give either answer.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, Outputs, ENGINE_NAMES};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::RegKey;
 
 const T: u32 = 0xffff_ffff;
@@ -25,7 +25,7 @@ fn key(file: File, index: u32) -> RegKey {
 /// Runs `text` with `IN[0]` = `input[l]` for invocation `l` on every engine, the oracle
 /// first; returns the outputs by engine.
 fn run(text: &str, input: &[[u32; 4]]) -> Vec<(&'static str, Outputs)> {
-    let p = shaderdiff_ir::tgsi::parse(text, "t.tgsi").expect("parses");
+    let p = shaderdiff_tgsi::parse(text, "t.tgsi").expect("parses");
     let mut inputs = Inputs {
         invocations: input.len(),
         ..Inputs::default()

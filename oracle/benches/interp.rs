@@ -6,14 +6,17 @@
 //! invocation-instruction: time / (65,536 × 64), target ≤ 5 ns.
 //!
 //! `cargo bench -p shaderdiff-oracles --bench interp`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shaderdiff_ir::{tgsi, File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_tgsi as tgsi;
 
 /// Invocations per run.
 const INVOCATIONS: usize = 65_536;

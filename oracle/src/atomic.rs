@@ -1,5 +1,6 @@
-//! Atomic read-modify-write semantics, written once for the oracle, the engines' tests and
-//! the atomic-aware comparator ([`crate::compare::atomic`]).
+//! Atomic read-modify-write semantics, the oracle's: what a location holds after an atomic
+//! and what the instruction returns (the operations and records themselves are the model's,
+//! `shaderdiff_model::atomic`, re-exported here).
 //!
 //! Source: tgsi.rst "Atomic opcodes" (each opcode's `dst_x = resource[offset]; resource[offset]
 //! = f(dst_x, src_x)` formula); EXEC-NOTES.md §7 for what the doc leaves open (signed versus
@@ -8,158 +9,27 @@
 //! [`AtomicWidth::W64`].
 //!
 //! An atomic is modelled as a transition of one memory location from the value it held
-//! before (`old`) to [`AtomicOp::apply`]`(old, src, cmp)`; what the instruction returns in
-//! its destination register is [`AtomicOp::returned`]`(old, src)`. Both are pure functions
-//! of `old`, which is what lets the comparator decide serializability from the `old`
-//! values an engine observed.
+//! before (`old`) to [`AtomicSemantics::apply`]`(old, src, cmp)`; what the instruction
+//! returns in its destination register is [`AtomicSemantics::returned`]`(old)`. Both are
+//! pure functions of `old`, which is what lets the comparator decide serializability from
+//! the `old` values an engine observed.
 
-use std::fmt;
+pub use shaderdiff_model::atomic::*;
 
-use shaderdiff_ir::Opcode;
-
-use crate::io::RegKey;
-
-/// The operation an atomic performs on its location (tgsi.rst "Atomic opcodes").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum AtomicOp {
-    /// `ATOMUADD`: `old + src`, wrapping.
-    Add,
-    /// `ATOMFADD`: `old + src` as IEEE binary32 (binary64 at [`AtomicWidth::W64`]), round to
-    /// nearest even.
-    FAdd,
-    /// `ATOMXCHG`: `src`.
-    Xchg,
-    /// `ATOMCAS`: `old == cmp ? src : old`.
-    CmpXchg,
-    /// `ATOMAND`: `old & src`.
-    And,
-    /// `ATOMOR`: `old | src`.
-    Or,
-    /// `ATOMXOR`: `old ^ src`.
-    Xor,
-    /// `ATOMUMIN`: unsigned minimum.
-    UMin,
-    /// `ATOMUMAX`: unsigned maximum.
-    UMax,
-    /// `ATOMIMIN`: signed (two's-complement) minimum.
-    IMin,
-    /// `ATOMIMAX`: signed (two's-complement) maximum.
-    IMax,
-    /// `ATOMINC_WRAP`: `old + 1 <= src ? old + 1 : 0` (unsigned; `old + 1` wraps).
-    IncWrap,
-    /// `ATOMDEC_WRAP`: `old > 0 && old < src ? old - 1 : 0` (unsigned).
-    DecWrap,
+/// The oracle's arithmetic of an [`AtomicOp`] (tgsi.rst "Atomic opcodes").
+pub trait AtomicSemantics {
+    /// The location's new value when it held `old` (see the implementation for [`AtomicOp`]).
+    fn apply(self, width: AtomicWidth, old: u64, src: u64, cmp: u64) -> u64;
+    /// What the instruction writes to its destination when the location held `old`.
+    fn returned(self, width: AtomicWidth, old: u64) -> u64;
 }
 
-/// Width of the location an atomic updates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum AtomicWidth {
-    /// One 32-bit word (every TGSI atomic; tgsi.rst: "may only be used with 32-bit integer
-    /// image formats").
-    #[default]
-    W32,
-    /// Two consecutive words, low word first (NV `ATOM.U64`/`.S64`/`.F64`).
-    W64,
-}
-
-impl AtomicWidth {
-    /// All-ones mask of the width: `0xffff_ffff` or `u64::MAX`.
-    pub fn mask(self) -> u64 {
-        match self {
-            AtomicWidth::W32 => 0xffff_ffff,
-            AtomicWidth::W64 => u64::MAX,
-        }
-    }
-
-    /// Size of the location in bytes (4 or 8).
-    pub fn bytes(self) -> usize {
-        match self {
-            AtomicWidth::W32 => 4,
-            AtomicWidth::W64 => 8,
-        }
-    }
-}
-
-/// Every TGSI atomic opcode (tgsi.rst "Atomic opcodes"), in the order of that section's
-/// operations here ([`AtomicOp::from_opcode`] maps each one).
-pub const ATOMIC_OPCODES: [Opcode; 13] = [
-    Opcode::ATOMUADD,
-    Opcode::ATOMXCHG,
-    Opcode::ATOMCAS,
-    Opcode::ATOMAND,
-    Opcode::ATOMOR,
-    Opcode::ATOMXOR,
-    Opcode::ATOMUMIN,
-    Opcode::ATOMUMAX,
-    Opcode::ATOMIMIN,
-    Opcode::ATOMIMAX,
-    Opcode::ATOMINC_WRAP,
-    Opcode::ATOMDEC_WRAP,
-    Opcode::ATOMFADD,
-];
-
-impl AtomicOp {
-    /// The operation of a TGSI atomic opcode; `None` for any other opcode.
-    pub fn from_opcode(op: Opcode) -> Option<AtomicOp> {
-        Some(match op {
-            Opcode::ATOMUADD => AtomicOp::Add,
-            Opcode::ATOMFADD => AtomicOp::FAdd,
-            Opcode::ATOMXCHG => AtomicOp::Xchg,
-            Opcode::ATOMCAS => AtomicOp::CmpXchg,
-            Opcode::ATOMAND => AtomicOp::And,
-            Opcode::ATOMOR => AtomicOp::Or,
-            Opcode::ATOMXOR => AtomicOp::Xor,
-            Opcode::ATOMUMIN => AtomicOp::UMin,
-            Opcode::ATOMUMAX => AtomicOp::UMax,
-            Opcode::ATOMIMIN => AtomicOp::IMin,
-            Opcode::ATOMIMAX => AtomicOp::IMax,
-            Opcode::ATOMINC_WRAP => AtomicOp::IncWrap,
-            Opcode::ATOMDEC_WRAP => AtomicOp::DecWrap,
-            _ => return None,
-        })
-    }
-
-    /// The TGSI opcode name (`ATOMUADD` ...), for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            AtomicOp::Add => "ATOMUADD",
-            AtomicOp::FAdd => "ATOMFADD",
-            AtomicOp::Xchg => "ATOMXCHG",
-            AtomicOp::CmpXchg => "ATOMCAS",
-            AtomicOp::And => "ATOMAND",
-            AtomicOp::Or => "ATOMOR",
-            AtomicOp::Xor => "ATOMXOR",
-            AtomicOp::UMin => "ATOMUMIN",
-            AtomicOp::UMax => "ATOMUMAX",
-            AtomicOp::IMin => "ATOMIMIN",
-            AtomicOp::IMax => "ATOMIMAX",
-            AtomicOp::IncWrap => "ATOMINC_WRAP",
-            AtomicOp::DecWrap => "ATOMDEC_WRAP",
-        }
-    }
-
-    /// Whether any two applications commute (`f(f(m, a), b) == f(f(m, b), a)` for all
-    /// `m, a, b`), so that the final memory of a set of them does not depend on their order:
-    /// add, and, or, xor, min and max. FADD is not (rounding depends on the order).
-    pub fn commutes(self) -> bool {
-        matches!(
-            self,
-            AtomicOp::Add
-                | AtomicOp::And
-                | AtomicOp::Or
-                | AtomicOp::Xor
-                | AtomicOp::UMin
-                | AtomicOp::UMax
-                | AtomicOp::IMin
-                | AtomicOp::IMax
-        )
-    }
-
+impl AtomicSemantics for AtomicOp {
     /// The location's new value when it held `old`: tgsi.rst's `resource[offset] = ...`
     /// formula of the opcode. `src` is the data operand (`src_x`), `cmp` ATOMCAS's compare
     /// operand (ignored by the other operations). Values are `width` bits wide (higher bits
     /// of the arguments are ignored; the result has none).
-    pub fn apply(self, width: AtomicWidth, old: u64, src: u64, cmp: u64) -> u64 {
+    fn apply(self, width: AtomicWidth, old: u64, src: u64, cmp: u64) -> u64 {
         let m = width.mask();
         let (old, src, cmp) = (old & m, src & m, cmp & m);
         let signed = |v: u64| match width {
@@ -229,7 +99,7 @@ impl AtomicOp {
     /// style (returning the old value) is what NIR-based drivers do, so an engine following
     /// them differs on ATOMINC_WRAP destinations only: this function is the one place to
     /// change should the doc be corrected.
-    pub fn returned(self, width: AtomicWidth, old: u64) -> u64 {
+    fn returned(self, width: AtomicWidth, old: u64) -> u64 {
         match self {
             AtomicOp::IncWrap => old.wrapping_add(1) & width.mask(),
             _ => old & width.mask(),
@@ -237,68 +107,14 @@ impl AtomicOp {
     }
 }
 
-/// Where an atomic's location lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Space {
-    /// A TGSI `BUFFER[n]` or `MEMORY[n]` resource (for `MEMORY[n], SHARED`: workgroup 0's
-    /// copy, the one `Outputs::buffers` reports).
-    Resource(RegKey),
-    /// The copy of `MEMORY[n], SHARED` of workgroup `.1` (1 or more). Its final contents
-    /// are not reported, so comparators cannot judge its atomics; keeping it apart stops
-    /// them from being mixed with workgroup 0's.
-    Workgroup(RegKey, u32),
-    /// NV global memory (absolute addresses).
-    Global,
+/// The value an [`AtomicRecord`] leaves in its location.
+pub trait AtomicTransition {
+    /// [`AtomicSemantics::apply`] of the record's operation to its `old` value.
+    fn new_value(&self) -> u64;
 }
 
-/// One memory location: space, byte offset and width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Location {
-    /// Resource or global memory.
-    pub space: Space,
-    /// Byte offset in the resource (absolute address for [`Space::Global`]).
-    pub offset: u64,
-    /// 32 or 64 bits.
-    pub width: AtomicWidth,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.space {
-            Space::Resource(k) => write!(f, "{k}+{:#x}", self.offset)?,
-            Space::Workgroup(k, w) => write!(f, "{k} of workgroup {w}+{:#x}", self.offset)?,
-            Space::Global => write!(f, "global {:#x}", self.offset)?,
-        }
-        if self.width == AtomicWidth::W64 {
-            write!(f, " (64-bit)")?;
-        }
-        Ok(())
-    }
-}
-
-/// One executed atomic, as an engine reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AtomicRecord {
-    /// The location updated.
-    pub location: Location,
-    /// The invocation that executed it.
-    pub invocation: u32,
-    /// Its position in the invocation's program order (any increasing numbering: the
-    /// dynamic count of atomics the invocation executed before it works).
-    pub seq: u32,
-    /// The operation.
-    pub op: AtomicOp,
-    /// The data operand (`src_x`; ATOMCAS: the value stored on a match).
-    pub src: u64,
-    /// ATOMCAS's compare operand; 0 for the other operations.
-    pub cmp: u64,
-    /// The value the location held just before the atomic (what it read).
-    pub old: u64,
-}
-
-impl AtomicRecord {
-    /// The value the record leaves in its location: [`AtomicOp::apply`].
-    pub fn new_value(&self) -> u64 {
+impl AtomicTransition for AtomicRecord {
+    fn new_value(&self) -> u64 {
         self.op
             .apply(self.location.width, self.old, self.src, self.cmp)
     }
@@ -306,19 +122,6 @@ impl AtomicRecord {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn atomic_opcodes_are_exactly_the_mapped_ones() {
-        let mapped: Vec<Opcode> = shaderdiff_ir::ALL_OPCODES
-            .iter()
-            .copied()
-            .filter(|&op| AtomicOp::from_opcode(op).is_some())
-            .collect();
-        assert_eq!(mapped.len(), ATOMIC_OPCODES.len());
-        for op in ATOMIC_OPCODES {
-            assert!(mapped.contains(&op), "{op}");
-        }
-    }
-
     use super::*;
     use AtomicWidth::{W32, W64};
 

@@ -2,7 +2,7 @@
 //! Rust's `f32::floor`, `ceil`, `trunc` and `round_ties_even` (IEEE roundToIntegral*, an
 //! independent implementation) are the reference here, bit for bit, on random bit patterns
 //! and on fractional values around the 2^23 boundary. (An ALU-internal check; the opcode
-//! value tables, which run on every engine, live in backends/tests/alu.)
+//! value tables, which run on every engine, live in engines/tests/alu.)
 
 #![allow(clippy::needless_range_loop)] // opcodes_support's channel loops
 
@@ -10,7 +10,7 @@ mod opcodes_support;
 
 use opcodes_support::*;
 use proptest::prelude::*;
-use shaderdiff_ir::Opcode::{self, *};
+use shaderdiff_model::Opcode::{self, *};
 use shaderdiff_oracles::interp::alu::eval;
 use shaderdiff_oracles::interp::lanes::{LANES, ZERO_VALS};
 

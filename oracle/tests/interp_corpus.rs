@@ -12,7 +12,7 @@ use interp_common::*;
 use proptest::prelude::*;
 use shaderdiff_generators::strategy::tgsi_program;
 use shaderdiff_generators::GenConfig;
-use shaderdiff_ir::{File, Program, Stage};
+use shaderdiff_model::{File, Program, Stage};
 use shaderdiff_oracles::interp::ExecError;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
@@ -102,7 +102,7 @@ fn corpus_runs_or_is_unsupported() {
     assert_eq!(files.len(), 83);
     let mut ran = 0;
     for (name, text) in &files {
-        let p = shaderdiff_ir::tgsi::parse(text, name).unwrap_or_else(|e| panic!("{e}"));
+        let p = shaderdiff_tgsi::parse(text, name).unwrap_or_else(|e| panic!("{e}"));
         let ins = random_inputs(&p, 8, 0x9E37_79B9);
         match exec(&p, &ins) {
             Ok(o) => {

@@ -2,13 +2,13 @@
 //! step accounting, its call-depth limit, the opcodes it leaves unsupported and programs it
 //! rejects. The engine-level error contract (step limit naming the invocation, unsupported
 //! before running, invalid inputs) and the undefinedness tests run on every engine in
-//! backends/tests/programs.
+//! engines/tests/programs.
 
 mod interp_common;
 use std::time::{Duration, Instant};
 
 use interp_common::*;
-use shaderdiff_ir::{Opcode, Stage};
+use shaderdiff_model::{Opcode, Stage};
 use shaderdiff_oracles::interp::{run, ExecError, InterpConfig, MAX_CALL_DEPTH};
 
 /// An endless loop must stop with StepLimit, quickly, with the default budget.
@@ -71,8 +71,8 @@ fn recursion_hits_call_depth() {
 #[test]
 fn unsupported_64bit_saturate_images_and_derivative_outside_fragment() {
     let cases = [
-        // (Modifiers on 64-bit sources are accepted: shaderdiff_ir::wide_modifiers,
-        // backends/tests/alu/modifiers64.rs.)
+        // (Modifiers on 64-bit sources are accepted: shaderdiff_model::wide_modifiers,
+        // engines/tests/alu/modifiers64.rs.)
         // tgsi.rst "Other Modifiers": saturate clamps 32-bit stores.
         (
             "VERT\nDCL TEMP[0]\nDMUL_SAT TEMP[0], TEMP[0], TEMP[0]\nEND\n",

@@ -176,13 +176,13 @@ fn flat_inputs_give_the_input_everywhere() {
 #[test]
 fn the_source_must_be_an_input_of_a_fragment_program() {
     // tgsi.rst: "The first argument of each of these must come from TGSI_FILE_INPUT".
-    let e = shaderdiff_ir::tgsi::parse(
+    let e = shaderdiff_tgsi::parse(
         &prog("DCL TEMP[0]\nINTERP_CENTROID OUT[0], TEMP[0]"),
         "t.tgsi",
     )
     .expect_err("TEMP source");
     assert!(e.to_string().contains("must be an IN register"), "{e}");
-    let e = shaderdiff_ir::tgsi::parse(
+    let e = shaderdiff_tgsi::parse(
         "VERT\nDCL IN[0]\nDCL OUT[0]\nINTERP_CENTROID OUT[0], IN[0]\nEND\n",
         "t.tgsi",
     )
@@ -258,6 +258,6 @@ fn partial_writemask_keeps_other_channels() {
         &prog("INTERP_CENTROID OUT[0].yw, IN[0].xxxx"),
         &quad([2.0, 2.0, 2.0, 2.0], [0.0; 4]),
     );
-    let r: &[shaderdiff_oracles::Vec4] = reg(&o, RegKey::new(shaderdiff_ir::File::Output, 0));
+    let r: &[shaderdiff_oracles::Vec4] = reg(&o, RegKey::new(shaderdiff_model::File::Output, 0));
     assert_eq!(r[0], fv([0.0, 2.0, 0.0, 2.0]));
 }

@@ -8,8 +8,8 @@
 mod interp_common;
 
 use interp_common::*;
-use shaderdiff_ir::File;
-use shaderdiff_oracles::compare::atomic::check_serializable;
+use shaderdiff_compare::atomic::check_serializable;
+use shaderdiff_model::File;
 use shaderdiff_oracles::interp::{run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, Outputs, RegKey};
 

@@ -1,7 +1,7 @@
 //! Smoke test of the interpreter API on a program built with IR constructors
 //! (independent of the text parser): TEXT-FORMAT.md example ex04.
 
-use shaderdiff_ir::{
+use shaderdiff_model::{
     Declaration, Dst, File, ImmType, Immediate, Instruction, Opcode, Program, Register, Src, Stage,
 };
 use shaderdiff_oracles::interp::{run, InterpConfig};

@@ -1,12 +1,12 @@
 //! The interpreter's texture checks: what it refuses (targets outside the model, texel
 //! offsets, sampling a BUFFER, two targets on one unit), which inputs do not fit a program. The values of TEX, TXP, TXB, TXL,
 //! TXF and TXQ are checked on every engine, the oracle included, by
-//! backends/tests/programs/texture.rs (hand-worked from tgsi.rst and NV_gpu_program4).
+//! engines/tests/programs/texture.rs (hand-worked from tgsi.rst and NV_gpu_program4).
 
 mod interp_common;
 
 use interp_common::*;
-use shaderdiff_ir::{File, Opcode};
+use shaderdiff_model::{File, Opcode};
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::{ExecError, RegKey};
 
@@ -118,7 +118,7 @@ fn inputs_must_fit_the_units() {
 
 #[test]
 fn fragment_implicit_lod_runs_on_mipmapped_textures() {
-    // Implicit derivatives are modelled (oracles/src/interp/tex_lod.rs): a mipmapped
+    // Implicit derivatives are modelled (oracle/src/interp/tex_lod.rs): a mipmapped
     // texture sampled by TEX in a fragment program runs; every level of tex2d holds zeros,
     // so whichever level the quad's derivatives select, the result is 0.
     let text = prog("FRAG", "TEX OUT[0], IN[0], SAMP[0], 2D\n");

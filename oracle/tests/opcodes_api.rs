@@ -8,7 +8,7 @@ mod opcodes_support;
 
 use opcodes_support::*;
 use rstest::rstest;
-use shaderdiff_ir::{Opcode, OutputMode, ScalarType, ALL_OPCODES};
+use shaderdiff_model::{Opcode, OutputMode, ScalarType, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu::{eval, fetch_type, is_alu};
 use shaderdiff_oracles::interp::lanes::{FetchType, Mask, Vals, LANES, ZERO_VALS};
 

@@ -1,7 +1,7 @@
 //! The precision contract file: it loads, covers every opcode the oracle implements, its
 //! numbers are the ones its sources state, and malformed files give located errors.
 
-use shaderdiff_ir::{Opcode, ALL_OPCODES};
+use shaderdiff_model::{Opcode, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu::is_alu;
 use shaderdiff_oracles::precision::{
     contract_opcodes, BoundKind, ChannelRule, ContractError, DenormalPolicy, ErrorBound, Formula,

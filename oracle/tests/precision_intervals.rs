@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::{File, Opcode, Program};
+use shaderdiff_model::{File, Opcode, Program};
 use shaderdiff_oracles::interp::interval::{scalar, Env, Iv};
 use shaderdiff_oracles::interp::{run, run_with_intervals, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, PrecisionContract};
@@ -23,7 +23,7 @@ fn class(name: &str) -> EngineClass {
 }
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn one_input(v: Vec4) -> Inputs {
@@ -241,7 +241,7 @@ fn uif_on_inexact_bits_and_indirect_addresses_from_ranges_are_unconstrained() {
 fn kill_if_on_a_straddling_value_leaves_killed_unconstrained() {
     // gpu: EX2(0) - 1 may be below zero or not: KILL_IF may or may not kill. The comparator
     // then accepts either killed state (INTERFACE.md: killed invocations are not compared).
-    use shaderdiff_oracles::compare::{compare, CompareOptions};
+    use shaderdiff_compare::output::{compare, CompareOptions};
     let p = parse(
         "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
          IMM[0] FLT32 { -1.0, 0.0, 0.0, 0.0 }\n\

@@ -3,11 +3,11 @@
 
 use proptest::prelude::*;
 use shaderdiff_generators::{strategy::tgsi_program, GenConfig};
-use shaderdiff_ir::{File, Stage};
+use shaderdiff_model::{File, Stage};
 use shaderdiff_oracles::interp::{run, ExecError, InterpConfig};
 use shaderdiff_oracles::{Inputs, RegKey};
 
-fn inputs_for(p: &shaderdiff_ir::Program, words: &[u32]) -> Inputs {
+fn inputs_for(p: &shaderdiff_model::Program, words: &[u32]) -> Inputs {
     let invocations = 8;
     let mut inputs = Inputs {
         invocations,

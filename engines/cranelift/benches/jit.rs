@@ -6,7 +6,8 @@
 //!   ns per invocation-instruction (target ≤ 0.25 ns);
 //! * the same computation hand-written in Rust over structure-of-arrays planes, and the ratio
 //!   native time / jit time (target ≥ 0.5). The two results are checked to be bit-identical.
-
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 // The native kernel indexes [register][channel][lane] planes in lockstep, as SoA code does.
 #![allow(clippy::needless_range_loop)]
 
@@ -15,8 +16,8 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_cranelift::{JitEngine, JitOptions};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 
 const INVOCATIONS: usize = 65_536;
 const INSTRUCTIONS: usize = 64;
@@ -132,7 +133,7 @@ fn engine(options: JitOptions) -> JitEngine {
 }
 
 fn compile(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
     for (label, verify, optimize) in [
         ("default (verifier off in release)", false, true),
         ("with the verifier", true, true),
@@ -164,7 +165,7 @@ fn compile(c: &mut Criterion) {
 }
 
 fn execute(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("valid");
     let e = engine(JitOptions::default());
     let compiled = e.prepare(&program).expect("compiles");
     let (a, b) = (input_values(1), input_values(2));

@@ -3,8 +3,8 @@
 //! ranges of instructions may take invocations away for good (KILL, END, RET ...), which
 //! decides where stores need no execution mask.
 
-use shaderdiff_ir::{Opcode, Program, Structure};
-use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
+use shaderdiff_model::check::MAX_CALL_DEPTH;
+use shaderdiff_model::{Opcode, Program, Structure};
 
 /// Control-flow facts of a program (see the module docs).
 #[derive(Clone, Debug)]
@@ -109,7 +109,7 @@ impl Analysis {
         // est(sub, depth): instructions of one inlined call of `sub` made at call depth `depth`.
         fn est(
             an: &Analysis,
-            insns: &[shaderdiff_ir::Instruction],
+            insns: &[shaderdiff_model::Instruction],
             sub: usize,
             depth: usize,
             limit: u64,

@@ -17,8 +17,8 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::Program;
 
 use crate::alu::{self, Libcalls};
 use crate::analysis::Analysis;
@@ -160,12 +160,12 @@ fn all_libcalls() -> Vec<alu::LibcallDef> {
 /// Opcodes whose lowering calls a Rust function (transcendentals, `alu` module docs;
 /// EMIT/ENDPRIM, `crate::emit`; atomics, `crate::memory`; textures, `crate::texture`).
 fn needs_libcalls(program: &Program) -> bool {
-    use shaderdiff_ir::Opcode::*;
+    use shaderdiff_model::Opcode::*;
     program.instructions.iter().any(|i| {
         matches!(
             i.opcode,
             EX2 | LG2 | POW | SIN | COS | EXP | LOG | LIT | EMIT | ENDPRIM | DLDEXP
-        ) || shaderdiff_oracles::atomic::AtomicOp::from_opcode(i.opcode).is_some()
+        ) || shaderdiff_model::atomic::AtomicOp::from_opcode(i.opcode).is_some()
             || crate::texture::TEX_OPCODES.contains(&i.opcode)
     })
 }

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::types::{I32, I64};
-use shaderdiff_oracles::{emitted_key, EmitRecord, Outputs, RegKey, Vec4};
+use shaderdiff_model::{emitted_key, EmitRecord, Outputs, RegKey, Vec4};
 
 use crate::alu::LibcallDef;
 use crate::run::RunCtx;

@@ -3,7 +3,7 @@
 //! (`shaderdiff_oracles::interp`) fixes.
 //!
 //! * What a program's registers are, which programs are valid and which inputs they accept
-//!   is shared with the oracle (`shaderdiff_oracles::interp::shape::Shape`), so both engines
+//!   is shared with the oracle (`shaderdiff_model::check::shape::Shape`), so both engines
 //!   give the same errors and the same [`Outputs`] shape.
 //! * Everything that computes values is the jit's own: the ALU lowering ([`alu`]), operand
 //!   fetch/store with modifiers, saturation and per-invocation indirect addressing, control
@@ -34,6 +34,7 @@
 pub mod alu;
 
 mod analysis;
+mod atomic;
 mod compile;
 mod emit;
 pub mod faults;
@@ -53,9 +54,9 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{Opcode, Program, Stage, ALL_OPCODES};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::ExecError;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::ExecError;
+use shaderdiff_model::{Opcode, Program, Stage, ALL_OPCODES};
 
 use analysis::Analysis;
 use compile::{Front, JitProgram};
@@ -166,8 +167,6 @@ impl JitEngine {
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
             isa: compile::host_isa(&options),
         }
@@ -179,12 +178,12 @@ impl JitEngine {
         self.caps.check(ENGINE, program)?;
         texture::check(program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
-        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
-        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        // resolved once for every engine: shaderdiff_model::wide_modifiers).
+        let expanded = shaderdiff_model::wide_modifiers::expand_source_modifiers(program);
         let program = expanded.as_ref().unwrap_or(program);
         // Forms of 64-bit instructions tgsi.rst gives no meaning (shared with the oracle).
         for (i, insn) in program.instructions.iter().enumerate() {
-            if let Some(why) = shaderdiff_oracles::interp::alu::wide::unsupported_form(insn) {
+            if let Some(why) = shaderdiff_model::wide::unsupported_form(insn) {
                 return Err(EngineError::Unsupported {
                     engine: ENGINE.into(),
                     opcode: Some(insn.opcode),
@@ -213,7 +212,8 @@ impl JitEngine {
                 ),
             });
         }
-        let plan = Plan::new(program, &shape);
+        let mut plan = Plan::new(program, &shape);
+        plan.memory.fault = fault;
         Ok(Front {
             program: program.clone(),
             shape,

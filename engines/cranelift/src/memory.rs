@@ -14,16 +14,18 @@
 //!   starting from the inputs' bytes), sized from the inputs (absent: empty), and a
 //!   [`ResDesc`] per resource for generated code.
 //! * [`shaderdiff_atomic`]: the read-modify-write of one invocation's atomic, with the
-//!   semantics of [`AtomicOp::apply`] / [`AtomicOp::returned`] (written once in
-//!   `shaderdiff_oracles::atomic`), appending the [`AtomicRecord`] to the run's log. Calls
-//!   happen one at a time in execution order, so the log is the jit's serial order.
+//!   jit's own arithmetic (`crate::atomic`, from tgsi.rst "Atomic opcodes"), appending the
+//!   [`AtomicRecord`] to the run's log. Calls happen one at a time in execution order, so
+//!   the log is the jit's serial order.
 
 use cranelift_codegen::ir::types::{I32, I64};
-use shaderdiff_ir::{File, MemoryType, Program, Resource};
-use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
-use shaderdiff_oracles::{Inputs, Outputs, RegKey};
+use shaderdiff_model::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
+use shaderdiff_model::{File, MemoryType, Program, Resource};
+use shaderdiff_model::{Inputs, Outputs, RegKey};
 
 use crate::alu::LibcallDef;
+use crate::atomic;
+use crate::faults::Fault;
 use crate::run::RunCtx;
 
 /// Most bytes of SHARED memory copies one run allocates (all resources together): 256 MiB.
@@ -72,6 +74,8 @@ pub(crate) struct MemPlan {
     /// The program has a memory instruction or declares a resource (its outputs carry an
     /// atomic log, as the oracle's do).
     pub has_memory: bool,
+    /// The catalogued fault switched on, for the atomic arithmetic (`crate::atomic`).
+    pub fault: Option<Fault>,
 }
 
 impl MemPlan {
@@ -98,8 +102,9 @@ impl MemPlan {
             !resources.is_empty() || program.instructions.iter().any(|i| is_memory(i.opcode));
         MemPlan {
             resources,
-            wg_size: shaderdiff_oracles::interp::memory::workgroup_size(program),
+            wg_size: shaderdiff_model::check::memory::workgroup_size(program),
             has_memory,
+            fault: None,
         }
     }
 
@@ -111,8 +116,8 @@ impl MemPlan {
 
 /// Whether `op` is a memory instruction (LOAD, STORE, RESQ, an atomic, BARRIER, MEMBAR; the
 /// oracle's definition).
-pub(crate) fn is_memory(op: shaderdiff_ir::Opcode) -> bool {
-    shaderdiff_oracles::interp::memory::is_memory_opcode(op)
+pub(crate) fn is_memory(op: shaderdiff_model::Opcode) -> bool {
+    shaderdiff_model::check::memory::is_memory_opcode(op)
 }
 
 /// What generated code reads about resource `n` (entry `n` of `RunCtx::resources`): the
@@ -142,6 +147,8 @@ pub(crate) struct MemRuntime {
     log: Vec<AtomicRecord>,
     /// Whether the outputs carry an atomic log.
     has_memory: bool,
+    /// [`MemPlan::fault`].
+    fault: Option<Fault>,
 }
 
 impl MemRuntime {
@@ -191,6 +198,7 @@ impl MemRuntime {
             descs,
             log: Vec::new(),
             has_memory: plan.has_memory,
+            fault: plan.fault,
         })
     }
 
@@ -225,7 +233,7 @@ impl MemRuntime {
         unsafe { std::ptr::copy_nonoverlapping(p.cast::<u8>(), raw.as_mut_ptr(), n) };
         let old = u64::from_le_bytes(raw);
         let (src, cmp) = (at.src & width.mask(), at.cmp & width.mask());
-        let new = op.apply(width, old, src, cmp);
+        let new = atomic::stored(op, width, old, src, cmp, self.fault);
         // SAFETY: as above.
         unsafe { std::ptr::copy_nonoverlapping(new.to_le_bytes().as_ptr(), p.cast::<u8>(), n) };
         self.log.push(AtomicRecord {
@@ -241,7 +249,7 @@ impl MemRuntime {
             cmp: if op == AtomicOp::CmpXchg { cmp } else { 0 },
             old,
         });
-        Some(op.returned(width, old))
+        Some(atomic::returned(op, width, old))
     }
 
     /// Writes the final memory into `out`: `buffers` holds every declared resource (SHARED:
@@ -269,7 +277,7 @@ struct AtomicArgs {
 
 /// One invocation's atomic, called from generated code (tgsi.rst "Atomic opcodes"; the
 /// lowering in `crate::lower::memory`): on resource `res`, operation `ATOMIC_OPS[op]` (on a
-/// 64-bit location when `op` has [`WIDE_ATOMIC`]: `shaderdiff_ir::atomic64`), by
+/// 64-bit location when `op` has [`WIDE_ATOMIC`]: `shaderdiff_model::atomic64`), by
 /// invocation `inv`, at byte `offset` of the invocation's copy, with data operand `src`,
 /// ATOMCAS compare operand `cmp`, and `seq` the ATOM* instructions the invocation executed
 /// before. Returns the value the destination gets ([`AtomicOp::returned`]); 0 when
@@ -328,7 +336,7 @@ mod tests {
     use super::*;
 
     fn program(text: &str) -> Program {
-        shaderdiff_ir::tgsi::parse(text, "t.tgsi").expect("valid program")
+        shaderdiff_tgsi::parse(text, "t.tgsi").expect("valid program")
     }
 
     #[test]

@@ -16,9 +16,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use shaderdiff_ir::{File, Program, Register};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Program, Register};
 
 /// Bytes one register occupies in the scratch buffer: 4 channels × 4 lanes × 4 bytes.
 pub(crate) const REG_BYTES: u32 = 64;
@@ -225,7 +225,7 @@ impl Plan {
             dummy,
             staged,
             tables,
-            fragment: shape.stage() == shaderdiff_ir::Stage::Fragment,
+            fragment: shape.stage() == shaderdiff_model::Stage::Fragment,
             memory: crate::memory::MemPlan::new(program),
         }
     }

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::Stage;
-use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
-use shaderdiff_oracles::Vec4;
+use shaderdiff_model::check::MAX_CALL_DEPTH;
+use shaderdiff_model::Stage;
+use shaderdiff_model::Vec4;
 
 use crate::compile::JitProgram;
 use crate::emit::EmitState;

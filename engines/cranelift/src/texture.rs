@@ -37,9 +37,9 @@ use std::collections::BTreeMap;
 
 use cranelift_codegen::ir::types::{I32, I64};
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::{File, Opcode, Program, ReturnType, Stage};
-use shaderdiff_oracles::texture::{Format, MinFilter, Rule, Target, Texture, Wrap};
-use shaderdiff_oracles::Inputs;
+use shaderdiff_model::texture::{Format, MinFilter, Rule, Target, Texture, Wrap};
+use shaderdiff_model::Inputs;
+use shaderdiff_model::{File, Opcode, Program, ReturnType, Stage};
 
 use crate::alu::LibcallDef;
 use crate::run::RunCtx;
@@ -49,7 +49,7 @@ pub(crate) const TEX_SYMBOL: &str = "shaderdiff_tex";
 
 /// Texture opcodes the jit runs: the interpreter's, in its order (the descriptor's
 /// operation number is the index).
-pub(crate) const TEX_OPCODES: [Opcode; 10] = shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub(crate) const TEX_OPCODES: [Opcode; 10] = shaderdiff_model::check::texture::TEXTURE_OPCODES;
 
 /// Bytes of the per-call exchange area: 16 source words, TXD's 16 d/dx and 16 d/dy words,
 /// 16 texel offset words (`x`, `y`, `z` used), then 16 result words, each block
@@ -94,9 +94,9 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let insn = &program.instructions[i];
     let op = TEX_OPCODES.iter().position(|&o| o == insn.opcode)? as u32;
     let ir = insn.texture?;
-    let (target, shadow) = shaderdiff_oracles::texture::sampled(ir)?;
+    let (target, shadow) = shaderdiff_model::texture::sampled(ir)?;
     let t = Target::ALL.iter().position(|&x| x == target)? as u32;
-    let refw = shaderdiff_oracles::texture::reference_component(ir) == Some(3);
+    let refw = shaderdiff_model::texture::reference_component(ir) == Some(3);
     // tgsi.rst: the unit is src1, TXD's src3, TG4's src2, TXQS's src0.
     let k = match insn.opcode {
         Opcode::TXD => 3,
@@ -111,7 +111,7 @@ pub(crate) fn descriptor(program: &Program, i: usize) -> Option<u32> {
     let ret = program
         .decls(File::SamplerView)
         .find_map(|d| match &d.resource {
-            Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+            Some(shaderdiff_model::Resource::SamplerView { return_type, .. })
                 if d.contains(i64::from(unit)) =>
             {
                 Some(match return_type[0] {
@@ -156,13 +156,13 @@ pub(crate) fn check(program: &Program) -> Result<(), EngineError> {
             continue;
         }
         let why = match insn.texture {
-            Some(t) if shaderdiff_oracles::texture::sampled(t).is_none() => {
+            Some(t) if shaderdiff_model::texture::sampled(t).is_none() => {
                 format!("texture target {t} is not modelled")
             }
             _ if insn.tex_offsets.len() > 1 => {
                 "more than one texel offset operand is not modelled".into()
             }
-            Some(t) => match shaderdiff_oracles::texture::instruction_rule(
+            Some(t) => match shaderdiff_model::texture::instruction_rule(
                 insn.opcode,
                 t,
                 !insn.tex_offsets.is_empty(),

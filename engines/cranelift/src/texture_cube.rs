@@ -16,8 +16,8 @@
 //!   where the compare function holds on `f32` (NaN operands: the IEEE comparison's
 //!   answer, NOTEQUAL true).
 
-use shaderdiff_ir::Opcode;
-use shaderdiff_oracles::texture::{CompareFunc, MinFilter, Target, Texture};
+use shaderdiff_model::texture::{CompareFunc, MinFilter, Target, Texture};
+use shaderdiff_model::Opcode;
 
 /// The binary32 1.0 word.
 const ONE: u32 = 0x3f80_0000;
@@ -150,7 +150,7 @@ pub(crate) fn sample(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_oracles::texture::{Format, Wrap};
+    use shaderdiff_model::texture::{Format, Wrap};
 
     #[test]
     fn faces_and_ties() {

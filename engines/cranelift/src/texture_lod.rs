@@ -14,8 +14,8 @@
 //! LODQ (tgsi.rst LODQ): `x` = the level accessed (`crate::texture::pick_level`, 0 with
 //! NEAREST minification) as a float, `y` = `lambda`, `z` = `w` = 0.
 
-use shaderdiff_ir::Opcode;
-use shaderdiff_oracles::texture::{MinFilter, Texture};
+use shaderdiff_model::texture::{MinFilter, Texture};
+use shaderdiff_model::Opcode;
 
 use crate::texture::{pick_level, txd_lambda};
 
@@ -57,7 +57,7 @@ pub(crate) fn lodq(tex: &Texture, lod: f32) -> [u32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_oracles::texture::{Format, Target, Wrap};
+    use shaderdiff_model::texture::{Format, Target, Wrap};
 
     #[test]
     fn fine_derivatives_per_lane() {

@@ -2,7 +2,7 @@
 //! (tgsi.rst TXF, TXQS; NV_explicit_multisample TXFMS lowers to TXF). The oracle's model
 //! is `shaderdiff_oracles::interp` `tex_ms`; here out-of-range fetches give zeros.
 
-use shaderdiff_oracles::texture::{Target, Texture};
+use shaderdiff_model::texture::{Target, Texture};
 
 /// TXQS: `(samples, 0, 0, 0)` (1 for a single-sampled texture).
 pub(crate) fn samples(tex: &Texture) -> [u32; 4] {

@@ -9,7 +9,7 @@
 //! for bit; a NaN matches any NaN when the opcode's destination type is float.
 //!
 //! The expected values come from the interpreter, whose ALU is itself checked against
-//! tgsi.rst formulas and EXEC-NOTES values in oracles/tests; this test proves that the two
+//! tgsi.rst formulas and EXEC-NOTES values in oracle/tests; this test proves that the two
 //! independent implementations agree. Each function set is compiled twice: for the host's
 //! ISA features (as the engine runs) and for baseline x86-64 (SSE2 only), which exercises
 //! Cranelift's fallbacks (`fmaf`/`floorf`/... libcalls, emulated vector instructions).
@@ -29,7 +29,7 @@ use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shaderdiff_cranelift::alu::{self, AluCtx, Libcalls};
-use shaderdiff_ir::{Opcode, ScalarType, ALL_OPCODES};
+use shaderdiff_model::{Opcode, ScalarType, ALL_OPCODES};
 use shaderdiff_oracles::interp::alu as oracle;
 use shaderdiff_oracles::interp::lanes::{Mask, Vals, LANES, ZERO_VALS};
 

@@ -10,8 +10,8 @@
 use shaderdiff_cranelift::faults::{Fault, CATALOGUE};
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::File;
+use shaderdiff_model::{RegKey, Vec4};
 
 /// One fault's demonstration.
 /// `(stream, primitive)` of each emitted vertex.
@@ -226,7 +226,7 @@ fn cases() -> Vec<Case> {
                 f([2.0; 4]),
             ),
         ),
-        // The IR shape of an NV conditional write mask (ir/src/nv/lower_cc.rs): tgsi.rst UIF
+        // The IR shape of an NV conditional write mask (frontends/nv/src/lower_cc.rs): tgsi.rst UIF
         // is true when src0.x != 0; IMM[0].x = 1 writes OUT[0].x, IMM[0].y = 0 would not.
         // With nv-condmask-swap-xy the .x write tests .y: OUT[0].x keeps 2.0.
         with(
@@ -276,7 +276,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn run(case: &Case, fault: Option<&str>) -> Outputs {
-    let program = shaderdiff_ir::tgsi::parse(case.program, "fault.tgsi")
+    let program = shaderdiff_tgsi::parse(case.program, "fault.tgsi")
         .unwrap_or_else(|e| panic!("{e}\n{}", case.program));
     let mut inputs = Inputs {
         invocations: case.input.len().max(1),

@@ -11,8 +11,8 @@
 
 use shaderdiff_cranelift::{JitEngine, JitOptions};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Program};
 
 /// Resident set size of this process in KiB (`VmRSS` of /proc/self/status).
 fn rss_kib() -> u64 {
@@ -32,7 +32,7 @@ fn program(k: usize) -> Program {
         k % 1000,
         ops[k % ops.len()]
     );
-    shaderdiff_ir::tgsi::parse(&text, "memory.tgsi").expect("valid program")
+    shaderdiff_tgsi::parse(&text, "memory.tgsi").expect("valid program")
 }
 
 /// Compiles one round of 1,000 programs, runs one, drops them all.

@@ -9,9 +9,9 @@
 use std::any::Any;
 use std::collections::BTreeSet;
 
-use shaderdiff_ir::{Opcode, Pos, Program, Stage};
-use shaderdiff_oracles::interp::ExecError;
-pub use shaderdiff_oracles::{Inputs, Outputs};
+use shaderdiff_model::check::ExecError;
+pub use shaderdiff_model::{Inputs, Outputs};
+use shaderdiff_model::{Opcode, Pos, Program, Stage};
 use thiserror::Error;
 
 /// Settings shared by every engine.
@@ -60,10 +60,6 @@ pub struct Capabilities {
     pub opcodes: BTreeSet<Opcode>,
     /// Shader stages it runs.
     pub stages: BTreeSet<Stage>,
-    /// 64-bit value types (f64, i64, u64) are supported.
-    pub types_64bit: bool,
-    /// Buffers, shared and global memory are supported.
-    pub memory: bool,
 }
 
 impl Capabilities {
@@ -186,7 +182,7 @@ impl EngineError {
     }
 
     /// The error of engine `engine` for one of the oracle's shared program and input checks
-    /// (`shaderdiff_oracles::interp::ExecError`), which every engine runs before its own
+    /// (`shaderdiff_model::check::ExecError`), which every engine runs before its own
     /// work so all engines reject the same programs and inputs with the same messages.
     pub fn from_exec(engine: &str, e: ExecError) -> EngineError {
         let engine = engine.to_string();

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use shaderdiff_engine::{Inputs, Outputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::File;
+use shaderdiff_model::{RegKey, Vec4};
 
 use crate::ffi::{self, Gl};
 use crate::plan::{ParamKind, Plan, Target, MAX_ATTRIBS, MAX_TARGETS};

@@ -10,7 +10,7 @@
 //! [`NvOrigin`] (kept by the NV lowering), so TGSI programs, NV headers and IR programs
 //! changed after lowering are unsupported. [`plan`] decides how the program runs (and
 //! what is refused); [`draw`] runs it. Precision class: `mesa-llvmpipe` in
-//! `oracles/precision.toml`, measured by `tests/precision_measured.rs`.
+//! `oracle/precision.toml`, measured by `tests/precision_measured.rs`.
 
 pub mod draw;
 mod ffi;
@@ -21,8 +21,8 @@ use std::any::Any;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::nv::NvOrigin;
-use shaderdiff_ir::{Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{Program, Stage, ALL_OPCODES};
+use shaderdiff_nv::NvOrigin;
 
 pub use draw::available;
 
@@ -57,8 +57,6 @@ impl MesaEngine {
             caps: Capabilities {
                 opcodes: ALL_OPCODES.iter().copied().collect(),
                 stages: [Stage::Vertex, Stage::Fragment].into_iter().collect(),
-                types_64bit: false,
-                memory: false,
             },
         }
     }

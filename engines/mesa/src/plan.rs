@@ -41,8 +41,8 @@
 //! fragment program unchanged (fog coordinate, point size, back-face colours).
 
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::nv::{self, NvLevel, NvOrigin, NvStage};
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
+use shaderdiff_nv::{self as nv, NvLevel, NvOrigin, NvStage};
 
 /// Colour attachments (and so outputs) the engine uses at most: llvmpipe's
 /// `GL_MAX_DRAW_BUFFERS`.

@@ -151,7 +151,7 @@ fn programs_mesa_rejects_are_unsupported_with_its_message() {
 #[test]
 fn tgsi_and_nv_programs_are_refused() {
     let Some(e) = engine() else { return };
-    let t = shaderdiff_ir::tgsi::parse(
+    let t = shaderdiff_tgsi::parse(
         "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IMM[0]\nIMM[0] FLT32 { 1.0, 0.0, 0.0, 0.0 }\nEND\n",
         "t",
     );

@@ -1,7 +1,7 @@
 //! Measures llvmpipe's approximate ARB operations (RCP, RSQ, EX2, LG2, POW, SIN, COS)
 //! against exact references and checks the measurements against the `mesa-llvmpipe`
-//! class of the precision contract (`oracles/precision.toml`); the figures printed here
-//! are the tables of `oracles/precision/mesa-llvmpipe.md`.
+//! class of the precision contract (`oracle/precision.toml`); the figures printed here
+//! are the tables of `oracle/precision/mesa-llvmpipe.md`.
 //!
 //! Each operation runs over 2^20 inputs (two dense sweeps of 2^19, four per invocation, so
 //! 65,536-invocation draws). References are host binary64 (`1/x`, `1/sqrt(x)` with one
@@ -15,9 +15,9 @@
 mod common;
 
 use common::{engine, inputs, lower, out};
+use shaderdiff_compare::output::{compare, CompareOptions};
 use shaderdiff_engine::Engine;
 use shaderdiff_mesa::MesaEngine;
-use shaderdiff_oracles::compare::{compare, CompareOptions};
 use shaderdiff_oracles::interp::run_with_intervals;
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::InterpConfig;
@@ -275,7 +275,7 @@ fn llvmpipe_transcendentals_within_the_measured_contract() {
     print(&rows);
 
     // Every result lies in the oracle's acceptance interval for class mesa-llvmpipe
-    // (oracles/precision.toml, bounds taken from these measurements).
+    // (oracle/precision.toml, bounds taken from these measurements).
     for (op, domain, _, rejected) in &rows {
         assert_eq!(
             *rejected, 0,
@@ -305,7 +305,7 @@ fn llvmpipe_flushes_denormals() {
         "denormal 2^-140: MOV of a texcoord {:e}, ADD 0 {:e}, MUL 2^-70*2^-70 {:e}, MUL of a local denormal by 1 {:e}",
         r[0], r[1], r[2], r[3]
     );
-    // What oracles/precision/mesa-llvmpipe.md records (class denormals = "flush_allowed"):
+    // What oracle/precision/mesa-llvmpipe.md records (class denormals = "flush_allowed"):
     // a denormal fragment input arrives as 0 (attribute setup flushes it), and arithmetic
     // producing a denormal gives 0 (llvmpipe runs shaders with x86 FTZ|DAZ). The product
     // by 1 keeps it: NIR folds `x * 1.0` to `x`, so no arithmetic runs.

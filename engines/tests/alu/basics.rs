@@ -4,7 +4,7 @@
 //! write it to every enabled channel; channels outside the writemask are not written (they
 //! keep the initial 0).
 
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::consts::*;
 use crate::support::rows::*;

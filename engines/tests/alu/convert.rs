@@ -4,7 +4,7 @@
 //! UARL, PK2H, UP2H, PK2US, PK4B, PK4UB) and EXEC-NOTES.md §3–§4 [run] values; undefined
 //! cases are those the doc calls undefined ("Values outside signed range (including NaNs)").
 
-use shaderdiff_ir::Opcode::{self, *};
+use shaderdiff_model::Opcode::{self, *};
 
 use crate::support::consts::*;
 use crate::support::rows::*;

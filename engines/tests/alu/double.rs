@@ -9,7 +9,7 @@
 
 use rustc_apfloat::ieee::{Double, Single};
 use rustc_apfloat::{Float, FloatConvert, Round, Status};
-use shaderdiff_ir::Opcode::{self, *};
+use shaderdiff_model::Opcode::{self, *};
 
 use crate::support::wide::*;
 

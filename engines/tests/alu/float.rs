@@ -4,7 +4,7 @@
 //! round to nearest even) or taken from EXEC-NOTES.md values marked [run]; the comment on each
 //! table names the source. Hex values are binary32 bit patterns (see support/consts.rs).
 
-use shaderdiff_ir::Opcode::{self, *};
+use shaderdiff_model::Opcode::{self, *};
 
 use crate::support::consts::*;
 use crate::support::rows::*;

@@ -4,7 +4,7 @@
 //! and pseudocode quoted on each table) and EXEC-NOTES.md §5 [run] values. Operands and
 //! results are 32-bit words in hex; `n(x)` is the two's-complement word of a negative number.
 
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::consts::*;
 use crate::support::rows::*;

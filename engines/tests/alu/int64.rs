@@ -10,7 +10,7 @@
 
 use rustc_apfloat::ieee::{Double, Single};
 use rustc_apfloat::{Float, Round, Status};
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::wide::*;
 

@@ -1,4 +1,4 @@
-//! Source modifiers on 64-bit operands (shaderdiff_ir::wide_modifiers: a modifier applies to
+//! Source modifiers on 64-bit operands (shaderdiff_model::wide_modifiers: a modifier applies to
 //! the 64-bit value of each channel pair with the operand's type; absolute value first),
 //! on every engine of `support::wide::ENGINES_64`.
 //!
@@ -9,7 +9,7 @@
 
 use rustc_apfloat::ieee::Double;
 use rustc_apfloat::Float;
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::wide::*;
 

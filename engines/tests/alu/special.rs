@@ -4,11 +4,11 @@
 //! sin 0 = 0, 2^10 = 1024, powers of two). Other values are the exact real value written as a
 //! decimal (known constants: sqrt 2, log2 10, sin 1, cos 1 ...) and are checked to within 1 ulp
 //! of its binary32 rounding: the documented bound is 0.5 ulp + 2^-29 ulp from the exact value
-//! (oracles alu/special.rs; oracles/precision.toml, engine class "cpu", which covers interp
+//! (oracles alu/special.rs; oracle/precision.toml, engine class "cpu", which covers interp
 //! and jit), so a result may differ from the correctly rounded value by at most 1 ulp.
 //! Special values follow C99/IEEE as quoted in EXEC-NOTES.md §3.
 
-use shaderdiff_ir::Opcode::*;
+use shaderdiff_model::Opcode::*;
 
 use crate::support::consts::*;
 use crate::support::rows::*;

@@ -1,4 +1,4 @@
-//! The error contract of the `Engine` trait (backends/engine/src/lib.rs), on every engine:
+//! The error contract of the `Engine` trait (engines/engine/src/lib.rs), on every engine:
 //! runaway loops stop with `StepLimit` (the configured limit, naming the first invocation
 //! over it), unbounded recursion with `CallDepth`, programs the engine does not implement
 //! are `Unsupported` before anything runs, and inputs that do not fit the program are
@@ -7,8 +7,8 @@
 
 use rstest::rstest;
 use shaderdiff_backends::{EngineConfig, EngineError, Inputs};
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode};
 
 use crate::support::programs::*;
 use crate::support::{engines_with, parse, Report};

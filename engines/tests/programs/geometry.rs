@@ -10,7 +10,7 @@
 //!   complete.
 //! * tgsi_exec drops vertices past GS_MAX_OUTPUT_VERTICES (absent: 0).
 
-use shaderdiff_oracles::{emitted_key, RegKey};
+use shaderdiff_model::{emitted_key, RegKey};
 
 use crate::support::consts::fv;
 use crate::support::programs::*;
@@ -22,7 +22,7 @@ fn vout(v: u32, n: u32) -> RegKey {
 /// Input `IN[v][n]` (vertex `v` of the input primitive).
 fn vin(v: u32, n: u32) -> RegKey {
     RegKey {
-        file: shaderdiff_ir::File::Input,
+        file: shaderdiff_model::File::Input,
         dimension: Some(v),
         index: n,
     }

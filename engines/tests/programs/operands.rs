@@ -3,8 +3,8 @@
 //! worked by hand from tgsi.rst ("Source Modifiers", "Other Modifiers", "Array
 //! Declaration", ARL/UARL) and EXEC-NOTES §1–2, as the comments show.
 
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 
 use crate::support::consts::{f, fv};
 use crate::support::programs::*;

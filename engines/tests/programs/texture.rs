@@ -1,16 +1,16 @@
 //! Texture instructions (TEX, TXP, TXB, TXL, TXF, TXQ) on every engine. Expected values are
 //! worked by hand from tgsi.rst, NV_gpu_program4 §2.X.4.4 (Tables X.17/X.18), OpenGL 3.x
 //! §3.8.8 (`i = wrap(floor(s * size))`, mipmap level `d`) and the model's documented
-//! decisions (oracles/src/interp/texture.rs, README "Textures"): the comment of each case
+//! decisions (oracle/src/interp/texture.rs, README "Textures"): the comment of each case
 //! shows the arithmetic. Texel `n` of level `l` of every test texture holds
 //! `[100l + n, 1000 + 100l + n, 2000 + 100l + n, 3000 + 100l + n]`.
 //!
 //! Every case runs on valhall's texture unit too.
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::File;
-use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::texture::{Format, MinFilter, Target, Texture, Wrap};
+use shaderdiff_model::File;
+use shaderdiff_model::{RegKey, Vec4};
 
 use crate::support::consts::f;
 use crate::support::programs::*;

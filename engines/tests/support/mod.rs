@@ -31,8 +31,8 @@ pub mod wide;
 use shaderdiff_backends::{
     engine, Engine, EngineConfig, EngineError, Inputs, Outputs, ENGINE_NAMES,
 };
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
+use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
+use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 
@@ -76,7 +76,7 @@ pub fn engines_with(config: &EngineConfig) -> Vec<Box<dyn Engine>> {
 
 /// For an engine whose precision class (precision.toml `[engines]`) is not the oracle's:
 /// the channels of `out` the precision contract rejects, as the differential comparator
-/// (`shaderdiff_oracles::compare`) decides against the oracle's acceptance intervals for
+/// (`shaderdiff_compare::output`) decides against the oracle's acceptance intervals for
 /// the engine's class. `None` for engines of the oracle's class (tests hold them to the
 /// oracle's exact values).
 pub fn contract_mismatches(
@@ -121,7 +121,7 @@ pub fn comparator_mismatches(
 
 /// Parses TGSI text; panics with the located parser message on error.
 pub fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// Failures and notes collected over one test; [`Report::finish`] prints the notes and

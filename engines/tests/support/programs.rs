@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_backends::{Inputs, Outputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::File;
+use shaderdiff_model::{RegKey, Vec4};
 
 use super::{engines, parse, show, Report, ORACLE};
 

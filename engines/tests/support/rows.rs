@@ -21,15 +21,15 @@
 //! class bound). An engine of another precision class (`valhall`: `gpu`, precision.toml)
 //! also passes a channel the row's expectation rejects when the precision contract accepts
 //! it: the channel lies in the oracle's acceptance interval for that class, as the
-//! differential comparator (`shaderdiff_oracles::compare`) decides.
+//! differential comparator (`shaderdiff_compare::output`) decides.
 
 use std::panic::Location;
 
 use std::collections::HashSet;
 
 use shaderdiff_backends::{Engine, Inputs, Outputs};
-use shaderdiff_ir::{File, Opcode, Program};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode, Program};
 
 use super::{engines, parse, show, ulps, Report, ORACLE};
 

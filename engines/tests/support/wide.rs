@@ -27,8 +27,8 @@
 use std::panic::Location;
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode};
 
 use super::rows::Want;
 use super::{contract_mismatches, engines, parse, Report, ORACLE};

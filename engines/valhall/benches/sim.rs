@@ -8,6 +8,8 @@
 //! core, i.e. ≤ 160 ns per 16-lane warp-instruction.
 //!
 //! `cargo bench -p shaderdiff-valhall --bench sim -- --measurement-time 5`
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -7,15 +7,17 @@
 //!   thread-instructions per second (`Shader::run`, one core, target ≥ 100 million/s),
 //!   and the whole engine run with inputs in and outputs out.
 //!
-//! The program is the jit benchmark's (backends/cranelift/benches/jit.rs): 15 blocks of
+//! The program is the jit benchmark's (engines/cranelift/benches/jit.rs): 15 blocks of
 //! `MAD MUL ADD MAX`, then `MAD MUL ADD` into OUT[0].
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
 
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::compile::abi::{RECORD_BASE, RECORD_REG};
 use shaderdiff_valhall::engine::ValhallEngine;
 use shaderdiff_valhall::sim::{Launch, Memory, NUM_REGS};
@@ -64,7 +66,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
-    let program = shaderdiff_ir::tgsi::parse(&alu_program(), "bench.tgsi").expect("parses");
+    let program = shaderdiff_tgsi::parse(&alu_program(), "bench.tgsi").expect("parses");
     let engine = ValhallEngine::new(&EngineConfig::default());
 
     let compiled = engine.compile(&program).expect("compiles");

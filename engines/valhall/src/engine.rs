@@ -12,14 +12,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{File, Opcode, Program, Stage, ALL_OPCODES};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::{emitted_key, EmitRecord, ExecError, RegKey};
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::ExecError;
+use shaderdiff_model::{emitted_key, EmitRecord, RegKey};
+use shaderdiff_model::{File, Opcode, Program, Stage, ALL_OPCODES};
 
 use crate::compile::abi::{RECORD_BASE, RECORD_REG, SIDEBAND_REG, UNIFORM_MEM_BASE};
 use crate::compile::{compile_with, CompileError, Machine, STATUS_CALL_DEPTH, STATUS_DEMOTED};
 use crate::sim::{Launch, Memory, Schedule, Shader, SimError, NUM_REGS};
-use shaderdiff_oracles::interp::memory::is_memory_opcode;
+use shaderdiff_model::check::memory::is_memory_opcode;
 
 /// The engine's `--backend` name.
 pub const ENGINE: &str = "valhall";
@@ -115,8 +116,6 @@ impl ValhallEngine {
                     })
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
-                types_64bit: true,
-                memory: true,
             },
         }
     }
@@ -130,8 +129,8 @@ impl ValhallEngine {
         refuse_textures(program)?;
         self.caps.check(ENGINE, program)?;
         // Modifiers on 64-bit sources as explicit DABS/DNEG/I64ABS/I64NEG (their meaning is
-        // resolved once for every engine: shaderdiff_ir::wide_modifiers).
-        let expanded = shaderdiff_ir::wide_modifiers::expand_source_modifiers(program);
+        // resolved once for every engine: shaderdiff_model::wide_modifiers).
+        let expanded = shaderdiff_model::wide_modifiers::expand_source_modifiers(program);
         let program = expanded.as_ref().unwrap_or(program);
         let shape = Shape::new(program).map_err(exec_error)?;
         let fault = self
@@ -177,7 +176,7 @@ pub fn runs_texture_opcode(op: Opcode) -> bool {
 /// Whether the valhall texture unit samples IR target `t`: the single-sampled, non-shadow,
 /// non-cube targets of the texture model (1D, 2D, 3D, RECT, 1D_ARRAY, 2D_ARRAY, BUFFER);
 /// multisample, cube and shadow targets are refused (exit 3).
-pub fn runs_texture_target(t: shaderdiff_ir::TexTarget) -> bool {
+pub fn runs_texture_target(t: shaderdiff_model::TexTarget) -> bool {
     crate::compile::tex::valhall_target(t).is_some()
 }
 
@@ -299,7 +298,7 @@ impl Engine for ValhallEngine {
         }
         // TXQ's size words (compile::tex): level-0 extents and the level count.
         for &(unit, first) in &m.tex_sizes {
-            let key = shaderdiff_oracles::interp::texture::unit_key(unit);
+            let key = shaderdiff_model::check::texture::unit_key(unit);
             if let Some(t) = inputs.textures.get(&key) {
                 let words = [t.size[0], t.size[1], t.size[2], t.levels.len() as u32];
                 for (k, w) in words.into_iter().enumerate() {
@@ -365,7 +364,7 @@ impl Engine for ValhallEngine {
         let status = |t: usize| word(rec, t * stride + m.layout.status as usize);
         if let Some(t) = (0..n).find(|&t| status(t) & STATUS_CALL_DEPTH != 0) {
             return Err(EngineError::CallDepth {
-                limit: shaderdiff_oracles::interp::MAX_CALL_DEPTH,
+                limit: shaderdiff_model::check::MAX_CALL_DEPTH,
                 invocation: t,
             });
         }

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
-use shaderdiff_oracles::{Inputs, Outputs};
+use shaderdiff_model::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
+use shaderdiff_model::Program;
+use shaderdiff_model::{Inputs, Outputs};
 
 use crate::compile::abi::{
     resource_address, RecordLayout, INSTANCE_STRIDE, MAX_INSTANCES, RESOURCE_BASE, RESOURCE_STRIDE,
@@ -19,9 +19,9 @@ use crate::compile::Machine;
 use crate::sim::{MemEvent, Memory};
 
 /// Invocations per workgroup: the oracle's rule
-/// (`shaderdiff_oracles::interp::memory::workgroup_size`, `interp` docs "Workgroups").
+/// (`shaderdiff_model::check::memory::workgroup_size`, `interp` docs "Workgroups").
 pub fn workgroup_size(program: &Program) -> usize {
-    shaderdiff_oracles::interp::memory::workgroup_size(program) as usize
+    shaderdiff_model::check::memory::workgroup_size(program) as usize
 }
 
 /// Maps every resource of `layout` for a run of `threads` invocations in workgroups of

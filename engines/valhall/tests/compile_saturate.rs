@@ -4,12 +4,12 @@
 //! "clamped to [-1,1]"; SEMANTICS.md §3.2: clamp(−0.0, −1, 1) = −0.0).
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::{File, Saturate};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Saturate};
 use shaderdiff_valhall::engine::ValhallEngine;
 
 fn run(sat: Saturate, x: f32) -> u32 {
-    let mut p = shaderdiff_ir::tgsi::parse(
+    let mut p = shaderdiff_tgsi::parse(
         "VERT\nDCL IN[0]\nDCL OUT[0]\nMOV OUT[0], IN[0]\nEND\n",
         "sat.tgsi",
     )

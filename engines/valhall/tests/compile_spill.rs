@@ -5,8 +5,8 @@
 //! semantics tgsi.rst gives UADD ("Integer Addition", two's complement wrap-around).
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 /// 24 TEMPs (96 channels) all live at once: each is IN[0] + IMM[i], then they are summed
@@ -37,7 +37,7 @@ fn program(n: usize) -> String {
 fn high_pressure_program_spills_and_stays_exact() {
     let n = 24;
     let text = program(n);
-    let p = shaderdiff_ir::tgsi::parse(&text, "spill.tgsi").expect("parses");
+    let p = shaderdiff_tgsi::parse(&text, "spill.tgsi").expect("parses");
     let engine = ValhallEngine::new(&EngineConfig::default());
     let compiled = engine.compile(&p).expect("compiles");
     let layout = &compiled.machine.layout;

@@ -5,16 +5,16 @@
 //! (`shaderdiff_oracles::interp` docs), never taken from an engine's output; contended runs
 //! are judged by the atomic comparator against the oracle replaying the engine's order.
 
+use shaderdiff_compare::memory::compare_memory;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
-use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::atomic::{AtomicOp, Space};
-use shaderdiff_oracles::compare::memory::compare_memory;
+use shaderdiff_model::atomic::{AtomicOp, Space};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{replay_of, run_with, AtomicOrder};
 use shaderdiff_oracles::{InterpConfig, RegKey};
 use shaderdiff_valhall::engine::ValhallEngine;
 
 fn parse(src: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(src, "memory.tgsi").expect("test program parses")
+    shaderdiff_tgsi::parse(src, "memory.tgsi").expect("test program parses")
 }
 
 fn buffer(n: u32) -> RegKey {

@@ -7,8 +7,8 @@
 //! binary32 values around the exact result.
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 const N: usize = 1 << 16;
@@ -20,7 +20,7 @@ fn run(op: &str, xs: &[f32], ys: Option<&[f32]>) -> Vec<f32> {
         "VERT\nDCL IN[0..1]\nDCL OUT[0]\n{op} OUT[0], IN[0]{}\nEND\n",
         if two { ", IN[1]" } else { "" }
     );
-    let p = shaderdiff_ir::tgsi::parse(&text, "p.tgsi").expect("parses");
+    let p = shaderdiff_tgsi::parse(&text, "p.tgsi").expect("parses");
     let mut inputs = Inputs {
         invocations: xs.len(),
         ..Inputs::default()

@@ -6,7 +6,7 @@
 #[path = "sim_util.rs"]
 mod util;
 
-use shaderdiff_oracles::texture::{Format, Target, Texture, Wrap};
+use shaderdiff_model::texture::{Format, Target, Texture, Wrap};
 use shaderdiff_valhall::sim::{Memory, NUM_REGS};
 use shaderdiff_valhall::{assemble, disassemble};
 use util::*;

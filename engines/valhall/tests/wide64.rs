@@ -11,15 +11,15 @@
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 use shaderdiff_valhall::engine::ValhallEngine;
 
 /// Runs `VERT; DCL IN[0..2]; DCL OUT[0]; <line>; END` with one invocation per row of
 /// `rows` (IN[0], IN[1], IN[2]); returns OUT[0] per invocation.
 fn run_with(line: &str, rows: &[[[u32; 4]; 3]], fault: Option<&str>) -> Vec<[u32; 4]> {
     let text = format!("VERT\nDCL IN[0]\nDCL IN[1]\nDCL IN[2]\nDCL OUT[0]\n{line}\nEND\n");
-    let p = shaderdiff_ir::tgsi::parse(&text, "wide64.tgsi").expect("parses");
+    let p = shaderdiff_tgsi::parse(&text, "wide64.tgsi").expect("parses");
     let mut inputs = Inputs {
         invocations: rows.len(),
         ..Inputs::default()
@@ -583,7 +583,7 @@ fn writemask_writes_only_enabled_halves() {
 }
 
 /// Saturate on 64-bit results is refused (modifiers on 64-bit sources are rewritten by
-/// shaderdiff_ir::wide_modifiers before compilation: backends/tests/alu/modifiers64.rs).
+/// shaderdiff_model::wide_modifiers before compilation: engines/tests/alu/modifiers64.rs).
 #[test]
 fn saturate_on_64bit_results_is_refused() {
     let rows = [[[0; 4]; 3]];
@@ -592,7 +592,7 @@ fn saturate_on_64bit_results_is_refused() {
         "U64ADD_SAT OUT[0], IN[0], IN[1]",
     ] {
         let text = format!("VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0]\n{line}\nEND\n");
-        let p = shaderdiff_ir::tgsi::parse(&text, "m.tgsi").expect("parses");
+        let p = shaderdiff_tgsi::parse(&text, "m.tgsi").expect("parses");
         let inputs = Inputs {
             invocations: rows.len(),
             ..Inputs::default()

@@ -32,9 +32,9 @@ use std::time::Duration;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
-use shaderdiff_ir::{File, Program, Stage, ALL_OPCODES};
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::{File, Program, Stage, ALL_OPCODES};
+use shaderdiff_model::{RegKey, Vec4};
 
 use encode::{CommandBuffer, SHADER_COMPUTE};
 use vtest::{Conn, ConnError, Server};
@@ -324,15 +324,13 @@ impl VirglEngine {
             caps: Capabilities {
                 opcodes: ALL_OPCODES.iter().copied().collect(),
                 stages: [Stage::Vertex, Stage::Fragment].into_iter().collect(),
-                types_64bit: false,
-                memory: false,
             },
             step_limit: config.step_limit,
         }
     }
 }
 
-fn exec_error(e: shaderdiff_oracles::ExecError) -> EngineError {
+fn exec_error(e: shaderdiff_model::check::ExecError) -> EngineError {
     EngineError::from_exec(NAME, e)
 }
 

@@ -44,13 +44,13 @@
 use std::collections::BTreeSet;
 
 use shaderdiff_engine::EngineError;
-use shaderdiff_ir::{
+use shaderdiff_model::check::alu;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{
     Declaration, Dst, File, ImmType, Immediate, Instruction, Opcode, Program, Register, Saturate,
     SemanticName, Src, Stage,
 };
-use shaderdiff_oracles::interp::alu;
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::RegKey;
 
 /// Threads per work group (`CS_FIXED_BLOCK_WIDTH`).
 pub const BLOCK: u32 = 64;
@@ -387,9 +387,9 @@ pub fn wrap(
     };
     let mut out = Program::new(Stage::Compute);
     out.properties = vec![
-        prop(shaderdiff_ir::PropertyName::CsFixedBlockWidth, BLOCK),
-        prop(shaderdiff_ir::PropertyName::CsFixedBlockHeight, 1),
-        prop(shaderdiff_ir::PropertyName::CsFixedBlockDepth, 1),
+        prop(shaderdiff_model::PropertyName::CsFixedBlockWidth, BLOCK),
+        prop(shaderdiff_model::PropertyName::CsFixedBlockHeight, 1),
+        prop(shaderdiff_model::PropertyName::CsFixedBlockDepth, 1),
     ];
     out.declarations = declarations(program, &plan, consts, &indirect);
     out.immediates = program.immediates.clone();
@@ -451,8 +451,8 @@ pub fn wrap(
     Ok(w)
 }
 
-fn prop(name: shaderdiff_ir::PropertyName, value: u32) -> shaderdiff_ir::Property {
-    shaderdiff_ir::Property { name, value }
+fn prop(name: shaderdiff_model::PropertyName, value: u32) -> shaderdiff_model::Property {
+    shaderdiff_model::Property { name, value }
 }
 
 fn declarations(
@@ -623,7 +623,7 @@ fn loop_guard(p: &Plan) -> Vec<Instruction> {
 /// (virglrenderer's parser reads `0x` + 8 hex digits as the float's bits; tgsi_dump's
 /// `%10.4f` would lose them).
 fn print_hex_floats(program: &Program) -> String {
-    let text = shaderdiff_ir::tgsi::print(program);
+    let text = shaderdiff_tgsi::print(program);
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let t = line.trim_start();
@@ -650,7 +650,7 @@ mod tests {
     use super::*;
 
     fn wrapped(text: &str) -> Wrapped {
-        let p = shaderdiff_ir::tgsi::parse(text, "t.tgsi").unwrap();
+        let p = shaderdiff_tgsi::parse(text, "t.tgsi").unwrap();
         let shape = Shape::new(&p).unwrap();
         wrap(&p, &shape, 1000, false).unwrap()
     }
@@ -691,7 +691,7 @@ mod tests {
         assert_eq!((w.out_slots, w.in_stride(), w.out_stride()), (1, 16, 32));
         assert!(w.fragment);
         // The rewritten program is valid TGSI for our own parser too.
-        shaderdiff_ir::tgsi::parse(&w.text, "wrapped.tgsi").unwrap();
+        shaderdiff_tgsi::parse(&w.text, "wrapped.tgsi").unwrap();
     }
 
     #[test]
@@ -702,12 +702,12 @@ mod tests {
         );
         assert!(w.text.contains("DCL TEMP[0..3], ARRAY(1)"), "{}", w.text);
         assert!(w.text.contains("TEMP[ADDR[0].x+1](1)"), "{}", w.text);
-        shaderdiff_ir::tgsi::parse(&w.text, "wrapped.tgsi").unwrap();
+        shaderdiff_tgsi::parse(&w.text, "wrapped.tgsi").unwrap();
     }
 
     #[test]
     fn refusals() {
-        let p = shaderdiff_ir::tgsi::parse(
+        let p = shaderdiff_tgsi::parse(
             "VERT\nDCL IN[0]\nDCL OUT[0]\nDDX OUT[0], IN[0]\nEND\n",
             "t.tgsi",
         );
@@ -715,7 +715,7 @@ mod tests {
         if let Ok(p) = p {
             assert!(check(&p).is_err());
         }
-        let p = shaderdiff_ir::tgsi::parse(
+        let p = shaderdiff_tgsi::parse(
             "VERT\nDCL IN[0]\nDCL OUT[0]\nI64ABS OUT[0].xy, IN[0].xyxy\nEND\n",
             "t.tgsi",
         )

@@ -8,8 +8,9 @@
 use std::collections::BTreeMap;
 
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{tgsi, File};
-use shaderdiff_oracles::{RegKey, Vec4};
+use shaderdiff_model::File;
+use shaderdiff_model::{RegKey, Vec4};
+use shaderdiff_tgsi as tgsi;
 use shaderdiff_virgl::VirglEngine;
 
 fn engine(step_limit: u64) -> Option<VirglEngine> {

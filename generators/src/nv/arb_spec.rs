@@ -10,9 +10,9 @@
 //! `EDGE_VALUES[(i / 32^k + 7c) % 32]` for the first two operands (every pair of edge
 //! values meets in 1024 invocations) and `EDGE_VALUES[(13i + 5c) % 32]` for the third.
 
-use shaderdiff_ir::nv::Lowered;
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::File;
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_nv::Lowered;
 
 use super::{finish, SpecCase};
 

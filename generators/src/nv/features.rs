@@ -3,7 +3,7 @@
 //! `emit/branch.rs`, `emit/stage.rs`), and what a program's resources look like, so its
 //! inputs can be built to match ([`Resources`]).
 
-use shaderdiff_oracles::texture::{Format, Target, Wrap};
+use shaderdiff_model::texture::{Format, Target, Wrap};
 
 /// Percent probabilities of the features of a random NV program. Each is drawn once per
 /// program, from the program's own stream, only when its knob is above 0 (so

@@ -4,8 +4,8 @@
 //! input values come from ChaCha streams keyed by a hash of the bytes. The same bytes
 //! always give the same program and inputs, and every byte string gives a valid program.
 
-use shaderdiff_ir::nv::{Lowered, NvProgram};
-use shaderdiff_oracles::Inputs;
+use shaderdiff_model::Inputs;
+use shaderdiff_nv::{Lowered, NvProgram};
 
 use super::{build_text, finish, inputs_choices, inputs_for_lowered, rng, PROGRAM_KEY};
 use crate::choices::Choices;
@@ -44,7 +44,7 @@ impl NvFuzzProgram {
         let invocations = 4 * (1 + (quads as usize % 16));
         let inputs = inputs_for_lowered(&lowered, &mut inputs_choices(key, 0), invocations);
         Ok(NvFuzzProgram {
-            text: shaderdiff_ir::nv::print(&ast),
+            text: shaderdiff_nv::print(&ast),
             ast,
             lowered,
             inputs,

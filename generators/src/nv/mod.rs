@@ -4,7 +4,7 @@
 //! keyed apart from the TGSI generator's streams (so TGSI campaigns are unchanged), and
 //! inputs come from a second, independent stream. A program is one of `!!NVfp5.0`,
 //! `!!NVvp5.0`, `!!ARBfp1.0` or `!!ARBvp1.0`; [`build_text`] writes it as text that
-//! `shaderdiff_ir::nv::parse` accepts and `shaderdiff_ir::nv::lower` lowers:
+//! `shaderdiff_nv::parse` accepts and `shaderdiff_nv::lower` lowers:
 //!
 //! * declarations: `TEMP`, `PARAM` bound to `program.local[n]` and vector constants,
 //!   `ATTRIB` bound to `vertex.attrib[n]` / `fragment.texcoord[n]`, and (NV vertex
@@ -32,9 +32,9 @@ pub mod spec_table;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use shaderdiff_ir::nv::{self, Lowered, NvProgram};
-use shaderdiff_ir::{File, Stage};
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::{File, Stage};
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_nv::{self as nv, Lowered, NvProgram};
 
 use crate::choices::Choices;
 use crate::inputs::channel_word;

@@ -8,9 +8,9 @@
 //! global window from the region (`shaderdiff::nv_runtime::prepare`), as it does for an
 //! inputs file.
 
-use shaderdiff_ir::nv::Lowered;
-use shaderdiff_oracles::texture::Texture;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::texture::Texture;
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_nv::Lowered;
 
 use super::features::{Resources, CBUFFER_BYTES, GLOBAL_HEAD_BYTES, STORAGE_BYTES};
 use crate::choices::Choices;

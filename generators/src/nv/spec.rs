@@ -37,9 +37,9 @@
 
 use std::fmt::Write as _;
 
-use shaderdiff_ir::nv::Lowered;
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::File;
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_nv::Lowered;
 
 use super::arb_spec::EDGE_VALUES;
 use super::spec_table::{candidates, lowered_today, Family, Mod, Variant};

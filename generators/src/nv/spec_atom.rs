@@ -23,8 +23,8 @@
 
 use std::fmt::Write as _;
 
-use shaderdiff_ir::File;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::File;
+use shaderdiff_model::{Inputs, RegKey};
 
 use super::arb_spec::EDGE_VALUES;
 use super::spec::INT_EDGE_VALUES;
@@ -162,7 +162,7 @@ fn edge(ty: &str, k: usize) -> u64 {
 }
 
 /// Inputs of form `(op, ty)` (module docs); `hot`: four contended slots.
-fn inputs(op: &str, ty: &str, hot: bool, l: &shaderdiff_ir::nv::Lowered) -> Inputs {
+fn inputs(op: &str, ty: &str, hot: bool, l: &shaderdiff_nv::Lowered) -> Inputs {
     let mut inputs = Inputs {
         invocations: INVOCATIONS,
         ..Inputs::default()

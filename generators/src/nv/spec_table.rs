@@ -27,7 +27,7 @@
 //! except `KIL` (fragment only), whose `F` / `S` / `U` types change what it tests.
 //!
 //! Which candidates are generated today is [`lowered_today`]; the generator's tests check
-//! it against the real lowering (`shaderdiff_ir::nv::lower`) in both directions, so adding
+//! it against the real lowering (`shaderdiff_nv::lower`) in both directions, so adding
 //! lowering support (64-bit types, say) fails a test until the one matching line here is
 //! changed.
 
@@ -489,12 +489,12 @@ pub fn candidates() -> Vec<Family> {
     out
 }
 
-/// Instructions with no lowering today (`shaderdiff_ir::nv::lower` refuses every family):
+/// Instructions with no lowering today (`shaderdiff_nv::lower` refuses every family):
 /// none today (every Table X.13 instruction the family table enumerates is lowered).
 const NOT_LOWERED: &[&str] = &[];
 
 /// Whether the lowering supports a family today, so that it is generated. The tests
-/// check this against `shaderdiff_ir::nv::lower` for every candidate: change the matching
+/// check this against `shaderdiff_nv::lower` for every candidate: change the matching
 /// line when the lowering gains support.
 pub fn lowered_today(f: &Family) -> bool {
     if NOT_LOWERED.contains(&f.row.op) {

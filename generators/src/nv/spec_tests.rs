@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use shaderdiff_ir::nv::{self, LowerError, NvOpcode, Shape, TypeSupport};
+use shaderdiff_model::RegKey;
+use shaderdiff_nv::{self as nv, LowerError, NvOpcode, Shape, TypeSupport};
 use shaderdiff_oracles::interp::{self, InterpConfig};
-use shaderdiff_oracles::RegKey;
 
 use super::super::spec_table::{candidates, Col, Ty, ROWS};
 use super::*;
@@ -133,7 +133,7 @@ fn suite_builds_with_unique_names_and_full_inputs() {
     assert_eq!(names.len(), s.len());
     for c in &s {
         for &(_, f, i) in &c.lowered.names.entries {
-            if f == shaderdiff_ir::File::Input {
+            if f == shaderdiff_model::File::Input {
                 let v = &c.inputs.registers[&RegKey::new(f, i)];
                 assert_eq!(v.len(), c.inputs.invocations, "{}", c.name);
             }

@@ -1,7 +1,7 @@
 //! Validity and determinism of the NV generator.
 
 use super::*;
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 /// Every generated program parses, prints to text that parses back to the same tree,
 /// and lowers (a refusal is a generator bug).
@@ -123,7 +123,7 @@ fn wide_programs_lower_and_cover_the_64_bit_statements() {
     for index in 0..300 {
         let g = super::generate_with(3, index, 40, 8, true)
             .unwrap_or_else(|e| panic!("index {index}: {e}"));
-        let again = shaderdiff_ir::nv::parse(&g.text, "again.nv").expect("reparses");
+        let again = shaderdiff_nv::parse(&g.text, "again.nv").expect("reparses");
         assert_eq!(again, g.ast, "index {index}: print/parse round trip");
         for insn in g.ast.instructions() {
             if let Some(t) = insn.mods.ty {

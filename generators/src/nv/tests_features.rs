@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::*;
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::interp::{run, ExecError, InterpConfig};
 
 /// Seeds the coverage tests look through.
@@ -24,7 +24,7 @@ fn featured_programs_are_valid_and_cover_every_feature() {
         headers.insert(g.kind.header());
         let again = nv::parse(&g.text, "again.nv").expect("stamped text parses");
         assert_eq!(again, g.ast, "index {index}: print/parse round trip");
-        shaderdiff_ir::validate::validate(&g.lowered.program, "lowered")
+        shaderdiff_model::validate::validate(&g.lowered.program, "lowered")
             .unwrap_or_else(|e| panic!("index {index}: {e}\n{}", g.text));
         for insn in g.ast.instructions() {
             seen.insert(insn.opcode.name().to_string());

@@ -2,8 +2,8 @@
 //! program, over the opcode's edge inputs, in variants for source modifiers, saturate,
 //! swizzles, writemasks and (for approximate opcodes) the precision contract's input range.
 
-use shaderdiff_ir::*;
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::*;
+use shaderdiff_model::{Inputs, RegKey};
 
 use super::edges::{combos, source_edges, FLOAT};
 use super::{ApproxRange, SpecCase};
@@ -210,7 +210,7 @@ fn range_values(r: &ApproxRange) -> Vec<u32> {
 
 /// Every ALU variant of `op`, plus one `range` variant per contract range of `op`.
 pub(super) fn cases(op: Opcode, ranges: &[ApproxRange]) -> Vec<SpecCase> {
-    if shaderdiff_oracles::interp::alu::wide::is_wide(op) {
+    if shaderdiff_model::wide::is_wide(op) {
         return super::wide::cases(op);
     }
     let n = op.info().num_src as usize;

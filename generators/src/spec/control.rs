@@ -7,9 +7,9 @@
 //! Each is a small hand-written template, parsed (so it is valid by the front-end's own
 //! checks), with inputs drawn from the edge lists.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode, Stage};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::{File, Opcode, Stage};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
+use shaderdiff_tgsi::parse;
 
 use super::edges::{FLOAT, INT};
 use super::SpecCase;

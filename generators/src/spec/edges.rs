@@ -9,7 +9,7 @@
 //! RSQ/SQRT "undefined for src <= 0 / < 0"), round-half ties for the rounding and pack
 //! opcodes, and binary16 boundaries for PK2H/UP2H.
 
-use shaderdiff_ir::{Opcode, ScalarType};
+use shaderdiff_model::{Opcode, ScalarType};
 
 /// Float edges (binary32 bits).
 pub const FLOAT: &[u32] = &[

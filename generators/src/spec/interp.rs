@@ -14,9 +14,9 @@
 //!
 //! Hand-written templates with inputs from the edge lists, like `control`.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::{File, Opcode};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
+use shaderdiff_tgsi::parse;
 
 use super::edges::FLOAT;
 use super::SpecCase;

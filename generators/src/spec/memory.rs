@@ -5,9 +5,9 @@
 //! range, RESQ, every ATOM* with edge operands and two invocations per address, and
 //! BARRIER / MEMBAR passing values between the invocations of a workgroup.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::{File, Opcode};
+use shaderdiff_model::{Inputs, RegKey};
+use shaderdiff_tgsi::parse;
 
 use super::edges::INT;
 use super::SpecCase;

@@ -1,13 +1,13 @@
 //! Spec-derived generation (`shaderdiff gen --spec`): a conformance suite with programs
 //! for every opcode the reference interpreter implements, over the opcode's edge inputs.
 //!
-//! * ALU opcodes (`shaderdiff_oracles::interp::alu::is_alu`): `OP OUT[0], IN[0], ...` in the
+//! * ALU opcodes (`shaderdiff_model::check::alu::is_alu`): `OP OUT[0], IN[0], ...` in the
 //!   variants `edge` (identity swizzles, writemask `.xyzw`, the full edge cross product
 //!   up to 1024 combinations), `abs`, `neg`, `negabs` (source modifiers on every source),
 //!   `sat`, `swz-broadcast` (`.yyyy`), `swz-reversed` (`.wzyx`), `wm-x` .. `wm-w`, and for
 //!   opcodes whose precision bound only holds on an input range, `range` (inputs inside
 //!   the range the caller passes in [`SpecConfig::ranges`]; [`SpecConfig::builtin`] takes
-//!   them from the precision contract, `oracles/precision.toml`).
+//!   them from the precision contract, `oracle/precision.toml`).
 //! * Double and 64-bit integer opcodes: their own edges and variants ([`wide`]).
 //! * Control flow, KILL/KILL_IF/DEMOTE, derivatives, address loads and the geometry
 //!   EMIT/ENDPRIM: hand-written templates ([`control`]).
@@ -35,11 +35,11 @@ mod texture_lod;
 mod vote;
 mod wide;
 
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::{Opcode, Program, ALL_OPCODES};
-use shaderdiff_oracles::interp::alu::is_alu;
+use shaderdiff_model::check::alu::is_alu;
+use shaderdiff_model::Inputs;
+use shaderdiff_model::{Opcode, Program, ALL_OPCODES};
 use shaderdiff_oracles::precision::{Bound, BoundKind, PrecisionContract, RangeOf};
-use shaderdiff_oracles::Inputs;
+use shaderdiff_tgsi::{print_with, PrintOptions};
 
 use crate::random::GENERATOR_VERSION;
 
@@ -94,7 +94,7 @@ impl SpecConfig {
         }
     }
 
-    /// [`SpecConfig::from_contract`] of the built-in `oracles/precision.toml`.
+    /// [`SpecConfig::from_contract`] of the built-in `oracle/precision.toml`.
     pub fn builtin() -> SpecConfig {
         SpecConfig::from_contract(PrecisionContract::builtin())
     }
@@ -210,11 +210,11 @@ pub const CONTROL_OPCODES: &[Opcode] = &[
 ];
 
 /// The texture opcodes the suite covers with templates (the oracle's texture model).
-pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_oracles::interp::texture::TEXTURE_OPCODES;
+pub const TEXTURE_OPCODES: &[Opcode] = &shaderdiff_model::check::texture::TEXTURE_OPCODES;
 
 /// Every opcode the suite has programs for: the oracle's ALU opcodes,
 /// [`CONTROL_OPCODES`], the memory opcodes (the oracle's
-/// `shaderdiff_oracles::interp::memory::is_memory_opcode`, templates in [`memory`]) and
+/// `shaderdiff_model::check::memory::is_memory_opcode`, templates in [`memory`]) and
 /// [`TEXTURE_OPCODES`] (templates in `texture`) and the votes (templates in [`vote`]), in
 /// opcode order. (ELSE, ENDIF, ENDLOOP, BRK, CASE, DEFAULT,
 /// ENDSWITCH, RET, BGNSUB and ENDSUB appear inside the templates of their openers.)
@@ -225,7 +225,7 @@ pub fn spec_opcodes() -> Vec<Opcode> {
         .filter(|&op| {
             is_alu(op)
                 || CONTROL_OPCODES.contains(&op)
-                || shaderdiff_oracles::interp::memory::is_memory_opcode(op)
+                || shaderdiff_model::check::memory::is_memory_opcode(op)
                 || TEXTURE_OPCODES.contains(&op)
                 || vote::VOTE_OPCODES.contains(&op)
                 || interp::INTERP_OPCODES.contains(&op)

@@ -7,10 +7,10 @@
 //! explicit derivatives around level boundaries (OpenGL 3.x §3.8.8); texel offsets on
 //! sampling and fetches, inside and outside the -8..7 limits; TG4's footprint.
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::texture::{Format, Target, Texture, Wrap};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::texture::{Format, Target, Texture, Wrap};
+use shaderdiff_model::{File, Opcode};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
+use shaderdiff_tgsi::parse;
 
 use super::SpecCase;
 

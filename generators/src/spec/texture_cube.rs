@@ -6,10 +6,10 @@
 //! reference below, equal to and above the depth, outside `[0, 1]` and NaN; TXP's divided
 //! reference; the reference component of each SHADOW target (Table X.17, tgsi.rst TEX).
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::Opcode;
-use shaderdiff_oracles::texture::{CompareFunc, Format, Target, Texture, Wrap};
-use shaderdiff_oracles::{Inputs, Vec4};
+use shaderdiff_model::texture::{CompareFunc, Format, Target, Texture, Wrap};
+use shaderdiff_model::Opcode;
+use shaderdiff_model::{Inputs, Vec4};
+use shaderdiff_tgsi::parse;
 
 use super::texture::{fl, inputs, int, program, texel};
 use super::SpecCase;

@@ -11,9 +11,9 @@
 //!   side agree with each other but not with the other side (tgsi.rst: "active
 //!   invocations"; NV: threads not executing "have no bearing").
 
-use shaderdiff_ir::tgsi::parse;
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::{Inputs, RegKey, Vec4};
+use shaderdiff_model::{File, Opcode};
+use shaderdiff_model::{Inputs, RegKey, Vec4};
+use shaderdiff_tgsi::parse;
 
 use super::edges::{FLOAT, INT};
 use super::SpecCase;

@@ -12,9 +12,9 @@
 //! of a 32-bit operand; the zw pair, or channel y / z), placed where tgsi.rst's formula for
 //! the opcode reads them (`shaderdiff_oracles::interp::alu::wide` layouts).
 
-use shaderdiff_ir::*;
-use shaderdiff_oracles::interp::alu::wide::{layout, Layout64};
-use shaderdiff_oracles::{Inputs, RegKey};
+use shaderdiff_model::wide::{layout, Layout64};
+use shaderdiff_model::*;
+use shaderdiff_model::{Inputs, RegKey};
 
 use super::alu::{program, Shape, PLAIN};
 use super::edges::{combos, source_edges};

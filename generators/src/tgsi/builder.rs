@@ -1,7 +1,7 @@
 //! The program builder behind [`super::build`]: register layout, operands, statements and
 //! control flow, declarations.
 
-use shaderdiff_ir::*;
+use shaderdiff_model::*;
 
 use super::{Features, GenConfig, Swarm};
 use crate::choices::Choices;

@@ -2,7 +2,7 @@
 //!
 //! The reference interpreter marks a channel undefined exactly where tgsi.rst (or, where it
 //! is silent, the oracle's documented reading) leaves the result undefined
-//! (oracles/src/interp/alu/*.rs, interp/mod.rs). Undefinedness then spreads to every result
+//! (oracle/src/interp/alu/*.rs, interp/mod.rs). Undefinedness then spreads to every result
 //! that reads the channel, and an undefined branch condition, SWITCH selector, KILL_IF
 //! operand or address makes the whole invocation unconstrained. Like Csmith's safe math
 //! wrappers, the generator instead rewrites the operands of every opcode that *can* be
@@ -29,7 +29,7 @@
 //! `IMM[0]`), and all other decisions read only defined values, so nothing else can make an
 //! invocation unconstrained.
 
-use shaderdiff_ir::{Opcode, Src};
+use shaderdiff_model::{Opcode, Src};
 
 use super::builder::{
     full, plain, Builder, GUARD_FLOAT_IMM, GUARD_FLOAT_IMM2, GUARD_INT_IMM, INT_IMM,

@@ -19,13 +19,14 @@
 
 use std::fmt::Write;
 
-use shaderdiff_ir::{tgsi, Opcode, Program};
+use shaderdiff_model::{Opcode, Program};
+use shaderdiff_tgsi as tgsi;
 
 use crate::choices::Choices;
 use crate::inputs::special_word;
 
 /// Every atomic opcode of tgsi.rst "Atomic opcodes": the generator draws them all.
-pub const ATOMICS: &[Opcode] = &shaderdiff_oracles::atomic::ATOMIC_OPCODES;
+pub const ATOMICS: &[Opcode] = &shaderdiff_model::atomic::ATOMIC_OPCODES;
 
 /// A memory program built from `c`, with about `max_ops` memory operations (at least 1),
 /// and the opcodes it uses (in first-use order).

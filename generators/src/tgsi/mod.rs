@@ -25,7 +25,7 @@ mod builder;
 pub mod guard;
 pub mod memory;
 
-use shaderdiff_ir::*;
+use shaderdiff_model::*;
 
 use crate::choices::Choices;
 

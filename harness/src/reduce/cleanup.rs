@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use shaderdiff_ir::{File, Program, Register};
+use shaderdiff_model::{File, Program, Register};
 use shaderdiff_oracles::{Inputs, RegKey};
 
 use super::{Ctx, State};
@@ -110,8 +110,8 @@ fn declares(p: &Program, key: &RegKey) -> bool {
     p.decls(key.file).any(|d| {
         let dim_ok = match (d.dimension, key.dimension) {
             (None, None | Some(0)) => true,
-            (Some(shaderdiff_ir::DeclDimension::Index(b)), Some(k)) => b == k,
-            (Some(shaderdiff_ir::DeclDimension::Index(0)), None) => true,
+            (Some(shaderdiff_model::DeclDimension::Index(b)), Some(k)) => b == k,
+            (Some(shaderdiff_model::DeclDimension::Index(0)), None) => true,
             _ => false,
         };
         dim_ok && d.contains(key.index as i64)
@@ -140,7 +140,7 @@ pub(crate) fn cleanup(ctx: &mut Ctx, st: &mut State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     #[test]
     fn unused_declarations_and_immediates_go() {

@@ -1,6 +1,6 @@
 //! Input and constant passes: fewer invocations, rounder immediates and input values.
 
-use shaderdiff_ir::{ImmType, Stage};
+use shaderdiff_model::{ImmType, Stage};
 use shaderdiff_oracles::Inputs;
 
 use super::{Ctx, State};

@@ -38,10 +38,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use shaderdiff_ir::tgsi::{print_with, PrintOptions};
-use shaderdiff_ir::{Opcode, Program};
+use shaderdiff_model::{Opcode, Program};
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;
+use shaderdiff_tgsi::{print_with, PrintOptions};
 
 use crate::diff::{engine_failure, Differ, Outcome};
 use crate::edit::is_valid;

@@ -9,7 +9,7 @@
 //! The reduced program's own signature is the one reported.
 //!
 //! Candidates are NV programs ([`NvProgram`]): each is lowered with
-//! [`shaderdiff_ir::nv::lower`] (a candidate the lowering refuses, or whose IR does not
+//! [`shaderdiff_nv::lower`] (a candidate the lowering refuses, or whose IR does not
 //! validate, is rejected) and judged on its IR like any TGSI candidate. Inputs are kept by NV
 //! name (`vertex.attrib[0]`, `program.local[1]`), since removing instructions renumbers the
 //! IR registers the names stand for.
@@ -23,8 +23,8 @@
 //! 3. **Unwrapping**: a block replaced by its then-body, its else-body or its loop body.
 //! 4. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
 
-use shaderdiff_ir::nv::{self, Declaration, NvProgram, NvStage, Statement};
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
+use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 use shaderdiff_results::Signature;
 

@@ -1,7 +1,7 @@
 //! Operand simplification: sources replaced by their (oracle) values, modifiers, saturate,
 //! swizzles and writemasks.
 
-use shaderdiff_ir::{
+use shaderdiff_model::{
     infer_types, ChannelType, Declaration, Dst, File, ImmType, Immediate, Instruction, Opcode,
     Program, Register, Saturate, ScalarType, Src, IDENTITY_SWIZZLE,
 };

@@ -1,7 +1,7 @@
 //! Structural passes: redirecting the first divergence to an output, ddmin over structural
 //! units, unwrapping blocks.
 
-use shaderdiff_ir::{
+use shaderdiff_model::{
     Declaration, Dst, File, Instruction, Opcode, Program, Register, Src, Structure, NO_PARTNER,
 };
 
@@ -290,7 +290,7 @@ pub(crate) fn redirect(ctx: &mut Ctx, st: &mut State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shaderdiff_ir::tgsi;
+    use shaderdiff_tgsi as tgsi;
 
     #[test]
     fn units_cover_blocks_branches_and_cases() {

@@ -83,8 +83,8 @@ fn contended_dwrap_on_a_storage_buffer_takes_every_value_once() {
     let text = "!!NVcp5.0\nGROUP_SIZE 8;\nSTORAGE sb[] = { program.storage[1] };\nTEMP i, old;\n\
         ATOMB.DWRAP.U32 old.x, {5}, sb[0];\nMUL.U i.x, invocation.localid.x, 4;\n\
         STB.U32 old, sb[i.x + 4];\nEND\n";
-    let p = shaderdiff_ir::nv::parse(text, "sb.nv").expect("parses");
-    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let p = shaderdiff_nv::parse(text, "sb.nv").expect("parses");
+    let l = shaderdiff_nv::lower(&p).expect("lowers");
     let mut inputs = shaderdiff_backends::Inputs {
         invocations: 8,
         ..Default::default()

@@ -12,7 +12,8 @@
 //! ...) evaluated by hand at 64 bits, in the comments beside each row.
 
 use crate::support::run_compute;
-use shaderdiff_ir::{nv, File};
+use shaderdiff_model::File;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 const BASE: u64 = 0x2_0000_3000;

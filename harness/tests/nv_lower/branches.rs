@@ -5,7 +5,7 @@
 //! execution starts when present.
 
 use super::support::{check, f, run_all, run_named};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 const HEAD: &str = "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP R0, R1, R2, dummy;\n";
 

@@ -2,7 +2,7 @@
 //! the shared IR: the vertices they emit, worked out by hand from the spec, on every engine.
 
 use shaderdiff_backends::{engine, EngineConfig, EngineError, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::{EmitRecord, RegKey};
 
 use crate::support::{f, i, named_inputs};
@@ -35,7 +35,7 @@ fn run_engines(
 ) -> (Vec<Run>, Vec<String>) {
     let p = nv::parse(text, "t.nvgp").expect("parses");
     let l = nv::lower(&p).expect("lowers");
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let (inputs, unknown) = named_inputs(&l, named, invocations);
     assert!(unknown.is_empty(), "not inputs of the program: {unknown:?}");
     let name = |k: &RegKey| {
@@ -649,7 +649,7 @@ END
     ];
     let p0 = nv::parse(text, "t.nvtep").expect("parses");
     let l = nv::lower(&p0).expect("lowers");
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let (inputs, unknown) = named_inputs(&l, &named, 1);
     assert!(unknown.is_empty(), "not inputs of the program: {unknown:?}");
     for e in ENGINE_NAMES {

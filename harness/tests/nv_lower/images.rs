@@ -6,7 +6,7 @@
 //! "result" image, unit 7, one U32X4 texel per result.
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::{Outputs, RegKey};
 
 /// An image given to a program: unit, (W, H, D, B), texel bytes.
@@ -25,7 +25,7 @@ fn words(w: &[u32]) -> Vec<u8> {
 fn run(text: &str, images: &[Image]) -> (Vec<(String, Outputs)>, nv::Lowered) {
     let p = nv::parse(text, "t.nv").unwrap_or_else(|e| panic!("{e}"));
     let l = nv::lower(&p).unwrap_or_else(|e| panic!("{e}"));
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let mut inputs = Inputs {
         invocations: 1,
         ..Inputs::default()

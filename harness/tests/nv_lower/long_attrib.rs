@@ -4,7 +4,7 @@
 //! `vertex.attrib[n].zw`; every engine reads them as 64-bit components.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 /// x = 2^32 + 1, y = 2^63, z = 5, w = 2^64 - 1, doubled with ADD.U64 (wrapping, § ADD):

@@ -11,7 +11,7 @@
 //! the oracle must mark those words undefined.
 
 use crate::support::run_compute;
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
 use shaderdiff_oracles::RegKey;
 
 const BASE: u64 = 0x2_0000_1000;
@@ -535,8 +535,8 @@ fn ldc_reads_a_constant_buffer_by_byte_offset() {
                 MOV.U result.attrib[0], t;\nLDC.U32X4 result.attrib[1], cb[0];\n\
                 LDC.U64 d.x, cb[8];\nUP64.U result.attrib[2], d;\nLDC.U32 u.x, cb[64];\n\
                 MOV.U result.attrib[3], u;\nEND\n";
-    let p = shaderdiff_ir::nv::parse(text, "ldc.nv").expect("parses");
-    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let p = shaderdiff_nv::parse(text, "ldc.nv").expect("parses");
+    let l = shaderdiff_nv::lower(&p).expect("lowers");
     let words = [
         0x4433_2211u32,
         0x8877_6655,
@@ -595,8 +595,8 @@ fn storage_buffers_load_store_and_atomics() {
         "!!NVcp5.0\nGROUP_SIZE 4;\nSTORAGE sb[] = { program.storage[3] };\nTEMP i, v, old;\n\
                 MUL.U i.x, invocation.localid.x, 4;\nLDB.U32 v.x, sb[i.x];\nADD.U v.x, v.x, v.x;\n\
                 STB.U32 v, sb[i.x + 16];\nATOMB.ADD.U32 old.x, v, sb[32];\nEND\n";
-    let p = shaderdiff_ir::nv::parse(text, "sb.nv").expect("parses");
-    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let p = shaderdiff_nv::parse(text, "sb.nv").expect("parses");
+    let l = shaderdiff_nv::lower(&p).expect("lowers");
     let mut inputs = shaderdiff_backends::Inputs {
         invocations: 4,
         ..Default::default()

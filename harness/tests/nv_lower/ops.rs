@@ -217,8 +217,8 @@ END
 #[test]
 fn arb_temporaries_start_undefined() {
     let run = |text: &str| {
-        let p = shaderdiff_ir::nv::parse(text, "t").expect("parses");
-        let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+        let p = shaderdiff_nv::parse(text, "t").expect("parses");
+        let l = shaderdiff_nv::lower(&p).expect("lowers");
         let inputs = shaderdiff_backends::Inputs {
             invocations: 4,
             ..Default::default()

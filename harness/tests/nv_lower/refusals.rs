@@ -1,6 +1,6 @@
 //! What is not lowered yet is refused with its position; the ARB corpus agrees or is refused.
 
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 /// What the lowering does not do yet is refused with the instruction and its position,
 /// never lowered approximately: carry / overflow flags of integer SAD and of a

@@ -5,7 +5,7 @@
 //! position; parse errors are skipped (the parser has its own robustness tests).
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 const PRELUDE: &str = "!!NVcp5.0\nGROUP_SIZE 2;\nSHARED_MEMORY 16;\n\
     SHARED sm[] = { program.sharedmem };\nCBUFFER cb[] = { program.buffer[0] };\n\

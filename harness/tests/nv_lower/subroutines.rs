@@ -7,7 +7,7 @@
 //! result names the heroes called.
 
 use shaderdiff_backends::{engine, EngineConfig};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 use super::support::{check, named_inputs, run_named};
 

@@ -1,8 +1,8 @@
 //! Running lowered NV programs on every engine and checking named outputs.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
-use shaderdiff_ir::File;
+use shaderdiff_model::File;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 pub type Results = Vec<(String, Vec<(String, [u32; 4])>, Option<Vec<bool>>)>;
@@ -24,7 +24,7 @@ pub fn run_all(text: &str, locals: &[[u32; 4]]) -> Results {
 pub fn run_named(text: &str, named: &[(String, Vec<[u32; 4]>)], invocations: usize) -> Results {
     let p = nv::parse(text, "t.nv").expect("parses");
     let l = nv::lower(&p).expect("lowers");
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let named: Vec<(&str, Vec<[u32; 4]>)> =
         named.iter().map(|(n, v)| (n.as_str(), v.clone())).collect();
     let (inputs, _) = named_inputs(&l, &named, invocations);
@@ -161,7 +161,7 @@ pub fn run_compute(
 ) -> Vec<(String, shaderdiff_oracles::Outputs)> {
     let p = nv::parse(text, "t.nv").expect("parses");
     let l = nv::lower(&p).expect("lowers");
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let mut inputs = Inputs {
         invocations,
         ..Inputs::default()

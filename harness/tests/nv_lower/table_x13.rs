@@ -10,7 +10,7 @@
 //! undefined, and the other engines are not compared there.
 
 use shaderdiff_backends::{engine, EngineConfig, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::RegKey;
 
 use crate::support::{f, i};
@@ -28,7 +28,7 @@ pub(crate) enum W {
     Any,
     /// A binary32 within the absolute tolerance (second field) of the value (first field) on
     /// every engine: the approximating instructions (§ COS, EX2, LG2 ...), whose bounds the
-    /// precision contract (`oracles/precision.toml`) gives.
+    /// precision contract (`oracle/precision.toml`) gives.
     Near(f32, f32),
 }
 pub(crate) use W::{Any, Nan, Near, Undef, V};

@@ -5,7 +5,7 @@
 //! Expected values are worked by hand from the pseudo-code of NV_gpu_program4 §2.X.8.Z
 //! (quoted as "§ NAME"). Where the instruction approximates (ApproxCosine, Approx2ToX,
 //! ApproxLog2, ApproxPower, ApproxRSQ), the row accepts the precision contract's bound for
-//! GPUs (`oracles/precision.toml`, from the Vulkan GLSL precision table), worked out for the
+//! GPUs (`oracle/precision.toml`, from the Vulkan GLSL precision table), worked out for the
 //! row's value in the comment beside it; exact results (DST's product, LRP and DP4 on
 //! exactly representable values, the derivatives of an affine input) must be the word.
 

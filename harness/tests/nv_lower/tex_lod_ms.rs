@@ -7,7 +7,7 @@
 //! `[100l + n, 0x100 + 100l + n, 0x200 + 100l + n, 0x300 + 100l + n]`.
 
 use shaderdiff_backends::Inputs;
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::texture::{Format, MinFilter, Target, Texture, Wrap};
 use shaderdiff_oracles::RegKey;
 

@@ -5,7 +5,7 @@
 //! the load-time limits (-8..7, components the target lacks) are parse errors at the
 //! offending component.
 
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::texture::{Format, Target};
 
 use crate::support::f;

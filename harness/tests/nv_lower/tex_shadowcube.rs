@@ -5,7 +5,7 @@
 //! a 2x2 face `f` holds texels `4f .. 4f + 3`, texel `(i, j)` = `4f + 2j + i`.
 
 use shaderdiff_backends::{engine, EngineConfig, EngineError, Inputs};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::texture::{CompareFunc, Format, Target, Texture, Wrap};
 
 use crate::support::f;

@@ -6,7 +6,7 @@
 //! 0x200 + 100l + n, 0x300 + 100l + n]`.
 
 use shaderdiff_backends::{engine, EngineConfig, EngineError, Inputs, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 use shaderdiff_oracles::texture::{Format, Target, Texture, Wrap};
 use shaderdiff_oracles::RegKey;
 
@@ -81,7 +81,7 @@ pub(crate) fn run_rows(rows: &[Row]) {
 /// (and defined by the oracle), `Undef` marked undefined by the oracle. `what` names the
 /// case in messages.
 pub(crate) fn check_engines(
-    program: &shaderdiff_ir::Program,
+    program: &shaderdiff_model::Program,
     inputs: &Inputs,
     key: RegKey,
     want: &[[W; 4]],

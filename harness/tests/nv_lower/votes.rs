@@ -7,7 +7,7 @@
 //! oracle reports them so; README "Thread groups") and only unanimous cases have values.
 
 use shaderdiff_backends::{engine, EngineConfig, ENGINE_NAMES};
-use shaderdiff_ir::nv;
+use shaderdiff_nv as nv;
 
 use super::support::{f, named_inputs};
 
@@ -19,7 +19,7 @@ type Runs = Vec<(&'static str, Vec<[u32; 4]>, Vec<u8>)>;
 fn run(text: &str, tc: &[[u32; 4]]) -> Runs {
     let p = nv::parse(text, "t.nvfp").expect("parses");
     let l = nv::lower(&p).expect("lowers");
-    shaderdiff_ir::validate::validate(&l.program, "lowered").expect("valid IR");
+    shaderdiff_model::validate::validate(&l.program, "lowered").expect("valid IR");
     let (inputs, unknown) = named_inputs(&l, &[("fragment.texcoord[0]", tc.to_vec())], tc.len());
     assert!(unknown.is_empty(), "{unknown:?}");
     let (file, index) = l

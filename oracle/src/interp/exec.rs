@@ -1,7 +1,7 @@
 //! The execution loop: input checking, chunking, per-instruction dispatch (ALU,
 //! derivatives, KILL/KILL_IF/DEMOTE; control flow is in `control.rs`), output collection.
 
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 
 use super::alu;
 use super::decode::{DInsn, Decoded, Kind};

@@ -6,7 +6,7 @@
 //! value and negation according to the opcode's [`FetchType`]. Store: saturate, then
 //! write the writemask channels of the executing lanes.
 
-use shaderdiff_ir::Saturate;
+use shaderdiff_model::Saturate;
 
 use super::decode::{AddrRef, Decoded, IndirectRef, Loc, SrcOp};
 use super::lanes::{FetchType, Mask, Plane, Vals, LANES};

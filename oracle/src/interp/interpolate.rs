@@ -29,12 +29,9 @@
 //! these must come from TGSI_FILE_INPUT"; checked by the IR validator); an indirectly
 //! addressed input is refused as unsupported.
 
-use shaderdiff_ir::{File, Interpolation, Opcode, Pos, Program};
-
-use super::decode::{DInsn, InterpAt, Kind, SrcOp};
+use super::decode::{DInsn, InterpAt, SrcOp};
 use super::lanes::{Mask, LANES};
 use super::state::Machine;
-use super::ExecError;
 
 /// Largest offset magnitude with a defined result, in pixels (NV_gpu_program5 "New
 /// Implementation Dependent State": MIN/MAX_FRAGMENT_INTERPOLATION_OFFSET_NV are at least
@@ -50,48 +47,6 @@ pub const OFFSET_BITS: u32 = 4;
 /// Tolerance of the affinity test `v0 + v3 == v1 + v2`, in binary32 ulps of the quad's
 /// largest magnitude (values computed from a plane equation are each rounded once).
 pub const AFFINE_ULPS: f64 = 4.0;
-
-/// The decoded kind of INTERP_* instruction `i`. Errors: [`ExecError::InvalidProgram`]
-/// when the first source is not an `IN` register (tgsi.rst "Interpolation ISA"),
-/// [`ExecError::Unsupported`] when it is indirectly addressed.
-pub(crate) fn classify(program: &Program, i: usize, pos: Option<Pos>) -> Result<Kind, ExecError> {
-    let insn = &program.instructions[i];
-    let op = insn.opcode;
-    let at = match op {
-        Opcode::INTERP_CENTROID => InterpAt::Centroid,
-        Opcode::INTERP_SAMPLE => InterpAt::Sample,
-        _ => InterpAt::Offset,
-    };
-    let Some(s) = insn.src.first() else {
-        return Err(ExecError::InvalidProgram {
-            pos,
-            message: format!("{op} needs a source"),
-        });
-    };
-    if s.reg.file != File::Input {
-        return Err(ExecError::InvalidProgram {
-            pos,
-            message: format!(
-                "{op}: the first source must be an IN register (tgsi.rst \"Interpolation ISA\"), \
-                 found {}",
-                s.reg.file
-            ),
-        });
-    }
-    if s.reg.is_indirect() || s.reg.dimension.is_some() {
-        return Err(ExecError::Unsupported {
-            opcode: op,
-            pos,
-            reason: "interpolation of an indirectly addressed input is not modelled".into(),
-        });
-    }
-    let index = s.reg.index.value as i64;
-    let flat = program.decls(File::Input).any(|d| {
-        (d.first as i64..=d.last as i64).contains(&index)
-            && d.interpolation == Some(Interpolation::Constant)
-    });
-    Ok(Kind::Interp { at, flat })
-}
 
 /// Whether the four values of a quad are finite and affine: `v0 + v3 == v1 + v2` within
 /// [`AFFINE_ULPS`] binary32 ulps of the largest magnitude (computed exactly in binary64).

@@ -12,7 +12,7 @@ use super::fetch::channels;
 use super::lanes::{Mask, LANES};
 use super::memory::{Access, MemOp, MemRef, MemState};
 use super::state::Machine;
-use crate::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
+use crate::atomic::{AtomicOp, AtomicRecord, AtomicSemantics, AtomicWidth, Location, Space};
 
 /// Lanes set in `m`, lowest first.
 fn lanes(mut m: Mask) -> impl Iterator<Item = usize> {
@@ -200,7 +200,7 @@ impl Machine<'_> {
     /// the in-range bytes of the location undefined. Undefined offset or operand: memory
     /// becomes chaotic. Every performed atomic is logged; in replay mode it returns the
     /// replayed old value and stores the operation applied to it. A 64-bit atomic
-    /// (`shaderdiff_ir::atomic64`) reads its operands from the channel pairs `xy`, updates
+    /// (`shaderdiff_model::atomic64`) reads its operands from the channel pairs `xy`, updates
     /// 8 bytes and returns the old value in `x` (low word) and `y`; `z`, `w` undefined.
     fn mem_atomic(&mut self, insn: &DInsn, op: AtomicOp) {
         let (bad, mref) = self.mem_begin(insn);
@@ -212,7 +212,7 @@ impl Machine<'_> {
         } else {
             (1, None)
         };
-        // A 64-bit location (`shaderdiff_ir::atomic64`): operands and result are the
+        // A 64-bit location (`shaderdiff_model::atomic64`): operands and result are the
         // channel pairs xy (low word first); `z`, `w` undefined.
         let width = mref.width;
         let bytes = width.bytes() as u64;

@@ -135,16 +135,13 @@
 pub mod alu;
 pub mod interval;
 pub mod lanes;
-pub mod shape;
 
 mod control;
-mod decode;
 pub mod denormal;
 mod emit;
 mod exec;
 mod fetch;
 mod interpolate;
-mod layout;
 pub mod memory;
 mod memory_exec;
 mod state;
@@ -158,14 +155,15 @@ pub mod texture;
 mod vote;
 
 pub use memory::{replay_of, AtomicOrder, AtomicReplay};
-use shaderdiff_ir::{Opcode, Pos, Program};
-use thiserror::Error;
+use shaderdiff_model::Program;
+
+// The pre-run checks every engine shares (`shaderdiff_model::check`), under the paths the
+// interpreter's files use.
+use shaderdiff_model::check::{decode, layout};
+pub use shaderdiff_model::check::{shape, ExecError, MAX_CALL_DEPTH};
 
 use crate::io::{Inputs, Outputs};
 use crate::precision::{EngineClass, PrecisionContract};
-
-/// Maximum nesting of CAL (main program = depth 0).
-pub const MAX_CALL_DEPTH: usize = 64;
 
 /// Interpreter settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,71 +177,6 @@ impl Default for InterpConfig {
         InterpConfig {
             step_limit: 1_000_000,
         }
-    }
-}
-
-/// Why a run produced no outputs.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ExecError {
-    /// The program is valid but uses something the interpreter does not implement
-    /// (images, cube/shadow textures, BALLOT, READ_INVOC, INTERP_*, NV condition codes, `_SAT` on 64-bit results ...).
-    /// Detected before anything runs. CLI exit status 3.
-    #[error("{}unsupported: {opcode}: {reason}", pos_prefix(.pos))]
-    Unsupported {
-        /// The offending opcode.
-        opcode: Opcode,
-        /// Where it is in the source, when known.
-        pos: Option<Pos>,
-        /// What is not supported.
-        reason: String,
-    },
-    /// The program uses a feature the interpreter does not implement outside of any one
-    /// opcode (a register file too large to hold, an operand in a file it cannot read).
-    /// CLI exit status 3.
-    #[error("{}unsupported: {reason}", pos_prefix(.pos))]
-    UnsupportedFeature {
-        /// Where, when known.
-        pos: Option<Pos>,
-        /// What is not supported.
-        reason: String,
-    },
-    /// The program is malformed in a way the interpreter detects (unbalanced control
-    /// flow, KILL outside a fragment program, immediate index out of range ...).
-    /// CLI exit status 2.
-    #[error("{}invalid program: {message}", pos_prefix(.pos))]
-    InvalidProgram {
-        /// Where, when known.
-        pos: Option<Pos>,
-        /// What is wrong.
-        message: String,
-    },
-    /// The inputs do not fit the program: invocation count not a multiple of 4 for a
-    /// fragment program, a register the program does not declare, a per-invocation list
-    /// whose length is neither 1 nor the invocation count. CLI exit status 2.
-    #[error("invalid inputs: {0}")]
-    InvalidInputs(String),
-    /// An invocation executed more than `limit` instructions.
-    #[error("step limit exceeded ({limit} steps) in invocation {invocation}")]
-    StepLimit {
-        /// The configured limit.
-        limit: u64,
-        /// The first invocation found over the limit.
-        invocation: usize,
-    },
-    /// Subroutine calls nested deeper than `limit` (e.g. unbounded recursion).
-    #[error("call depth exceeded ({limit} nested CAL) in invocation {invocation}")]
-    CallDepth {
-        /// [`MAX_CALL_DEPTH`].
-        limit: usize,
-        /// The first executing invocation of the chunk that made the call.
-        invocation: usize,
-    },
-}
-
-fn pos_prefix(pos: &Option<Pos>) -> String {
-    match pos {
-        Some(p) => format!("{p}: "),
-        None => String::new(),
     }
 }
 

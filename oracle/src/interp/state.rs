@@ -125,7 +125,7 @@ impl<'a> Machine<'a> {
             base: 0,
             inputs,
             iv: None,
-            emissions: if d.stage == shaderdiff_ir::Stage::Geometry {
+            emissions: if d.stage == shaderdiff_model::Stage::Geometry {
                 vec![super::emit::Emission::default(); LANES]
             } else {
                 Vec::new()

@@ -26,7 +26,7 @@
 //!   (ARB_texture_cube_map_array: a cube map array's size is width, height, layers); the
 //!   rest undefined, `w` the number of levels (tgsi.rst TXQ).
 
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 
 use super::tex_eval::{floors, layers, levels_for, Candidates, LaneResult, ALL, EDGE};
 use super::texture::TexOp;

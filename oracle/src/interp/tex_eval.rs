@@ -5,7 +5,7 @@
 
 use std::ops::RangeInclusive;
 
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 
 use super::tex_lod::QuadLod;
 use super::texture::{TexOp, TexRef};

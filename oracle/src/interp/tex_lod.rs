@@ -32,7 +32,7 @@
 //!   beyond `±2` may be clamped anywhere between `±2` and itself; NaN: undefined.
 //! * **LODQ** (tgsi.rst: "The Y component contains the computed LOD lambda_prime. The X
 //!   component contains the LOD that will be accessed, based on min/max LODs and mipmap
-//!   filters"; NV LOD lowers to it, `ir/src/nv/lower_tex.rs`): `y` is `lambda'` (no bias),
+//!   filters"; NV LOD lowers to it, `frontends/nv/src/lower_tex.rs`): `y` is `lambda'` (no bias),
 //!   an acceptance interval `[log2 rho_min - 2^-8, log2 rho_max + 2^-8]` over the
 //!   derivative choices (the `2^-8` band: the precision of an implementation's level of
 //!   detail arithmetic, as for level selection); `x` is the level NEAREST_MIPMAP_NEAREST
@@ -43,7 +43,7 @@
 //!   `z`, `w` are undefined (tgsi.rst writes `dst.xy` only). No texture: undefined.
 //!   Outside fragment programs the partials are 0: `x = 0`, `y` undefined.
 
-use shaderdiff_ir::Stage;
+use shaderdiff_model::Stage;
 
 use super::decode::DInsn;
 use super::interval::iv::{next_down, next_up};

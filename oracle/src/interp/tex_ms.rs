@@ -20,23 +20,7 @@
 //!   target is an invalid program. TXQ gives width, height (and layers), `w` = 1 level.
 
 use super::tex_eval::{LaneResult, ALL};
-use super::texture::TexOp;
 use crate::texture::{Target, Texture};
-
-/// Whether texture instruction `op` may name `target` (module docs).
-///
-/// Errors: the message for an instruction other than TXF, TXQ and TXQS on a multisample
-/// target.
-pub(crate) fn check_op(op: TexOp, target: Target) -> Result<(), String> {
-    if target.multisample() && !matches!(op, TexOp::Txf | TexOp::Txq | TexOp::Txqs) {
-        return Err(format!(
-            "a {target} texture is only fetched (TXF / NV TXFMS), queried (TXQ) or counted \
-             (TXQS), not sampled (NV_explicit_multisample: \"No standard sampling \
-             instructions are allowed\")"
-        ));
-    }
-    Ok(())
-}
 
 /// TXQS (module docs): `x` = the number of samples (1 for a single-sampled texture),
 /// the rest undefined.
@@ -66,6 +50,7 @@ pub(crate) fn fetch_sample(tex: &Texture, c: [i32; 4], off: [i32; 3]) -> LaneRes
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interp::texture::{check_op, TexOp};
     use crate::texture::{Format, MinFilter, Wrap};
 
     /// A multisample texture whose texel `n` (memory order: samples of a pixel in a row)

@@ -31,33 +31,7 @@ use super::decode::DInsn;
 use super::fetch::channels;
 use super::lanes::{Mask, LANES};
 use super::state::Machine;
-
-/// Which inter-lane operation (tgsi.rst "Inter-lane opcodes").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum VoteOp {
-    /// VOTE_ANY: the value is set in any active invocation.
-    Any,
-    /// VOTE_ALL: the value is set in all active invocations.
-    All,
-    /// VOTE_EQ: the value is the same in all active invocations.
-    Eq,
-    /// READ_FIRST: the value of the first active invocation.
-    ReadFirst,
-}
-
-impl VoteOp {
-    /// The operation of a TGSI opcode, if it is one of these.
-    pub fn of(op: shaderdiff_ir::Opcode) -> Option<VoteOp> {
-        use shaderdiff_ir::Opcode::*;
-        Some(match op {
-            VOTE_ANY => VoteOp::Any,
-            VOTE_ALL => VoteOp::All,
-            VOTE_EQ => VoteOp::Eq,
-            READ_FIRST => VoteOp::ReadFirst,
-            _ => return None,
-        })
-    }
-}
+pub use shaderdiff_model::check::vote::VoteOp;
 
 /// TRUE of the inter-lane votes.
 const TRUE: u32 = u32::MAX;

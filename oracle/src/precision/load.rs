@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde::Deserialize;
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use toml::{Spanned, Value};
 
 use super::num::parse_num;

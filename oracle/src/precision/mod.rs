@@ -2,7 +2,7 @@
 //! one, per opcode and per *engine class*, plus the NaN, signed-zero, denormal and overflow
 //! policies the comparators apply.
 //!
-//! The contract is data: `oracles/precision.toml`, embedded with `include_str!` and parsed
+//! The contract is data: `oracle/precision.toml`, embedded with `include_str!` and parsed
 //! once ([`PrecisionContract::builtin`]); [`PrecisionContract::parse`] reads any other file
 //! with the same schema (errors name the file and `line:col`). Every bound in the file
 //! carries a `source` citation (tgsi.rst, the Vulkan specification's "Precision and
@@ -36,12 +36,12 @@ mod num;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use shaderdiff_ir::{Opcode, ALL_OPCODES};
+use shaderdiff_model::{Opcode, ALL_OPCODES};
 use thiserror::Error;
 
 pub use num::parse_num;
 
-/// The contract shipped with shaderdiff (`oracles/precision.toml`).
+/// The contract shipped with shaderdiff (`oracle/precision.toml`).
 pub const BUILTIN_TEXT: &str = include_str!("../../precision.toml");
 
 /// Why a contract file could not be loaded: `file:line:col: message` (the position is that
@@ -339,7 +339,7 @@ impl PrecisionContract {
         load::parse(text, file)
     }
 
-    /// The embedded `oracles/precision.toml`, parsed on first use.
+    /// The embedded `oracle/precision.toml`, parsed on first use.
     ///
     /// # Panics
     /// Never for the shipped file (the crate's tests load it); a broken embedded file is a

@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{run, ExecError, InterpConfig};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
 /// Parses TGSI text (panics with the parser's message on a syntax error).
 pub fn parse(text: &str) -> Program {
-    match shaderdiff_ir::tgsi::parse(text, "test.tgsi") {
+    match shaderdiff_tgsi::parse(text, "test.tgsi") {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
     }

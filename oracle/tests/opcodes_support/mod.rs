@@ -1,12 +1,12 @@
 //! Helpers for the ALU API tests (opcodes_api, alu_rounding): run one opcode through
 //! `shaderdiff_oracles::interp::alu::eval` with the same operands in every lane and check the
 //! lane-loop invariants (all lanes agree, disabled channels untouched). The opcode value
-//! tables live in backends/tests/alu and run on every engine.
+//! tables live in engines/tests/alu and run on every engine.
 //!
 //! Float constants are binary32 bit patterns, written by hand.
 #![allow(dead_code)]
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 use shaderdiff_oracles::interp::alu::eval;
 use shaderdiff_oracles::interp::lanes::{Mask, Vals, LANES, ZERO_VALS};
 

@@ -42,7 +42,7 @@ pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use float::{fbin, Rounding};
 use int::{ibin, Div, Shift};
@@ -64,7 +64,7 @@ pub struct AluCtx<'a, 'f> {
 pub struct AluUnsupported(pub Opcode);
 
 /// Whether [`lower`] implements `op`: exactly the opcodes the reference interpreter's ALU
-/// evaluates (`shaderdiff_oracles::interp::alu::is_alu`).
+/// evaluates (`shaderdiff_model::check::alu::is_alu`).
 #[rustfmt::skip]
 pub fn is_supported(op: Opcode) -> bool {
     use Opcode::*;
@@ -131,7 +131,7 @@ fn needed_libcall(op: Opcode) -> Option<&'static str> {
 ///
 /// * `srcs[k][c]`: CLIF `i32x4` (one lane per invocation of a quad, raw bits) of source k,
 ///   channel c, already swizzled and with modifiers applied per
-///   `shaderdiff_oracles::interp::alu::fetch_type(op, k)`. At least the opcode's `num_src`
+///   `shaderdiff_model::check::alu::fetch_type(op, k)`. At least the opcode's `num_src`
 ///   sources; extra ones are ignored.
 /// * Returns `i32x4` results for the channels enabled in `writemask` (bit c = channel c) and
 ///   `None` for the others. Replicate opcodes read channel 0 of each source (DP2/DP3/DP4/DPH

@@ -23,7 +23,7 @@
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I32, I32X4, I64};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, Value};
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::simd::{iv, Fb};
 

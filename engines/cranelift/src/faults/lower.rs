@@ -7,7 +7,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4};
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::Fault;
 

@@ -12,12 +12,15 @@
 //!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
 //!   fault the jit compiles the program it was given, untouched.
 //! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
-//!   assembly and not changed since ([`shaderdiff_ir::nv::NvOrigin::of`]) from the assembly
+//!   assembly and not changed since ([`shaderdiff_nv::NvOrigin::of`]) from the assembly
 //!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
-//!   HOOK` in ir/src/nv/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
+//!   HOOK` in frontends/nv/src/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
 //!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
 //!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
 //!   or one conditionally masked write after a `.CC` update.
+//! * **Atomic runtime**: `atomic-imax-unsigned` acts in the jit's own atomic arithmetic
+//!   (`crate::atomic`, `FAULT HOOK`), which the runtime call of every ATOM* instruction
+//!   runs; one ATOMIMAX of a negative and a positive value shows it.
 //! * **Lowering switches**: the lowering asks [`Fault`] at a handful of sites, each marked
 //!   `FAULT HOOK` in `lower/` (saturate, integer negation, IF condition, KILL_IF, and the
 //!   ALU dispatch, which calls [`lower::alu`] for `shift-count-unmasked`, `f2i-rounds`,
@@ -32,8 +35,8 @@
 pub(crate) mod lower;
 
 use shaderdiff_engine::FaultDef;
-use shaderdiff_ir::nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
-use shaderdiff_ir::{Opcode, Program, IDENTITY_SWIZZLE};
+use shaderdiff_model::{Opcode, Program, IDENTITY_SWIZZLE};
+use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 
 /// One catalogued fault of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +81,8 @@ pub enum Fault {
     NvCcUnsaturated,
     /// `nv-condmask-swap-xy`.
     NvCondMaskSwapXy,
+    /// `atomic-imax-unsigned`.
+    AtomicImaxUnsigned,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -222,6 +227,13 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             description: "NV assembly: a conditional write mask writes .x where the test passes for .y and .y where it passes for .x",
         },
     ),
+    (
+        Fault::AtomicImaxUnsigned,
+        FaultDef {
+            name: "atomic-imax-unsigned",
+            description: "ATOMIMAX compares its operands as unsigned integers (ATOMUMAX's comparison), so a negative value wins over a positive one",
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -276,7 +288,7 @@ fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
 }
 
 /// `nv-condmask-swap-xy` on the shape the NV lowering gives a conditional write mask
-/// (ir/src/nv/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
+/// (frontends/nv/src/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
 /// only that component. The test component of x and y is exchanged. Working on that IR shape
 /// (rather than re-lowering the assembly) keeps the fault in probed and reduced copies of the
 /// program, so findings are located and reduced like any other.
@@ -352,7 +364,8 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::MinNanPropagates
         | Fault::InegFlipsSignBit
         | Fault::IfNanFalse
-        | Fault::KillIfSignBit => false,
+        | Fault::KillIfSignBit
+        | Fault::AtomicImaxUnsigned => false,
     };
     if !applies {
         return None;

@@ -24,10 +24,10 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::Variable;
-use shaderdiff_ir::{Opcode, OutputMode as IrOutputMode};
-use shaderdiff_oracles::interp::alu::fetch_type;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::interp::MAX_CALL_DEPTH;
+use shaderdiff_model::check::alu::fetch_type;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::check::MAX_CALL_DEPTH;
+use shaderdiff_model::{Opcode, OutputMode as IrOutputMode};
 
 use super::{le, Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};
@@ -580,7 +580,7 @@ impl Lowerer<'_, '_> {
             return Ok(());
         };
         let wm = dst.writemask & 0xF;
-        if wm == 0 || dst.reg.file == shaderdiff_ir::File::Null {
+        if wm == 0 || dst.reg.file == shaderdiff_model::File::Null {
             return Ok(());
         }
         let nsrc = info.num_src as usize;

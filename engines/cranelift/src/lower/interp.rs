@@ -13,8 +13,8 @@
 
 use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::InstBuilder;
-use shaderdiff_ir::{File, Interpolation, Opcode};
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{File, Interpolation, Opcode};
 
 use super::{le, LowerError, Lowerer};
 
@@ -44,7 +44,7 @@ impl Lowerer<'_, '_> {
             .src
             .get(1)
             .ok_or_else(|| self.invalid(i, "INTERP_OFFSET needs an offset"))?;
-        let raw = shaderdiff_ir::Src {
+        let raw = shaderdiff_model::Src {
             abs: false,
             neg: false,
             ..*src

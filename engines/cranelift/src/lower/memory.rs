@@ -63,10 +63,10 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
-use shaderdiff_ir::{File, Opcode, Program};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Opcode, Program};
 
 use super::{mem, Frame, LowerError, Lowerer};
 use crate::memory::{ResDesc, ATOMIC_OPS, ATOMIC_SYMBOL, WIDE_ATOMIC};
@@ -111,7 +111,7 @@ pub(super) fn has_barrier(program: &Program) -> bool {
 
 impl Lowerer<'_, '_> {
     /// The resource number of the resource operand `reg` of instruction `i`.
-    fn resource(&self, i: usize, reg: &shaderdiff_ir::Register) -> Result<usize, LowerError> {
+    fn resource(&self, i: usize, reg: &shaderdiff_model::Register) -> Result<usize, LowerError> {
         if !matches!(reg.file, File::Buffer | File::Memory) || reg.is_indirect() {
             return Err(self.invalid(i, "the resource operand must name a BUFFER or MEMORY"));
         }
@@ -288,12 +288,12 @@ impl Lowerer<'_, '_> {
     }
 
     /// An atomic (tgsi.rst "Atomic opcodes"; module docs). A 64-bit atomic
-    /// (`shaderdiff_ir::atomic64`) passes its operands' channel pairs `xy` as 64-bit
+    /// (`shaderdiff_model::atomic64`) passes its operands' channel pairs `xy` as 64-bit
     /// values and writes the old value to `x` (low word) and `y`; `z`, `w` get the low word
     /// (the oracle leaves them undefined).
     fn atomic(&mut self, i: usize, op: AtomicOp) -> Result<(), LowerError> {
         let insn = &self.env.program.instructions[i];
-        let wide = shaderdiff_ir::atomic64::is_wide_atomic(insn);
+        let wide = shaderdiff_model::atomic64::is_wide_atomic(insn);
         let chans = if wide { 0x3 } else { 0x1 };
         let dst = insn.dst[0];
         let wm = dst.writemask & 0xF;

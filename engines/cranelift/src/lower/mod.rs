@@ -45,9 +45,9 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
-use shaderdiff_ir::{File, Opcode, Pos, Program};
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{File, Opcode, Pos, Program};
 
 use crate::alu::Libcalls;
 use crate::analysis::Analysis;
@@ -502,7 +502,7 @@ impl<'a, 'f> Lowerer<'a, 'f> {
                     .iter()
                     .chain(reg.dimension.iter().filter_map(|d| d.indirect.as_ref()))
                 {
-                    named.push(shaderdiff_ir::Register::new(a.file, a.index));
+                    named.push(shaderdiff_model::Register::new(a.file, a.index));
                 }
                 for r in named {
                     if let Some((s, f)) = plan.direct(env.shape, &r) {

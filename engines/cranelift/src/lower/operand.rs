@@ -16,8 +16,8 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, Value};
-use shaderdiff_ir::{Dst, Indirect, Register, Saturate, Src};
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{Dst, Indirect, Register, Saturate, Src};
 
 use super::{le, mem, LowerError, Lowerer};
 use crate::faults::{self, Fault};
@@ -50,7 +50,7 @@ pub(super) enum Place {
 impl Lowerer<'_, '_> {
     /// Where register `reg` of instruction `i` lives, resolving indirect indices per lane.
     pub(super) fn place(&mut self, i: usize, reg: &Register) -> Result<Place, LowerError> {
-        if reg.file == shaderdiff_ir::File::Null {
+        if reg.file == shaderdiff_model::File::Null {
             return Ok(Place::Null);
         }
         let env = self.env;

@@ -5,7 +5,7 @@
 
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::FetchType;
 
 use super::{LowerError, Lowerer};
 use crate::texture::{descriptor, IO_BYTES, IO_DERIVS, IO_OFFSETS, IO_RESULTS, TEX_SYMBOL};
@@ -15,10 +15,10 @@ impl Lowerer<'_, '_> {
     pub(super) fn texture(&mut self, i: usize) -> Result<(), LowerError> {
         let insn = &self.env.program.instructions[i];
         // tgsi.rst TXD: coordinates, d/dx, d/dy, unit; the others: coordinates, unit.
-        let txd = insn.opcode == shaderdiff_ir::Opcode::TXD;
-        let tg4 = insn.opcode == shaderdiff_ir::Opcode::TG4;
+        let txd = insn.opcode == shaderdiff_model::Opcode::TXD;
+        let tg4 = insn.opcode == shaderdiff_model::Opcode::TG4;
         // tgsi.rst TXQS: the unit is its only source (no coordinates).
-        let txqs = insn.opcode == shaderdiff_ir::Opcode::TXQS;
+        let txqs = insn.opcode == shaderdiff_model::Opcode::TXQS;
         let needed = if txd {
             4
         } else if tg4 {
@@ -37,7 +37,7 @@ impl Lowerer<'_, '_> {
         let desc = descriptor(self.env.program, i)
             .ok_or_else(|| self.invalid(i, "texture operand outside the checked model"))?;
         let ty = match insn.opcode {
-            shaderdiff_ir::Opcode::TXF | shaderdiff_ir::Opcode::TXQ => FetchType::Int,
+            shaderdiff_model::Opcode::TXF | shaderdiff_model::Opcode::TXQ => FetchType::Int,
             _ => FetchType::Float,
         };
         let src = if txqs {
@@ -58,7 +58,7 @@ impl Lowerer<'_, '_> {
         let off = match insn.tex_offsets.first() {
             Some(o) => {
                 let s = o.swizzle;
-                let reg = shaderdiff_ir::Src {
+                let reg = shaderdiff_model::Src {
                     reg: o.reg,
                     swizzle: [s[0], s[1], s[2], s[2]],
                     abs: false,

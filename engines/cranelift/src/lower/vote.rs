@@ -7,8 +7,8 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I32X4;
 use cranelift_codegen::ir::{InstBuilder, Value};
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{File, Opcode};
 
 use super::{LowerError, Lowerer};
 

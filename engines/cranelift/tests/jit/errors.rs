@@ -99,7 +99,7 @@ END
     let t = Instant::now();
     match e.execute(&p, &inputs(4, &[])) {
         Err(EngineError::Unsupported { opcode, pos, .. }) => {
-            assert_eq!(opcode, Some(shaderdiff_ir::Opcode::TXP));
+            assert_eq!(opcode, Some(shaderdiff_model::Opcode::TXP));
             assert_eq!(pos.map(|p| p.line), Some(8));
         }
         other => panic!("want Unsupported, got {other:?}"),

@@ -4,13 +4,13 @@
 //! (`shaderdiff_oracles::interp` docs); every run is also compared with the interpreter on
 //! the registers it calls defined, and the memory with its comparator.
 
+use shaderdiff_compare::memory::compare_program_memory;
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{File, Opcode};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::compare::memory::compare_program_memory;
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::{File, Opcode};
+use shaderdiff_model::{RegKey, Vec4};
 use shaderdiff_oracles::interp::{self, replay_of, AtomicOrder, InterpConfig};
-use shaderdiff_oracles::{RegKey, Vec4};
 
 use super::support::*;
 
@@ -278,7 +278,7 @@ fn atomic_cases(op: Opcode) -> [Case; 4] {
     }
 }
 
-const ATOMICS: [Opcode; 13] = shaderdiff_oracles::atomic::ATOMIC_OPCODES;
+const ATOMICS: [Opcode; 13] = shaderdiff_model::atomic::ATOMIC_OPCODES;
 
 #[test]
 fn every_atomic_returns_and_stores_the_formula_of_tgsi_rst() {

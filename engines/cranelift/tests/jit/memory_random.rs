@@ -8,12 +8,12 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use shaderdiff_compare::memory::compare_program_memory;
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, Inputs};
-use shaderdiff_ir::File;
-use shaderdiff_oracles::compare::memory::compare_program_memory;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 use shaderdiff_oracles::interp::{self, replay_of, AtomicOrder, InterpConfig};
-use shaderdiff_oracles::RegKey;
 
 use super::support::parse;
 

@@ -115,8 +115,8 @@ END
     let a = |x: u32| [x, 0, 0, 0];
     let mut ins = inputs(4, &[(input(0), vec![a(0), a(1), a(2), a(3)])]);
     for k in 0..4u32 {
-        let key = shaderdiff_oracles::RegKey {
-            file: shaderdiff_ir::File::Const,
+        let key = shaderdiff_model::RegKey {
+            file: shaderdiff_model::File::Const,
             dimension: Some(1),
             index: k,
         };

@@ -3,13 +3,14 @@
 
 use shaderdiff_cranelift::JitEngine;
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::check::ExecError;
+use shaderdiff_model::{File, Program};
+use shaderdiff_model::{RegKey, Vec4};
 use shaderdiff_oracles::interp::{self, InterpConfig};
-use shaderdiff_oracles::{ExecError, RegKey, Vec4};
 
 /// Parses TGSI text (panics with the located message on error).
 pub fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 /// `IN[i]`.

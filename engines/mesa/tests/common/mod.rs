@@ -4,10 +4,10 @@
 #![allow(dead_code)]
 
 use shaderdiff_engine::{Engine, EngineConfig, EngineError, Inputs, Outputs};
-use shaderdiff_ir::nv;
-use shaderdiff_ir::File;
 use shaderdiff_mesa::MesaEngine;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
+use shaderdiff_nv as nv;
 
 /// The engine, or `None` (with a note on stderr) when OSMesa cannot be loaded.
 ///

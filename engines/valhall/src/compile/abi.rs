@@ -27,9 +27,9 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_ir::File;
-use shaderdiff_oracles::interp::shape::Shape;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::File;
+use shaderdiff_model::RegKey;
 
 /// Address of invocation 0's record.
 pub const RECORD_BASE: u64 = 0x1_0000_0000;
@@ -148,7 +148,7 @@ impl RecordLayout {
         let mut uniform_mem = 0u32;
         let mut spaces = Vec::new();
         let mut inputs = Vec::new();
-        let key = |s: &shaderdiff_oracles::interp::shape::RegisterSpace, f: u32| RegKey {
+        let key = |s: &shaderdiff_model::check::shape::RegisterSpace, f: u32| RegKey {
             file: s.file,
             dimension: s.two_d.then_some(f / s.len.max(1)),
             index: f % s.len.max(1),

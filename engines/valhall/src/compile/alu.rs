@@ -9,7 +9,7 @@
 //! standard expansions (integer division by reciprocal estimate and correction, as NIR's
 //! `nir_lower_idiv`; sin/cos by the FSIN/FCOS tables and a second-order Taylor step).
 
-use shaderdiff_ir::{Instruction, Opcode};
+use shaderdiff_model::{Instruction, Opcode};
 
 use super::lower::Lower;
 use super::vcode::{VDst, VSrc, Val};
@@ -92,7 +92,7 @@ impl Lower<'_> {
     /// MOV TEMP[0], TEMP[0].yxzw) is copied before any write.
     pub(super) fn write_results(
         &mut self,
-        reg: &shaderdiff_ir::Register,
+        reg: &shaderdiff_model::Register,
         mut results: Vec<(u8, VSrc)>,
     ) -> Result<(), CompileError> {
         let written: Vec<Val> = results

@@ -1,4 +1,4 @@
-//! 64-bit atomics (`shaderdiff_ir::atomic64`: an integer atomic with the memory format
+//! 64-bit atomics (`shaderdiff_model::atomic64`: an integer atomic with the memory format
 //! `PIPE_FORMAT_R64_UINT` / `_SINT`; operands and result in channel pairs `xy`) →
 //! `ATOM_RETURN.i64`.
 //!
@@ -16,9 +16,9 @@
 //! check (`offset + 8 <= size`), nothing performed without `x` in the write mask or out of
 //! range (the result is then 0), the access log ([`Site::Atomic64`]).
 
-use shaderdiff_ir::{Instruction, Pos};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{Instruction, Pos};
 
 use super::abi::STAGING_REG;
 use super::lower::Lower;

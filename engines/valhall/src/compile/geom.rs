@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_ir::{File, Instruction, Opcode, Register};
+use shaderdiff_model::{File, Instruction, Opcode, Register};
 
 use super::abi::RECORD_REG;
 use super::lower::Lower;
@@ -88,10 +88,10 @@ impl Lower<'_> {
         for (key, _) in &outs {
             let reg = Register {
                 file: key.file,
-                index: shaderdiff_ir::Index::direct(key.index as i32),
+                index: shaderdiff_model::Index::direct(key.index as i32),
                 dimension: key
                     .dimension
-                    .map(|d| shaderdiff_ir::Index::direct(d as i32)),
+                    .map(|d| shaderdiff_model::Index::direct(d as i32)),
             };
             for c in 0..4u8 {
                 let v = self.read(&reg, c)?;

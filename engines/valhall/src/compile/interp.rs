@@ -11,7 +11,7 @@
 //!   Subgroup) like DDX_FINE / DDY_FINE. Source modifiers apply to the interpolated value
 //!   (NV_gpu_program5 issue (8)).
 
-use shaderdiff_ir::{File, Instruction, Interpolation, Opcode};
+use shaderdiff_model::{File, Instruction, Interpolation, Opcode};
 
 use super::alu::plain;
 use super::lower::Lower;

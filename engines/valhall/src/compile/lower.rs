@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use shaderdiff_ir::{Opcode, Program, Register, Stage};
-use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::{Opcode, Program, Register, Stage};
 
 use super::abi::{RecordLayout, RECORD_REG};
 use super::vcode::{Label, VCode, VDst, VReg, VSrc, Val};
@@ -19,7 +19,7 @@ use crate::SrcValue;
 
 /// Deepest subroutine inlining: the oracle's call depth limit. A CAL deeper than that
 /// (recursion) compiles to the call-depth exit ([`STATUS_CALL_DEPTH`]).
-const MAX_INLINE_DEPTH: usize = shaderdiff_oracles::interp::MAX_CALL_DEPTH;
+const MAX_INLINE_DEPTH: usize = shaderdiff_model::check::MAX_CALL_DEPTH;
 /// Status word bit: the invocation demoted itself (DEMOTE).
 pub const STATUS_DEMOTED: u32 = 1;
 /// Status word bit: the invocation executed a CAL nested deeper than the oracle's
@@ -199,7 +199,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The source position of instruction `i`.
-    pub(super) fn pos(&self, i: usize) -> Option<shaderdiff_ir::Pos> {
+    pub(super) fn pos(&self, i: usize) -> Option<shaderdiff_model::Pos> {
         self.program.source_map.instruction(i)
     }
 
@@ -355,10 +355,10 @@ impl<'a> Lower<'a> {
         for (key, off) in outs {
             let reg = Register {
                 file: key.file,
-                index: shaderdiff_ir::Index::direct(key.index as i32),
+                index: shaderdiff_model::Index::direct(key.index as i32),
                 dimension: key
                     .dimension
-                    .map(|d| shaderdiff_ir::Index::direct(d as i32)),
+                    .map(|d| shaderdiff_model::Index::direct(d as i32)),
             };
             let Some(s) = self.space(&reg) else { continue };
             if self.layout.spaces[s].record.is_some() {

@@ -17,7 +17,7 @@
 //! * **LOAD** is one `LOAD.i32`…`LOAD.i128` of the dwords the swizzled channels read, into
 //!   the staging run `r56`…; **STORE** one `STORE.i32`…`STORE.i128` per run of consecutive
 //!   write-mask channels.
-//! * **64-bit atomics** (`shaderdiff_ir::atomic64`) are one `ATOM_RETURN.i64` with the
+//! * **64-bit atomics** (`shaderdiff_model::atomic64`) are one `ATOM_RETURN.i64` with the
 //!   same operations ([`super::atomic64`]).
 //! * **Atomics** are one `ATOM_RETURN.i32` (`aadd`, `asmin`, `asmax`, `aumin`, `aumax`,
 //!   `aand`, `aor`, `axor`, `axchg`, `axchg.compare` for ATOMCAS with the read staging run
@@ -35,10 +35,10 @@
 //!   simulator completes every message before the next instruction (SEMANTICS.md §1
 //!   \[Assumption\]), which is at least as strong as any MEMBAR.
 
-use shaderdiff_ir::{File, Instruction, Opcode, Program, Register, Stage};
-use shaderdiff_oracles::atomic::AtomicOp;
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::RegKey;
+use shaderdiff_model::atomic::AtomicOp;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::RegKey;
+use shaderdiff_model::{File, Instruction, Opcode, Program, Register, Stage};
 
 use super::abi::{ADDR_REG, RECORD_REG, SIDEBAND_REG, STAGING_REG};
 use super::lower::Lower;
@@ -59,7 +59,7 @@ pub enum Site {
     /// staging run's first word (ATOMCAS: new value, then compare value).
     Atomic(AtomicOp),
     /// An `ATOM_RETURN.i64` performing the 64-bit atomic `op` directly
-    /// (`shaderdiff_ir::atomic64`, [`super::atomic64`]).
+    /// (`shaderdiff_model::atomic64`, [`super::atomic64`]).
     Atomic64(AtomicOp),
     /// One attempt of the compare-and-swap loop of `op`: it performed `op` exactly when it
     /// found its compare value; the TGSI operand is in [`SIDEBAND_REG`].
@@ -88,14 +88,14 @@ pub fn hardware_op(op: AtomicOp) -> Option<(&'static str, bool)> {
 }
 
 /// The memory resources `program` declares, in declaration order: `(key, shared)` (the
-/// oracle's list, `shaderdiff_oracles::interp::memory::resources`).
+/// oracle's list, `shaderdiff_model::check::memory::resources`).
 ///
 /// # Errors
 /// [`CompileError::Unsupported`] for `MEMORY` with the PRIVATE or INPUT qualifier and for
 /// SHARED memory outside compute programs (the oracle's limits).
 pub fn resources(program: &Program) -> Result<Vec<(RegKey, bool)>, CompileError> {
-    use shaderdiff_oracles::ExecError;
-    match shaderdiff_oracles::interp::memory::resources(program) {
+    use shaderdiff_model::check::ExecError;
+    match shaderdiff_model::check::memory::resources(program) {
         Ok(decls) => Ok(decls.into_iter().map(|d| (d.key, d.shared)).collect()),
         Err(ExecError::InvalidProgram { pos, message }) => {
             Err(CompileError::Invalid { pos, message })
@@ -162,7 +162,7 @@ impl Lower<'_> {
                 self.write_results(&dst.reg, results)
             }
             op => match AtomicOp::from_opcode(op) {
-                Some(a) if shaderdiff_ir::atomic64::is_wide_atomic(&insn) => {
+                Some(a) if shaderdiff_model::atomic64::is_wide_atomic(&insn) => {
                     self.mem_atomic64(&insn, a, pos)
                 }
                 Some(a) => self.mem_atomic(&insn, a, pos),
@@ -180,8 +180,8 @@ impl Lower<'_> {
         &self,
         insn: &Instruction,
         op: AtomicOp,
-        pos: Option<shaderdiff_ir::Pos>,
-    ) -> Result<(usize, shaderdiff_ir::Dst), CompileError> {
+        pos: Option<shaderdiff_model::Pos>,
+    ) -> Result<(usize, shaderdiff_model::Dst), CompileError> {
         let res = self.resource(insn.src.first().map(|s| s.reg), pos)?;
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(pos, "an atomic needs a destination"));
@@ -200,7 +200,7 @@ impl Lower<'_> {
     pub(super) fn resource(
         &self,
         reg: Option<Register>,
-        pos: Option<shaderdiff_ir::Pos>,
+        pos: Option<shaderdiff_model::Pos>,
     ) -> Result<usize, CompileError> {
         let Some(reg) = reg else {
             return Err(CompileError::invalid(pos, "missing resource operand"));
@@ -277,7 +277,7 @@ impl Lower<'_> {
     fn mem_load(
         &mut self,
         insn: &Instruction,
-        pos: Option<shaderdiff_ir::Pos>,
+        pos: Option<shaderdiff_model::Pos>,
     ) -> Result<(), CompileError> {
         let res = self.resource(insn.src.first().map(|s| s.reg), pos)?;
         let Some(dst) = insn.dst.first().copied() else {
@@ -330,7 +330,7 @@ impl Lower<'_> {
     fn mem_store(
         &mut self,
         insn: &Instruction,
-        pos: Option<shaderdiff_ir::Pos>,
+        pos: Option<shaderdiff_model::Pos>,
     ) -> Result<(), CompileError> {
         let Some(dst) = insn.dst.first().copied() else {
             return Err(CompileError::invalid(pos, "STORE needs a resource"));
@@ -391,7 +391,7 @@ impl Lower<'_> {
         &mut self,
         insn: &Instruction,
         op: AtomicOp,
-        pos: Option<shaderdiff_ir::Pos>,
+        pos: Option<shaderdiff_model::Pos>,
     ) -> Result<(), CompileError> {
         let (res, dst) = self.atomic_operands(insn, op, pos)?;
         self.marker();

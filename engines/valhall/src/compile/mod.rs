@@ -32,8 +32,8 @@ pub mod tex;
 pub mod vcode;
 mod wide64;
 
-use shaderdiff_ir::{Pos, Program, Stage};
-use shaderdiff_oracles::interp::shape::Shape;
+use shaderdiff_model::check::shape::Shape;
+use shaderdiff_model::{Pos, Program, Stage};
 
 use abi::{RecordLayout, MAX_RECORD};
 pub use lower::{STATUS_CALL_DEPTH, STATUS_DEMOTED};
@@ -216,7 +216,7 @@ pub fn compile_with(
 
 /// The uniform memory's initial words: immediates (IMM, IMMX) of the spaces that live there.
 fn uniform_memory(program: &Program, shape: &Shape, layout: &RecordLayout) -> Vec<u32> {
-    use shaderdiff_ir::File;
+    use shaderdiff_model::File;
     let mut words = vec![0u32; layout.uniform_mem_bytes as usize / 4];
     for (s, loc) in layout.spaces.iter().enumerate() {
         let Some(base) = loc.uniform_mem else {

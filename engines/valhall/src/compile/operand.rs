@@ -3,9 +3,9 @@
 //! Modifiers"); indirect addressing with the oracle's bounds (tgsi.rst "Array
 //! Declaration"); saturate (tgsi.rst "Other Modifiers"); LOAD/STORE of the record.
 
-use shaderdiff_ir::{File, Instruction, Register, Saturate, Src};
-use shaderdiff_oracles::interp::alu::fetch_type;
-use shaderdiff_oracles::interp::lanes::FetchType;
+use shaderdiff_model::check::alu::fetch_type;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::{File, Instruction, Register, Saturate, Src};
 
 use super::abi::RECORD_REG;
 use super::lower::Lower;
@@ -68,7 +68,7 @@ impl Lower<'_> {
             (space.len, space.dims)
         };
         let ranges = self.index_ranges(reg, s)?;
-        let value = |l: &mut Self, base: i32, ind: Option<shaderdiff_ir::Indirect>| match ind {
+        let value = |l: &mut Self, base: i32, ind: Option<shaderdiff_model::Indirect>| match ind {
             Some(ind) => {
                 let a = l.read_direct(&Register::new(ind.file, ind.index), ind.component);
                 let k = l.code.konst(base as u32);

@@ -2,7 +2,7 @@
 //! PK2US/PK4B/PK4UB (tgsi.rst; the oracle's `alu::special` / `alu::convert` decisions for
 //! special values), as Valhall sequences.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::alu::{ex2, fcmp, lg2, mul, plain, pow};
 use super::vcode::{VCode, VSrc};

@@ -9,7 +9,7 @@
 //! operation may be constructed as `WMASK` of the input compared against zero." The first
 //! active lane is `ctz(WMASK(1)) = clz(bitrev(WMASK(1)))`; `CLPER` reads its value.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::alu::{icmp, plain};
 use super::lower::Lower;

@@ -67,9 +67,9 @@
 //!   exact Euclidean `rho` (which lies between the bounds OpenGL 3.x §3.8.8 allows, the
 //!   oracle's candidate range), the level-0 size from TXQ's size words.
 
-use shaderdiff_ir::{File, Instruction, Opcode, ReturnType, Stage};
-use shaderdiff_oracles::interp::lanes::FetchType;
-use shaderdiff_oracles::texture::Target;
+use shaderdiff_model::check::FetchType;
+use shaderdiff_model::texture::Target;
+use shaderdiff_model::{File, Instruction, Opcode, ReturnType, Stage};
 
 use super::abi::STAGING_REG;
 use super::lower::Lower;
@@ -92,7 +92,7 @@ pub fn image_word(texture: u32, sampler: u32) -> u32 {
 /// The model target of IR target `t` when the valhall texture unit samples it: 1D, 2D, 3D,
 /// RECT, 1D_ARRAY, 2D_ARRAY and BUFFER; `None` for multisample, cube and shadow targets
 /// (and any other), which the compiler refuses.
-pub fn valhall_target(t: shaderdiff_ir::TexTarget) -> Option<Target> {
+pub fn valhall_target(t: shaderdiff_model::TexTarget) -> Option<Target> {
     Target::of_ir(t).filter(|m| {
         matches!(
             m,
@@ -229,7 +229,7 @@ impl Lower<'_> {
             .program
             .decls(File::SamplerView)
             .find_map(|d| match &d.resource {
-                Some(shaderdiff_ir::Resource::SamplerView { return_type, .. })
+                Some(shaderdiff_model::Resource::SamplerView { return_type, .. })
                     if d.contains(i64::from(unit)) =>
                 {
                     Some(return_type[0])
@@ -396,7 +396,7 @@ impl Lower<'_> {
     fn gather_component(
         &self,
         insn: &Instruction,
-        pos: Option<shaderdiff_ir::Pos>,
+        pos: Option<shaderdiff_model::Pos>,
     ) -> Result<usize, CompileError> {
         let s = insn.src.get(1).copied();
         let word = s.and_then(|s| {
@@ -472,7 +472,7 @@ impl Lower<'_> {
 fn unit_of(
     insn: &Instruction,
     k: usize,
-    pos: Option<shaderdiff_ir::Pos>,
+    pos: Option<shaderdiff_model::Pos>,
 ) -> Result<u32, CompileError> {
     match insn.src.get(k).map(|s| s.reg) {
         Some(r)

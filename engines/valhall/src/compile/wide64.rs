@@ -13,21 +13,21 @@
 //! 64-bit results have no meaning in tgsi.rst ("Source Modifiers" and "Other Modifiers"
 //! are 32-bit): the compiler refuses them, as the oracle does.
 
-use shaderdiff_ir::{Instruction, Opcode, Saturate};
+use shaderdiff_model::{Instruction, Opcode, Saturate};
 
 use super::lower::Lower;
 use super::softfp64::{D, E};
 use super::vcode::VSrc;
 use super::CompileError;
 
-pub use shaderdiff_ir::wide::{layout, Layout64};
+pub use shaderdiff_model::wide::{layout, Layout64};
 
 impl Lower<'_> {
     /// Lowers the 64-bit instruction `insn` (number `i`).
     pub(super) fn op64(&mut self, i: usize, insn: &Instruction) -> Result<(), CompileError> {
         let op = insn.opcode;
         let info = op.info();
-        let wide = |t: Option<&Option<shaderdiff_ir::ScalarType>>| {
+        let wide = |t: Option<&Option<shaderdiff_model::ScalarType>>| {
             t.copied().flatten().is_some_and(|t| t.is_64bit())
         };
         if insn

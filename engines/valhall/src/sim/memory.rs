@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_oracles::texture::Texture;
+use shaderdiff_model::texture::Texture;
 
 /// Sparse little-endian byte memory made of mapped regions. An access (of any size,
 /// any alignment) succeeds only if all its bytes lie inside one region; anything else is

@@ -44,7 +44,7 @@
 //! dimension, 16-bit registers, `lod_mode` `grdesc`; TEX_GRADIENT and TEX_DUAL are not
 //! decoded here at all.
 
-use shaderdiff_oracles::texture::{MinFilter, Target, Texture};
+use shaderdiff_model::texture::{MinFilter, Target, Texture};
 
 use super::exec::Warp;
 use super::memory::Memory;
@@ -389,7 +389,7 @@ fn gather(
 mod tests {
     //! The unit's arithmetic, hand-worked (texel `n` of level `l` holds `[100 l + n; 4]`).
     use super::*;
-    use shaderdiff_oracles::texture::{Format, Wrap};
+    use shaderdiff_model::texture::{Format, Wrap};
 
     fn tex(target: Target, size: [u32; 3], levels: usize, wrap: Wrap) -> Texture {
         Texture::filled(target, Format::Rgba32Ui, size, levels, wrap, |l, n| {

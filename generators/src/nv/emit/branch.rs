@@ -1,7 +1,7 @@
 //! BRA regions of random ARB vertex programs with `OPTION NV_vertex_program2;`
 //! (NV_vertex_program2_option "Program Flow Control": the only programs with BRA and
 //! labels; NV_gpu_program4/5 headers have no BRA), lowered by the block loop of
-//! `ir/src/nv/lower_branch.rs`, and terminating by construction.
+//! `frontends/nv/src/lower_branch.rs`, and terminating by construction.
 //!
 //! A region is drawn only at the top level of the program (ARB programs have no IF / REP
 //! blocks here; a BRA inside one is not lowered) and nests at most two deep. Two shapes:

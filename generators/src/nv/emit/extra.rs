@@ -40,7 +40,7 @@
 use super::{Gen, Ty};
 use crate::choices::Choices;
 use crate::nv::features::{TextureSpec, GLOBAL_BASE_32, GLOBAL_BASE_64};
-use shaderdiff_oracles::texture::{Format, Target, Wrap};
+use shaderdiff_model::texture::{Format, Target, Wrap};
 
 /// Load storage types with their offset masks (module docs).
 const LOADS: &[(&str, u32)] = &[

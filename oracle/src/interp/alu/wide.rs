@@ -33,19 +33,13 @@
 // The lane loops index several planes in lockstep; indices read better than nested zips.
 #![allow(clippy::needless_range_loop)]
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::kernel::{Checked, Outcome, Word};
 use super::{double as db, int64 as i6};
 use crate::interp::lanes::{Mask, Vals, LANES};
 
-pub use shaderdiff_ir::wide::{layout, Layout64};
-
-/// Whether `op` is a 64-bit opcode [`eval`] implements (every double and 64-bit integer
-/// opcode of opcodes.csv).
-pub fn is_wide(op: Opcode) -> bool {
-    layout(op).is_some()
-}
+pub use shaderdiff_model::wide::{is_wide, layout, unsupported_form, Layout64};
 
 /// Channels of source `k` that destination channel `c` of `op` depends on (bit j = channel
 /// j after swizzle); 0 for channels the layout leaves undefined.
@@ -356,25 +350,4 @@ pub fn eval(op: Opcode, s: &[Vals], w: u8, o: &mut Vals, u: &mut [Mask; 4]) -> b
         _ => return false,
     }
     true
-}
-
-/// Why the interpreter refuses this form of a 64-bit instruction, if it does: `_SAT` on a
-/// 64-bit result ("The saturate modifier clamps 32-bit destination stores", tgsi.rst "Other
-/// Modifiers"; clamping half of a double has no defined meaning). Results of 32-bit type
-/// (D2F's, comparisons') take `_SAT` as usual.
-///
-/// Source modifiers on 64-bit operands are not refused: tgsi.rst describes only 32-bit ones
-/// and tgsi_exec ignores them (EXEC-NOTES.md §6), but real programs (radeonsi's
-/// `U64ADD ..., -TEMP[2]`) need them; [`shaderdiff_ir::wide_modifiers`] gives them their
-/// 64-bit meaning before any engine decodes the program.
-pub fn unsupported_form(insn: &shaderdiff_ir::Instruction) -> Option<&'static str> {
-    let info = insn.opcode.info();
-    if !is_wide(insn.opcode) {
-        return None;
-    }
-    if insn.saturate != shaderdiff_ir::Saturate::None && info.dst_type.is_some_and(|t| t.is_64bit())
-    {
-        return Some("saturate on a 64-bit result (tgsi.rst: saturate clamps 32-bit stores)");
-    }
-    None
 }

@@ -9,7 +9,7 @@
 //! could flush and no zero tie, gets the plain result as a point (the common, fast case).
 //! Everything else goes through [`super::ops`].
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::iv::Iv;
 use super::ops::{self, input_flushable, output_flushable, Env};

@@ -6,7 +6,7 @@ use crate::interp::alu::wide::is_wide;
 use crate::interp::decode::DInsn;
 use crate::interp::fetch::channels;
 use crate::interp::lanes::Mask;
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 /// Whether a move's swizzle keeps channel `c` with its partner: both written, read from one
 /// pair in the same order (`.xy`, `.zw`, `.zwxy`, `.xyxy` ...).

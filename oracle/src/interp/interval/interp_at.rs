@@ -13,7 +13,7 @@
 //!   An inexact attribute value (never the case for inputs) or an offset set reaching
 //!   outside `[-0.5, 0.5]` makes the quad / lane undefined.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::iv::{self, Iv};
 use super::machine::{get, modify, set_iv};

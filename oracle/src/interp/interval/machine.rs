@@ -12,7 +12,7 @@ use crate::interp::lanes::{FetchType, Mask, LANES};
 use crate::interp::layout::Storage;
 use crate::interp::state::Machine;
 use crate::io::{Interval, Intervals, Outputs};
-use shaderdiff_ir::Saturate;
+use shaderdiff_model::Saturate;
 
 /// Interval storage and scratch buffers of one machine.
 pub(crate) struct IvState<'c> {

@@ -1,5 +1,5 @@
 //! Acceptance intervals: alongside every value, the set of results an engine of a given
-//! class may produce, derived from the precision contract (`oracles/precision.toml`,
+//! class may produce, derived from the precision contract (`oracle/precision.toml`,
 //! [`crate::precision`]). Entry point: [`crate::interp::run_with_intervals`].
 //!
 //! # Representation
@@ -75,6 +75,7 @@ pub(crate) mod wide;
 pub use iv::Iv;
 pub use ops::{compare, scalar, Cmp, Env};
 pub use vector::vector;
+pub use wide::key64;
 
 use super::lanes::{Mask, Vals, ZERO_VALS};
 

@@ -8,7 +8,7 @@
 //! through the `approx` module, `fused_or_unfused` takes the union of the enumerated
 //! evaluations, inherited bounds apply the formula's steps with their own bounds.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::approx::{accept, tolerance, widen, Tol, REL};
 use super::iv::{self, flush, tmax, Iv};
@@ -170,7 +170,7 @@ pub fn input_flushable(op: Opcode, k: usize) -> bool {
 /// Whether a float result of `op` may be flushed by a flushing class.
 pub fn output_flushable(op: Opcode) -> bool {
     use Opcode::*;
-    !matches!(op, MOV | CMP | UCMP) && op.info().dst_type == Some(shaderdiff_ir::ScalarType::F32)
+    !matches!(op, MOV | CMP | UCMP) && op.info().dst_type == Some(shaderdiff_model::ScalarType::F32)
         || matches!(op, DDX | DDY | DDX_FINE | DDY_FINE)
 }
 

@@ -1,7 +1,7 @@
 //! Interval rules of the vector opcodes: the `fused_or_unfused` evaluations (MAD, DP2,
 //! DP3, DP4, DPH, LRP, XPD), DST, and the channel-dependent EXP, LOG and LIT.
 
-use shaderdiff_ir::Opcode;
+use shaderdiff_model::Opcode;
 
 use super::iv::{self, Iv};
 use super::ops::{binary, binary_as, compare, frc, min_max, unary, unary_exact, Cmp, Env};
@@ -12,7 +12,7 @@ use crate::precision::{BoundKind, ChannelRule};
 pub(super) mod fused {
     use super::super::iv::{self, Iv};
     use super::super::ops::{binary, Env};
-    use shaderdiff_ir::Opcode;
+    use shaderdiff_model::Opcode;
 
     fn add(env: &Env, a: Iv, b: Iv) -> Iv {
         env.fl(binary(env, Opcode::ADD, a, b))

@@ -45,7 +45,7 @@
 //!   pair as one binary64 whatever the static channel types say, and an unflagged inexact
 //!   channel as a binary32 interval.
 
-use shaderdiff_ir::{Opcode, ScalarType};
+use shaderdiff_model::{Opcode, ScalarType};
 
 use super::eval::{put, Srcs, NAN_UNKNOWN};
 use super::ops::Env;
@@ -196,7 +196,7 @@ fn double_set(env: &Env, op: Opcode, srcs: &[Vals], v: u64, p: usize, l: usize) 
 }
 
 /// Monotone integer key of binary64 bits (total order; -0 and +0 both 0).
-pub(crate) fn key64(w: u64) -> i128 {
+pub fn key64(w: u64) -> i128 {
     if w >> 63 != 0 {
         -((w & !(1 << 63)) as i128)
     } else {

@@ -1,0 +1,89 @@
+//! NVIDIA assembly front-end: parser and canonical printer for NV_gpu_program4/5 programs
+//! (`!!NVvp4.0` ... `!!NVcp5.0`) and the ARB_vertex_program / ARB_fragment_program programs
+//! they extend (`!!ARBvp1.0`, `!!ARBfp1.0`, with the NV options).
+//!
+//! Reference: `../shared/spec/nv/` (NOTES.md is the guide; NV_gpu_program4.txt §2.X.2 is the
+//! base grammar, NV_gpu_program5.txt Table X.13 the instruction table). The parser builds
+//! an [`NvProgram`] syntax tree that keeps every semantic detail (opcode, data-type and
+//! storage modifiers, precision suffix, CC update, clamping, conditional write masks,
+//! swizzles, bindings, declarations with their sizes and modifiers, labels); see
+//! [`ast`] for the few spellings it normalises.
+//!
+//! Besides the grammar it applies the load-time checks that need no execution:
+//! names declared once and before use, reserved words, opcode availability by header,
+//! option and stage (so `DDX` in a plain `!!ARBfp1.0` program and `SSG` in a plain
+//! `!!ARBvp1.0` program are rejected), modifiers each opcode supports (Table X.13),
+//! operand shapes and kinds (a scalar operand needs `.x`; `program.buffer[..]` is valid
+//! only in BUFFER declarations), write-mask order, absolute indices against declared array
+//! sizes, array sizes against their initializers, branch targets, and the mandatory
+//! geometry / compute declarations. Lenient forms: leading whitespace before the header,
+//! unknown text after `END`, `KIL (GT.x)` as well as `KIL GT.x`.
+//!
+//! Not checked here (left to lowering or execution): operand data types against
+//! `INT`/`UINT`/`FLOAT` declarations, nesting of IF/REP blocks, the one-target-per-texture
+//! unit rule, implementation limits.
+
+pub mod ast;
+mod bindings;
+mod lexer;
+pub mod lower;
+mod lower_atom64;
+mod lower_branch;
+mod lower_cali;
+mod lower_cc;
+mod lower_cvt;
+mod lower_cvt_sat;
+mod lower_emit;
+mod lower_f16;
+mod lower_image;
+mod lower_interp;
+mod lower_mem;
+mod lower_ops;
+mod lower_stage;
+mod lower_start;
+mod lower_tex;
+mod lower_undef;
+mod lower_vars;
+mod lower_vote;
+mod lower_wide;
+mod lower_wide_cc;
+mod modifiers;
+mod opcodes;
+mod origin;
+mod parse;
+mod parse_decl;
+mod parse_insn;
+mod parse_tex;
+mod print;
+mod structure;
+
+pub use ast::*;
+pub use lower::{lower, lower_with, LowerError, LowerFault, LowerOptions, Lowered, NameMap};
+pub use lower_image::{image_buffer_name, image_size_name};
+pub use lower_stage::MAX_PATCH_VERTICES;
+pub use opcodes::{ModKind, NvOpInfo, NvOpcode, Shape, TypeSupport};
+pub use origin::NvOrigin;
+pub use parse::KNOWN_OPTIONS;
+pub use print::binding_text;
+
+// The model's modules under the paths this front-end's files were written against (the
+// front-end and the model were one crate): `crate::program::Program` is the model's.
+use shaderdiff_model::{atomic64, edit, error, names, opcode, program, validate};
+
+use crate::error::ParseError;
+
+/// Parses an NV / ARB assembly program (NV_gpu_program4 §2.X.2 and the per-stage grammars).
+///
+/// `file_name` is used only in error messages. Errors are the first problem found, as
+/// `file:line:col: message` (1-based line and column, columns in characters). Never
+/// panics, on any input.
+pub fn parse(text: &str, file_name: &str) -> Result<NvProgram, ParseError> {
+    parse::parse_program(text, file_name)
+}
+
+/// Prints `p` in canonical form, one statement per line (INTERFACE.md `check --print`):
+/// `parse(&print(p))` gives a program equal to `p` and printing it again gives the same
+/// text.
+pub fn print(p: &NvProgram) -> String {
+    print::print_program(p)
+}

@@ -425,11 +425,11 @@ impl Differ {
         engine: &str,
         actual: &Outputs,
     ) -> Outcome {
-        let both = |c: shaderdiff_oracles::compare::Comparison| match outcomes::alternative(oracle)
+        let both = |c: shaderdiff_compare::output::Comparison| match outcomes::alternative(oracle)
         {
             Some(alt) if !c.agrees() => {
                 match compare(program, alt, engine, actual, self.contract, &self.opts) {
-                    Ok(d) => shaderdiff_oracles::compare::Comparison {
+                    Ok(d) => shaderdiff_compare::output::Comparison {
                         mismatches: outcomes::union(c.mismatches, &d.mismatches),
                         ..c
                     },

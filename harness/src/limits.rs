@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use clap::Args;
-use shaderdiff_ir::Program;
+use shaderdiff_model::Program;
 
 use crate::inputs::MAX_INVOCATIONS;
 

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use clap::ValueEnum;
-use shaderdiff_oracles::compare::Mismatch;
+use shaderdiff_compare::output::Mismatch;
 use shaderdiff_oracles::interp::denormal::DenormalMode;
 use shaderdiff_oracles::Outputs;
 

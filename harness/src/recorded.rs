@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use shaderdiff_ir::Program;
-use shaderdiff_oracles::compare::Mismatch;
+use shaderdiff_model::Program;
+use shaderdiff_compare::output::Mismatch;
 use shaderdiff_oracles::interp::{self, denormal::DenormalMode, InterpConfig};
 use shaderdiff_oracles::precision::{NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Interval, Outputs, RegKey};

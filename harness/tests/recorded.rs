@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use shaderdiff::recorded::{judge, load_recorded, recorded_files, Recorded, Verdict};
 use shaderdiff::triage::{Rule, Rules};
-use shaderdiff_ir::{File, Program};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
 const PROGRAM: &str = "VERT\nDCL IN[0]\nDCL OUT[0]\n\
@@ -51,7 +51,7 @@ fn recorded(first: Vec4) -> Recorded {
 }
 
 fn program() -> Program {
-    shaderdiff_ir::tgsi::parse(PROGRAM, "t.tgsi").expect("parses")
+    shaderdiff_tgsi::parse(PROGRAM, "t.tgsi").expect("parses")
 }
 
 fn verdict(first: Vec4, rules: &Rules) -> Verdict {
@@ -171,8 +171,8 @@ fn the_nvidia_rules_load_and_each_matches_its_reproducer() {
 #[test]
 fn an_unwritten_nv_result_channel_is_undefined() {
     let text = "!!NVvp4.0\nMOV result.attrib[0].x, vertex.attrib[1].x;\nEND\n";
-    let p = shaderdiff_ir::nv::parse(text, "t.nvvp").expect("parses");
-    let l = shaderdiff_ir::nv::lower(&p).expect("lowers");
+    let p = shaderdiff_nv::parse(text, "t.nvvp").expect("parses");
+    let l = shaderdiff_nv::lower(&p).expect("lowers");
     let key = l
         .names
         .lookup_key(l.stage, "result.attrib[0]")

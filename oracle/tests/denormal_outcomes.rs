@@ -4,15 +4,15 @@
 //! * tgsi.rst CMP `src0 < 0.0 ? src1 : src2`, SSG `(src > 0) ? 1 : (src < 0) ? -1 : 0`,
 //!   MUL `src0 * src1`, FRC `src - floor(src)`, each on the (flushed) operand.
 
-use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareOptions};
+use shaderdiff_model::{File, Program};
+use shaderdiff_compare::output::{compare, CompareOptions};
 use shaderdiff_oracles::interp::denormal::{run_denormals, DenormalMode};
 use shaderdiff_oracles::interp::{AtomicOrder, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn input(v: Vec4) -> Inputs {

@@ -54,7 +54,7 @@
 //!
 //! Memory: stored bytes and atomics are judged against the IEEE evaluation only.
 
-use shaderdiff_ir::{Opcode, Program, ScalarType};
+use shaderdiff_model::{Opcode, Program, ScalarType};
 
 use super::decode::{DInsn, Kind};
 use super::interval::iv::Iv;
@@ -134,7 +134,7 @@ pub(crate) fn flushes_source(insn: &DInsn, k: usize) -> bool {
     moved
         && super::alu::fetch_type(op, k) == super::lanes::FetchType::Float
         && insn.srcs.get(k).is_some_and(|s| s.abs || s.neg)
-        || moved && op == Opcode::MOV && insn.saturate != shaderdiff_ir::Saturate::None
+        || moved && op == Opcode::MOV && insn.saturate != shaderdiff_model::Saturate::None
 }
 
 /// Whether a flushing evaluation writes a denormal binary32 result of `insn` as zero
@@ -144,7 +144,7 @@ pub(crate) fn flushes_result(insn: &DInsn) -> bool {
     !super::alu::wide::is_wide(op)
         && (output_flushable(op)
             || matches!(op, Opcode::MOV | Opcode::CMP | Opcode::UCMP)
-                && insn.saturate != shaderdiff_ir::Saturate::None)
+                && insn.saturate != shaderdiff_model::Saturate::None)
 }
 
 /// Whether `op` rounds intermediate results (dot products, MAD, LRP, XPD ...): a flushed
@@ -249,7 +249,7 @@ impl Machine<'_> {
     /// INTERP_*) that applies a float modifier or saturates: that makes it arithmetic.
     pub(crate) fn ftz_interpolated(&mut self, insn: &DInsn) {
         let s = insn.srcs[0];
-        let arith = s.abs || s.neg || insn.saturate != shaderdiff_ir::Saturate::None;
+        let arith = s.abs || s.neg || insn.saturate != shaderdiff_model::Saturate::None;
         if !arith || !self.watching() {
             return;
         }

@@ -9,6 +9,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, EngineError};
 use shaderdiff_ir::nv::{self, NvProgram};
@@ -82,8 +83,8 @@ pub struct RunArgs {
     #[arg(value_name = "PROGRAM")]
     pub program: PathBuf,
     /// Engine to run on.
-    #[arg(long, value_enum, default_value_t = Engine::Interp)]
-    pub backend: Engine,
+    #[arg(long, default_value = backends::ORACLE, value_parser = engine_parser(|_| true))]
+    pub backend: String,
     /// Inputs file (JSON, INTERFACE.md "The inputs file"); without it every input is zero.
     #[arg(long, value_name = "FILE.json")]
     pub inputs: Option<PathBuf>,
@@ -108,33 +109,16 @@ pub struct RunArgs {
     pub schedule_seed: u64,
 }
 
-/// Engine names (INTERFACE.md "Binary and engines").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// The reference interpreter.
-    Interp,
-    /// The Cranelift JIT backend.
-    Jit,
-    /// The Valhall backend.
-    Valhall,
-    /// Mesa's llvmpipe through OSMesa (ARB programs; needs libOSMesa at run time).
-    Mesa,
-    /// virglrenderer (TGSI to GLSL) on llvmpipe through virgl_test_server (TGSI vertex and
-    /// fragment programs; needs the virgl-server package at run time).
-    Virgl,
-}
-
-impl Engine {
-    /// The name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Interp => "interp",
-            Engine::Jit => "jit",
-            Engine::Valhall => "valhall",
-            Engine::Mesa => "mesa",
-            Engine::Virgl => "virgl",
-        }
-    }
+/// The value parser of an engine option: the names of the registry's engines
+/// ([`backends::ENGINES`]) for which `keep` holds, each with its summary for `--help`
+/// (INTERFACE.md "Binary and engines").
+pub fn engine_parser(keep: fn(&backends::EngineDescriptor) -> bool) -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        backends::ENGINES
+            .iter()
+            .filter(|d| keep(d))
+            .map(|d| PossibleValue::new(d.name).help(d.summary)),
+    )
 }
 
 /// Output formats of `run`.
@@ -436,7 +420,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     crate::nv_runtime::prepare_sets(&program, nv_names.as_ref(), &mut sets, &from)?;
     let [inputs] = sets;
     crate::faults::check(args.inject_fault.as_deref())?;
-    let backend = args.backend.name();
+    let backend = args.backend.as_str();
     let mut config =
         crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
     config.schedule_seed = args.schedule_seed;

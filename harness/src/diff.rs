@@ -21,8 +21,8 @@ use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Outputs};
 
-/// The oracle's engine name.
-pub const ORACLE: &str = "interp";
+/// The oracle's engine name (the registry's oracle line, [`backends::ORACLE`]).
+pub const ORACLE: &str = backends::ORACLE;
 
 /// How an engine failed where the oracle did not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -22,6 +22,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use shaderdiff_backends::REGISTRY;
 use shaderdiff_generators::inputs::inputs_for;
 use shaderdiff_generators::random::inputs_choices;
 use shaderdiff_ir::Program;
@@ -34,12 +35,6 @@ use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
 use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::locate;
-
-/// Engine names INTERFACE.md defines (`valhall` may be missing from a build), and the
-/// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed)
-/// and `virgl` (virglrenderer through virgl_test_server, missing where it is not
-/// installed).
-pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa", "virgl"];
 
 /// Invocations of generated input sets when `--invocations` is not given.
 pub const RANDOM_INVOCATIONS: usize = 16;
@@ -64,7 +59,7 @@ pub struct EngineArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "interp,jit,valhall",
+        default_value = shaderdiff_backends::ENGINE_LIST,
         value_name = "LIST"
     )]
     pub backends: Vec<String>,
@@ -101,10 +96,11 @@ impl EngineArgs {
     /// As [`EngineArgs::differ`].
     pub fn differ_with(&self, step_limit: u64, notes: bool) -> Result<Differ, Failure> {
         for b in &self.backends {
-            if !KNOWN_ENGINES.contains(&b.as_str()) {
+            if REGISTRY.get(b).is_none() {
+                let known: Vec<&str> = REGISTRY.names().collect();
                 return Err(Failure::BadInput(format!(
                     "--backends: unknown engine `{b}` (known: {})",
-                    KNOWN_ENGINES.join(", ")
+                    known.join(", ")
                 )));
             }
         }

@@ -1,5 +1,5 @@
 //! The `shaderdiff` command line (INTERFACE.md "Commands"): `check`, `run` and `gen`
-//! ([`crate::gen_cmd`]).
+//! ([`crate::cmd::gen`]).
 //!
 //! Exit status (INTERFACE.md): 0 success; 1 the run failed (step limit, call depth);
 //! 2 bad usage or bad input (unparsable program, malformed inputs file, unknown register),
@@ -38,26 +38,26 @@ pub enum Command {
     /// Run a program on one engine and print its output registers.
     Run(RunArgs),
     /// Generate programs with inputs: seeded random (--seed/--count) or the spec suite (--spec).
-    Gen(crate::gen_cmd::GenArgs),
+    Gen(crate::cmd::gen::GenArgs),
     /// Run programs on the oracle and every other engine and compare them.
-    Diff(crate::diff_cmd::DiffArgs),
+    Diff(crate::cmd::diff::DiffArgs),
     /// Differential campaign: generated programs on the oracle and every engine.
-    Fuzz(crate::fuzz_cmd::FuzzArgs),
+    Fuzz(crate::cmd::fuzz::FuzzArgs),
     /// Minimize a program on which an engine diverges, keeping the divergence signature.
-    Reduce(crate::reduce_cmd::ReduceArgs),
+    Reduce(crate::cmd::reduce::ReduceArgs),
     /// List the fault catalogue: NAME ENGINE DESCRIPTION, one per line.
     Faults,
     /// Run a conformance suite: JUnit, baselines, retries, partitions (deqp-runner style).
-    Conform(crate::conform_cmd::ConformArgs),
+    Conform(crate::cmd::conform::ConformArgs),
     /// Combine the output directories of a campaign's shards (fuzz --shard I/N).
-    Merge(crate::merge_cmd::MergeArgs),
+    Merge(crate::cmd::merge::MergeArgs),
     /// Worker process of `fuzz` and `conform` (internal: started by them).
     #[command(hide = true)]
-    Worker(crate::worker_cmd::WorkerArgs),
+    Worker(crate::cmd::worker::WorkerArgs),
     /// Valhall machine code: `disasm HEXBYTES...` and `asm TEXT...`.
-    Valhall(crate::valhall_cmd::ValhallArgs),
+    Valhall(crate::cmd::valhall::ValhallArgs),
     /// Print what a backend compiles a program to (jit: --emit clif).
-    Compile(crate::compile_cmd::CompileArgs),
+    Compile(crate::cmd::compile::CompileArgs),
 }
 
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
@@ -310,15 +310,15 @@ pub fn load_program(path: &Path) -> Result<Program, Failure> {
 pub fn execute(cli: Cli) -> u8 {
     match cli.command {
         Command::Check(a) => check(&a),
-        Command::Gen(a) => crate::gen_cmd::execute(&a),
-        Command::Diff(a) => crate::diff_cmd::execute(&a),
-        Command::Fuzz(a) => crate::fuzz_cmd::execute(&a),
-        Command::Reduce(a) => crate::reduce_cmd::execute(&a),
-        Command::Compile(a) => crate::compile_cmd::execute(&a),
-        Command::Conform(a) => crate::conform_cmd::execute(&a),
-        Command::Merge(a) => crate::merge_cmd::execute(&a),
-        Command::Worker(a) => crate::worker_cmd::execute(&a),
-        Command::Valhall(a) => crate::valhall_cmd::execute(&a),
+        Command::Gen(a) => crate::cmd::gen::execute(&a),
+        Command::Diff(a) => crate::cmd::diff::execute(&a),
+        Command::Fuzz(a) => crate::cmd::fuzz::execute(&a),
+        Command::Reduce(a) => crate::cmd::reduce::execute(&a),
+        Command::Compile(a) => crate::cmd::compile::execute(&a),
+        Command::Conform(a) => crate::cmd::conform::execute(&a),
+        Command::Merge(a) => crate::cmd::merge::execute(&a),
+        Command::Worker(a) => crate::cmd::worker::execute(&a),
+        Command::Valhall(a) => crate::cmd::valhall::execute(&a),
         Command::Faults => match emit(&crate::faults::listing()) {
             Ok(()) => 0,
             Err(f) => {

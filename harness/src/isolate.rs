@@ -3,7 +3,7 @@
 //! on some program) costs one worker, never the campaign or the conform run.
 //!
 //! **Protocol.** The supervisor starts `shaderdiff worker <job> ARGS...` (the same binary;
-//! [`crate::worker_cmd`]) and talks to it in JSON lines: requests on the worker's stdin,
+//! [`crate::cmd::worker`]) and talks to it in JSON lines: requests on the worker's stdin,
 //! messages on its stdout, one JSON value per line. The worker's stderr is kept (its last
 //! [`STDERR_TAIL`] bytes) to tell how it died.
 //!

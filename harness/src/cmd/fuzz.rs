@@ -37,7 +37,7 @@ use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_results::Store;
 
 use crate::cli::{emit, Failure};
-use crate::diff_cmd::EngineArgs;
+use crate::cmd::diff::EngineArgs;
 use crate::fuzz::{self, Campaign, Isolation, Stats};
 use crate::fuzz_chunk::Runner;
 use crate::isolate::WorkerSpec;

@@ -29,10 +29,10 @@ use shaderdiff_results::Signature;
 use shaderdiff_ir::nv::NvProgram;
 
 use crate::cli::{load_any, load_program_named, Failure, Loaded};
-use crate::diff::Differ;
-use crate::diff_cmd::{
+use crate::cmd::diff::{
     load_inputs_named, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS,
 };
+use crate::diff::Differ;
 use crate::inputs;
 use crate::reduce::nv::{insn_count, reduce_nv, ReducedNv};
 use crate::reduce::{

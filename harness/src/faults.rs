@@ -4,7 +4,7 @@
 
 use shaderdiff_backends::{self as backends, EngineConfig, FaultDef, ENGINE_NAMES};
 
-use crate::cli::Failure;
+use crate::common::Failure;
 
 /// Every catalogued fault with the engine that owns it, in registry order.
 pub fn catalogue() -> Vec<(&'static str, FaultDef)> {

@@ -3,6 +3,7 @@
 //! of INTERFACE.md.
 pub mod cli;
 pub mod cmd;
+pub mod common;
 pub mod death_reduce;
 pub mod diff;
 pub mod diff_memory;

@@ -208,23 +208,23 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
     Ok(())
 }
 
-/// [`prepare`] on every input set of a program loaded with [`crate::cli::load_program_named`]
+/// [`prepare`] on every input set of a program loaded with [`crate::common::load_program_named`]
 /// (nothing for TGSI programs).
 ///
 /// # Errors
-/// [`crate::cli::Failure::BadInput`] naming `file` for regions [`prepare`] refuses.
+/// [`crate::common::Failure::BadInput`] naming `file` for regions [`prepare`] refuses.
 pub fn prepare_sets(
     program: &Program,
-    names: Option<&crate::cli::NvNames>,
+    names: Option<&crate::common::NvNames>,
     sets: &mut [Inputs],
     file: &str,
-) -> Result<(), crate::cli::Failure> {
+) -> Result<(), crate::common::Failure> {
     let Some(n) = names else {
         return Ok(());
     };
     for s in sets {
         prepare(program, &n.names, s)
-            .map_err(|e| crate::cli::Failure::BadInput(format!("{file}: {e}")))?;
+            .map_err(|e| crate::common::Failure::BadInput(format!("{file}: {e}")))?;
     }
     Ok(())
 }

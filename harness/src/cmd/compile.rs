@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use shaderdiff_backends::{self as backends, EngineConfig, Listing};
 
-use crate::cli::{emit, engine_failure, engine_parser, load_program, Failure};
+use crate::common::{emit, engine_failure, engine_parser, load_program, Failure};
 
 /// `shaderdiff compile PROGRAM --backend valhall|jit --emit asm|hex|clif`.
 #[derive(Debug, Args)]

@@ -38,8 +38,8 @@ use shaderdiff_oracles::Inputs;
 use shaderdiff_results::conform::junit::{junit_xml, Case};
 use shaderdiff_results::conform::{read_baseline, write_csv, Baseline, Partition, Row, Status};
 
-use crate::cli::{load_program_named, Failure};
 use crate::cmd::diff::{load_inputs_named, random_inputs, report, sibling_inputs, EngineArgs};
+use crate::common::{load_program_named, Failure};
 use crate::diff::{Diff, Differ, FailureKind, OracleProblem, Outcome};
 
 /// `shaderdiff conform` arguments.
@@ -419,7 +419,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
         summary.join(", "),
         args.out.join("results.csv").display()
     ));
-    crate::cli::emit(&text)?;
+    crate::common::emit(&text)?;
     Ok(if pairs.iter().any(|p| p.case.status.fails_run()) {
         1
     } else {

@@ -29,7 +29,7 @@ use shaderdiff_ir::Program;
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 
-use crate::cli::{load_program_named, Failure, Format, NvNames};
+use crate::common::{load_program_named, Failure, Format, NvNames};
 use crate::diff::{engines_from_names_seeded, Differ, ORACLE};
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
@@ -356,7 +356,7 @@ pub fn execute(args: &DiffArgs) -> u8 {
             Format::Json => r.to_json_line() + "\n",
             Format::Text => r.to_text(10),
         };
-        if let Err(f) = crate::cli::emit(&text) {
+        if let Err(f) = crate::common::emit(&text) {
             return fail(f);
         }
     }

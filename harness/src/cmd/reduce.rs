@@ -28,10 +28,10 @@ use shaderdiff_results::Signature;
 
 use shaderdiff_ir::nv::NvProgram;
 
-use crate::cli::{load_any, load_program_named, Failure, Loaded};
 use crate::cmd::diff::{
     load_inputs_named, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS,
 };
+use crate::common::{load_any, load_program_named, Failure, Loaded};
 use crate::diff::Differ;
 use crate::inputs;
 use crate::reduce::nv::{insn_count, reduce_nv, ReducedNv};
@@ -247,7 +247,7 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     };
     match &args.out {
         Some(o) => write(o, &out.text)?,
-        None => crate::cli::emit(&out.text)?,
+        None => crate::common::emit(&out.text)?,
     }
     let inputs_out = args
         .inputs_out

@@ -112,7 +112,7 @@ impl Named {
 
     /// The inputs for a lowering: names it no longer has are dropped.
     fn to_ir(&self, l: &nv::Lowered) -> Inputs {
-        let key = |n: &str| crate::cli::nv_key(&l.names, l.stage, n);
+        let key = |n: &str| crate::common::nv_key(&l.names, l.stage, n);
         let mut inputs = Inputs {
             invocations: self.invocations,
             ..self.rest.clone()

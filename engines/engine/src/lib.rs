@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use shaderdiff_ir::{Opcode, Pos, Program, Stage};
 use shaderdiff_oracles::interp::ExecError;
-pub use shaderdiff_oracles::{Inputs, Outputs};
+pub use shaderdiff_oracles::{Inputs, Outputs, RegKey};
 use thiserror::Error;
 
 /// Settings shared by every engine.

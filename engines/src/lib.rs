@@ -4,6 +4,7 @@
 //! table [`ENGINES`] ([`registry`]); every engine list of the command line is derived from
 //! that table.
 
+pub mod faults;
 pub mod interp;
 pub mod registry;
 pub mod test_faults;

@@ -13,7 +13,7 @@ use shaderdiff_backends::{self as backends, EngineError};
 use shaderdiff_ir::nv::{self, NvProgram};
 use shaderdiff_ir::tgsi;
 use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::RegKey;
+use shaderdiff_oracles::{Inputs, RegKey};
 
 use crate::lang::{self, Lang};
 
@@ -245,4 +245,25 @@ pub fn engine_failure(program: &str, e: EngineError) -> Failure {
         2 => Failure::BadInput(msg),
         _ => Failure::Failed(msg),
     }
+}
+
+/// [`prepare`](shaderdiff_compare::nv_runtime::prepare) on every input set of a program loaded with [`crate::common::load_program_named`]
+/// (nothing for TGSI programs).
+///
+/// # Errors
+/// [`crate::common::Failure::BadInput`] naming `file` for regions `prepare` refuses.
+pub fn prepare_sets(
+    program: &Program,
+    names: Option<&crate::common::NvNames>,
+    sets: &mut [Inputs],
+    file: &str,
+) -> Result<(), crate::common::Failure> {
+    let Some(n) = names else {
+        return Ok(());
+    };
+    for s in sets {
+        shaderdiff_compare::nv_runtime::prepare(program, &n.names, s)
+            .map_err(|e| crate::common::Failure::BadInput(format!("{file}: {e}")))?;
+    }
+    Ok(())
 }

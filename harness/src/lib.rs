@@ -5,9 +5,6 @@ pub mod cli;
 pub mod cmd;
 pub mod common;
 pub mod death_reduce;
-pub mod diff;
-pub mod diff_memory;
-pub mod edit;
 pub mod faults;
 pub mod fuzz;
 pub mod fuzz_chunk;
@@ -19,13 +16,14 @@ pub mod inputs_json;
 mod inputs_tex;
 pub mod isolate;
 pub mod lang;
-pub mod nv_runtime;
 pub mod output;
 pub mod output_memory;
-pub mod probe;
 pub mod progress;
-pub mod reduce;
 pub mod report;
-pub mod roots;
-pub mod signature;
 pub mod value;
+
+// The differential core lives in the `shaderdiff-compare` crate; its modules keep their
+// paths here (`shaderdiff::diff::Differ`, `crate::reduce::reduce`, ...).
+pub use shaderdiff_compare::{
+    diff, diff_memory, edit, nv_runtime, probe, reduce, roots, signature,
+};

@@ -1,6 +1,6 @@
 //! Worker-process isolation (issue 6 "Must show: an isolation test"): test-only faults kill
 //! the jit's worker on the programs that use one trigger opcode (test-segfault: BREV,
-//! test-abort: POPC, test-hang: UBFE, test-oom: LSB; backends/src/test_faults.rs). The
+//! test-abort: POPC, test-hang: UBFE, test-oom: LSB; engines/src/test_faults.rs). The
 //! campaign and the conform run complete, record the crash or hang as a finding or status,
 //! count resource exhaustion as poisoned, and still compare every other program.
 //!

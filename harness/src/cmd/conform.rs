@@ -115,7 +115,7 @@ pub(crate) fn load_entry(
             let sibling = sibling_inputs(&path);
             if sibling.is_file() {
                 let mut sets = vec![load_inputs_named(&sibling, &program, None, names.as_ref())?];
-                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+                crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
                 Ok((program, sets, Some(sibling)))
             } else {
                 let mut sets = random_inputs(
@@ -124,7 +124,7 @@ pub(crate) fn load_entry(
                     args.random_inputs,
                     crate::cmd::diff::RANDOM_INVOCATIONS,
                 );
-                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+                crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
                 Ok((program, sets, None))
             }
         }

@@ -312,7 +312,7 @@ pub fn execute(args: &DiffArgs) -> u8 {
             }
             let n = count.unwrap_or(RANDOM_INVOCATIONS);
             sets.extend(random_inputs(&program, args.seed, args.random_inputs, n));
-            crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+            crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
             Ok((program, sets, names))
         });
         let r = match loaded {

@@ -185,7 +185,7 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
         args.random_inputs,
         RANDOM_INVOCATIONS,
     ));
-    crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+    crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
     let opts = ReduceOptions {
         deadline: args.time.map(|t| start + t),
         ..ReduceOptions::default()

@@ -78,7 +78,7 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
         .inputs
         .as_ref()
         .map_or(name.clone(), |f| f.display().to_string());
-    crate::nv_runtime::prepare_sets(&program, nv_names.as_ref(), &mut sets, &from)?;
+    crate::common::prepare_sets(&program, nv_names.as_ref(), &mut sets, &from)?;
     let [inputs] = sets;
     crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.as_str();

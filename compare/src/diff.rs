@@ -150,7 +150,7 @@ impl Diff {
 
 /// Builds the engines called `names` (the oracle's name is skipped: it is always run as the
 /// oracle) from the registry with step budget `step_limit`; fault `fault` is switched on in
-/// the engine that owns it ([`crate::faults::config_for`]). Returns the engines and the
+/// the engine that owns it ([`backends::faults::config_for`]). Returns the engines and the
 /// names this build does not have (for a one-time "not available" note).
 pub fn engines_from_names(
     names: &[String],
@@ -174,7 +174,7 @@ pub fn engines_from_names_seeded(
         if name == ORACLE || engines.iter().any(|e| e.name() == name) {
             continue;
         }
-        let mut config = crate::faults::config_for(name, step_limit, fault);
+        let mut config = backends::faults::config_for(name, step_limit, fault);
         config.schedule_seed = seed;
         match backends::engine(name, &config) {
             Some(e) => engines.push(e),
@@ -307,7 +307,7 @@ impl Differ {
 
     /// Runs `program` on the oracle and then on each engine alone, calling `begin(name)`
     /// before each, and discards the results: when a worker process dies on a program, the
-    /// last `begin` names the engine that killed it (crash attribution, [`crate::isolate`]).
+    /// last `begin` names the engine that killed it (crash attribution, `shaderdiff::isolate`).
     pub fn run_each_engine(&self, program: &Program, inputs: &Inputs, begin: &mut dyn FnMut(&str)) {
         begin(ORACLE);
         let _ = interp::run(program, inputs, &self.interp);

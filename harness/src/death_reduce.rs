@@ -56,7 +56,8 @@ impl Drop for Scratch {
 }
 
 /// Reduces a program that kills its engine, keeping the way it dies. `None` when the
-/// engine is not one `run` knows, the original does not die alike when run alone (a death
+/// engine cannot replay a candidate in a fresh process (the registry's
+/// [`shaderdiff_backends::EngineDescriptor::reduce_deaths`]), the original does not die alike when run alone (a death
 /// that needs the batch it came in), or no scratch directory can be made.
 pub fn reduce_death(
     case: &DeathCase,
@@ -65,7 +66,10 @@ pub fn reduce_death(
     signature: &Signature,
     opts: &ReduceOptions,
 ) -> Option<Reduced> {
-    if !matches!(case.engine.as_str(), "interp" | "jit" | "valhall") {
+    let replayable = shaderdiff_backends::REGISTRY
+        .get(&case.engine)
+        .is_some_and(|d| d.reduce_deaths);
+    if !replayable {
         return None;
     }
     static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

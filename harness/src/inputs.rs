@@ -24,7 +24,7 @@ use crate::value::{
 /// Invocation count when neither `--invocations` nor the file gives one (INTERFACE.md).
 pub const DEFAULT_INVOCATIONS: usize = 4;
 /// Largest accepted invocation count (keeps a typo from allocating gigabytes).
-pub const MAX_INVOCATIONS: usize = 1 << 24;
+pub use shaderdiff_compare::limits::MAX_INVOCATIONS;
 
 /// A bad inputs file or invocation count. `Display`: `file:line:col: message`, or
 /// `file: message` when there is no position (`file` may also be `--invocations N`).

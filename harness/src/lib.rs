@@ -2,45 +2,34 @@
 //! ([`lang`]), the inputs file ([`inputs`], [`value`]) and run output ([`output`]) formats
 //! of INTERFACE.md.
 pub mod cli;
-pub mod compile_cmd;
-pub mod conform_cmd;
-pub mod conform_worker;
+pub mod cmd;
+pub mod common;
 pub mod death_reduce;
-pub mod diff;
-pub mod diff_cmd;
-pub mod diff_memory;
-pub mod edit;
 pub mod faults;
 pub mod fuzz;
 pub mod fuzz_chunk;
-pub mod fuzz_cmd;
 pub mod fuzz_item;
 pub mod fuzz_worker;
 pub mod fuzzing;
-pub mod gen_cmd;
 pub mod inputs;
 pub mod inputs_json;
 mod inputs_tex;
 pub mod isolate;
 pub mod lang;
-pub mod limits;
 pub mod lock;
-pub mod merge_cmd;
-pub mod nv_runtime;
 pub mod outcomes;
 pub mod output;
 pub mod output_memory;
-pub mod probe;
 pub mod progress;
 pub mod recorded;
-pub mod reduce;
-pub mod reduce_cmd;
 pub mod report;
 pub mod resource;
-pub mod roots;
 pub mod signals;
-pub mod signature;
 pub mod triage;
-pub mod valhall_cmd;
 pub mod value;
-pub mod worker_cmd;
+
+// The differential core lives in the `shaderdiff-compare` crate; its modules keep their
+// paths here (`shaderdiff::diff::Differ`, `crate::reduce::reduce`, ...).
+pub use shaderdiff_compare::{
+    diff, diff_memory, edit, limits, nv_runtime, probe, reduce, roots, signature,
+};

@@ -15,15 +15,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use shaderdiff_model::Program;
 use shaderdiff_compare::output::Mismatch;
+use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::{self, denormal::DenormalMode, InterpConfig};
 use shaderdiff_oracles::precision::{NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Interval, Outputs, RegKey};
 
 use crate::cli::{load_program_named, Failure, NvNames};
+use crate::cmd::diff::{load_inputs_named, program_files, sibling_inputs, DiffArgs};
 use crate::diff::{Differ, Outcome};
-use crate::diff_cmd::{load_inputs_named, program_files, sibling_inputs, DiffArgs};
 use crate::triage::Rules;
 
 /// The verdict on one recorded result.
@@ -372,7 +372,7 @@ fn one(
     } else {
         crate::inputs::defaults(&program, None).map_err(|e| Failure::BadInput(e.to_string()))?
     }];
-    crate::nv_runtime::prepare_sets(
+    crate::common::prepare_sets(
         &program,
         names.as_ref(),
         &mut sets,

@@ -24,7 +24,7 @@ fn programs_using(op: Opcode, n: u64) -> Vec<u64> {
     let Command::Fuzz(args) = Cli::parse_from(["shaderdiff", "fuzz", "--seed", "1"]).command else {
         unreachable!("parsed as fuzz")
     };
-    let c = shaderdiff::fuzz_cmd::campaign(&args, 1);
+    let c = shaderdiff::cmd::fuzz::campaign(&args, 1);
     (0..n)
         .filter(|&k| {
             let g = shaderdiff_generators::random::generate(1, k, &c.config);

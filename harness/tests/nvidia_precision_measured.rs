@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use shaderdiff::cli::load_program_named;
-use shaderdiff::diff_cmd::{load_inputs_named, sibling_inputs};
+use shaderdiff::cmd::diff::{load_inputs_named, sibling_inputs};
 use shaderdiff::recorded::load_recorded;
 use shaderdiff_oracles::interp::{run, InterpConfig};
 

@@ -4,8 +4,8 @@
 //! * tgsi.rst CMP `src0 < 0.0 ? src1 : src2`, SSG `(src > 0) ? 1 : (src < 0) ? -1 : 0`,
 //!   MUL `src0 * src1`, FRC `src - floor(src)`, each on the (flushed) operand.
 
-use shaderdiff_model::{File, Program};
 use shaderdiff_compare::output::{compare, CompareOptions};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::denormal::{run_denormals, DenormalMode};
 use shaderdiff_oracles::interp::{AtomicOrder, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;

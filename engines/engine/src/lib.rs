@@ -10,7 +10,7 @@ use std::any::Any;
 use std::collections::BTreeSet;
 
 use shaderdiff_model::check::ExecError;
-pub use shaderdiff_model::{Inputs, Outputs};
+pub use shaderdiff_model::{Inputs, Outputs, RegKey};
 use shaderdiff_model::{Opcode, Pos, Program, Stage};
 use thiserror::Error;
 

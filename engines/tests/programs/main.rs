@@ -8,6 +8,7 @@
 mod support;
 
 mod control_flow;
+mod control_flow_quads;
 mod errors;
 mod geometry;
 mod kill_deriv;

@@ -29,7 +29,7 @@ pub mod rows;
 pub mod wide;
 
 use shaderdiff_backends::{
-    engine, Engine, EngineConfig, EngineError, Inputs, Outputs, ENGINE_NAMES,
+    Engine, EngineConfig, EngineError, Inputs, Outputs, Registry, ENGINE_NAMES, REGISTRY,
 };
 use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
 use shaderdiff_model::Program;
@@ -63,15 +63,38 @@ pub fn engines() -> Vec<Box<dyn Engine>> {
 
 /// Every registered engine, oracle first, with `config`.
 pub fn engines_with(config: &EngineConfig) -> Vec<Box<dyn Engine>> {
+    engines_in(&REGISTRY, config)
+}
+
+/// Every built-in engine of `registry` (each must build), oracle first, with `config`. The
+/// opt-in (runtime-only) engines are left out: mesa runs ARB programs only, and virgl's
+/// known deviations are triaged against the conformance suites (results/triage/virgl),
+/// not against these tables.
+pub fn engines_in(registry: &Registry<'_>, config: &EngineConfig) -> Vec<Box<dyn Engine>> {
     assert_eq!(
         ENGINE_NAMES.first(),
         Some(&ORACLE),
         "the oracle is listed first"
     );
-    ENGINE_NAMES
+    assert_eq!(registry.oracle(), ORACLE, "the registry's oracle");
+    registry
+        .descriptors()
         .iter()
-        .map(|&n| engine(n, config).unwrap_or_else(|| panic!("{n} is listed but not built")))
+        .filter(|d| !d.runtime_only)
+        .map(|d| {
+            registry
+                .engine(d.name, config)
+                .unwrap_or_else(|| panic!("{} is listed but not built", d.name))
+        })
         .collect()
+}
+
+/// Whether `engine` implements only part of what the tables use, so that an
+/// `Unsupported` answer from it is a note rather than a failure: the opt-in engines of the
+/// built-in registry (mesa runs ARB programs, virgl TGSI vertex and fragment programs) and
+/// engines a test adds to a registry of its own (`tests/registry.rs`).
+pub fn partial(engine: &str) -> bool {
+    REGISTRY.get(engine).is_none_or(|d| d.runtime_only)
 }
 
 /// For an engine whose precision class (precision.toml `[engines]`) is not the oracle's:
@@ -158,6 +181,12 @@ impl Report {
         if let EngineError::Unsupported { opcode, reason, .. } = err {
             if let Some((_, why)) = not_on.iter().find(|(e, _)| *e == engine) {
                 self.note(format!("[{engine}] not applicable: {what}: {why} ({err})"));
+                return;
+            }
+            if partial(engine) {
+                self.note(format!(
+                    "[{engine}] outside its capabilities: {what} ({err})"
+                ));
                 return;
             }
             let op = opcode.map(|o| o.to_string());

@@ -10,11 +10,11 @@
 
 use std::collections::BTreeMap;
 
-use shaderdiff_backends::{Inputs, Outputs};
+use shaderdiff_backends::{EngineConfig, Inputs, Outputs, Registry, REGISTRY};
 use shaderdiff_model::File;
 use shaderdiff_model::{RegKey, Vec4};
 
-use super::{engines, parse, show, Report, ORACLE};
+use super::{engines_in, parse, show, Report, ORACLE};
 
 /// The expectation for one channel of one invocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +108,19 @@ impl Expect {
 /// module docs); panics listing every difference on every engine.
 #[track_caller]
 pub fn check_program(text: &str, inputs: &Inputs, expect: &Expect) {
+    check_program_on(&REGISTRY, text, inputs, expect);
+}
+
+/// [`check_program`] on the engines of `registry` ([`super::engines_in`]); returns the
+/// names of the engines whose outputs were checked (the others answered `Unsupported`
+/// where that is accepted).
+#[track_caller]
+pub fn check_program_on(
+    registry: &Registry<'_>,
+    text: &str,
+    inputs: &Inputs,
+    expect: &Expect,
+) -> Vec<&'static str> {
     let at = std::panic::Location::caller();
     let what = format!(
         "{}:{}",
@@ -116,14 +129,19 @@ pub fn check_program(text: &str, inputs: &Inputs, expect: &Expect) {
     );
     let program = parse(text);
     let mut report = Report::default();
-    for e in engines() {
+    let mut checked = Vec::new();
+    for e in engines_in(registry, &EngineConfig::default()) {
         let name = e.name();
         match e.execute(&program, inputs) {
-            Ok(out) => check_outputs(name, &what, inputs, &out, expect, &mut report),
+            Ok(out) => {
+                check_outputs(name, &what, inputs, &out, expect, &mut report);
+                checked.push(name);
+            }
             Err(err) => report.engine_error(name, &err, &expect.not_on, &what),
         }
     }
     report.finish();
+    checked
 }
 
 fn check_outputs(

@@ -3,7 +3,6 @@
 //! tgsi.rst, EXEC-NOTES.md and the oracle's documented contract (cited per test); every run
 //! is also compared with the reference interpreter.
 
-mod control_flow;
 mod errors;
 mod kill_deriv;
 mod memory;

@@ -2,10 +2,39 @@
 //! different paths through the construct. Expected values are worked out by hand from
 //! tgsi.rst "GLSL ISA" (IF/UIF/ELSE, BGNLOOP/BRK/CONT, SWITCH/CASE/DEFAULT, CAL/RET) and
 //! EXEC-NOTES.md §9 (IF: NaN true, ±0 false; UIF: -0.0 bits true [run]), without its listed
-//! tgsi_exec bugs (DEFAULT not last, BRK in SWITCH not per lane). Every run also checks that
-//! the jit agrees with the reference interpreter.
+//! tgsi_exec bugs (DEFAULT not last, BRK in SWITCH not per lane). Each program runs on
+//! every engine of the registry through the shared checker (`support::programs`).
 
-use crate::support::*;
+use shaderdiff_backends::{EngineError, Inputs};
+use shaderdiff_oracles::{RegKey, Vec4};
+
+use crate::support::consts::{f, fv};
+use crate::support::programs::*;
+use crate::support::{engines, parse};
+
+/// The bits of an i32.
+fn i(x: i32) -> u32 {
+    x as u32
+}
+
+/// Expects channels `mask` of `key` in every invocation to hold `want` exactly (the other
+/// channels are not checked), on every engine.
+#[track_caller]
+fn expect_masked(text: &str, ins: &Inputs, key: RegKey, mask: u8, want: &[Vec4]) {
+    let rows = want
+        .iter()
+        .map(|w| {
+            [0, 1, 2, 3].map(|c| {
+                if mask >> c & 1 != 0 {
+                    Ch::V(w[c])
+                } else {
+                    Ch::X
+                }
+            })
+        })
+        .collect();
+    check_program(text, ins, &Expect::new().reg(key, rows));
+}
 
 /// tgsi.rst IF: true when `src0.x != 0.0` as a float; EXEC-NOTES §9: NaN is true, ±0 false.
 /// Two nested IF/ELSE give each invocation of the quad its own path.
@@ -43,8 +72,11 @@ END
             ],
         )],
     );
-    let o = run(text, &ins);
-    assert_eq!(xs(&o, out(0)), vec![f(1.0), f(2.0), f(3.0), f(4.0)]);
+    check_program(
+        text,
+        &ins,
+        &Expect::new().xs(out(0), &[f(1.0), f(2.0), f(3.0), f(4.0)]),
+    );
 }
 
 /// tgsi.rst UIF: true when `src0.x != 0` as an integer, so -0.0 (0x80000000) is true
@@ -82,8 +114,7 @@ END
             ],
         )],
     );
-    let o = run(text, &ins);
-    assert_eq!(xs(&o, out(0)), vec![1, 2, 3, 4]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[1, 2, 3, 4]));
 }
 
 /// BGNLOOP/ENDLOOP with per-invocation BRK and CONT (tgsi.rst BRK: "moves the point of
@@ -115,10 +146,10 @@ END
 ";
     let n = |x: i32| [i(x), 0, 0, 0];
     let ins = inputs(4, &[(input(0), vec![n(1), n(3), n(6), n(0)])]);
-    let o = run(text, &ins);
     // n=1: i=1 breaks at once. n=3: i=1 odd, i=2 adds 2, i=3 breaks. n=6: 2+4. n=0: i=1 breaks.
-    expect(
-        &o,
+    expect_masked(
+        text,
+        &ins,
         out(0),
         0x3,
         &[[1, 0, 0, 0], [3, 2, 0, 0], [6, 6, 0, 0], [1, 0, 0, 0]],
@@ -161,9 +192,9 @@ END
             vec![[1, 1, 0, 0], [2, 3, 0, 0], [3, 2, 0, 0], [4, 4, 0, 0]],
         )],
     );
-    let o = run(text, &ins);
-    expect(
-        &o,
+    expect_masked(
+        text,
+        &ins,
         out(0),
         0x3,
         &[[1, 1, 0, 0], [2, 6, 0, 0], [3, 6, 0, 0], [4, 16, 0, 0]],
@@ -196,9 +227,8 @@ END
 ";
     let s = |x: u32| [x, 0, 0, 0];
     let ins = inputs(4, &[(input(0), vec![s(1), s(2), s(3), s(7)])]);
-    let o = run(text, &ins);
     // 1: case 1 falls into DEFAULT, BRK -> 1|2. 2: falls into case 3 -> 4|8. 3: 8. 7: DEFAULT -> 2.
-    assert_eq!(xs(&o, out(0)), vec![3, 12, 8, 2]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[3, 12, 8, 2]));
 }
 
 /// DEFAULT first, falling through into CASE 1; a BRK inside UIF in CASE 2 leaves the switch
@@ -234,9 +264,8 @@ END
             vec![[1, 0, 0, 0], [2, 1, 0, 0], [5, 0, 0, 0], [2, 0, 0, 0]],
         )],
     );
-    let o = run(text, &ins);
     // 1: CASE 1 -> 2. 2 with y: 4 then BRK. 5: DEFAULT 1, falls into CASE 1: 1|2. 2: 4|8.
-    assert_eq!(xs(&o, out(0)), vec![2, 4, 3, 12]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[2, 4, 3, 12]));
 }
 
 /// DEFAULT last; CASE values compare bit for bit (tgsi.rst SWITCH: "evaluated at bit level"),
@@ -265,8 +294,7 @@ END
 ";
     let s = |x: u32| [x, 0, 0, 0];
     let ins = inputs(4, &[(input(0), vec![s(1), s(2), s(0), s(0x8000_0000)])]);
-    let o = run(text, &ins);
-    assert_eq!(xs(&o, out(0)), vec![3, 2, 8, 4]);
+    check_program(text, &ins, &Expect::new().xs(out(0), &[3, 2, 8, 4]));
 }
 
 /// A SWITCH without DEFAULT: invocations matching no CASE skip the body and continue after
@@ -290,9 +318,9 @@ END
 ";
     let s = |x: u32| [x, 0, 0, 0];
     let ins = inputs(4, &[(input(0), vec![s(1), s(2), s(3), s(1)])]);
-    let o = run(text, &ins);
-    expect(
-        &o,
+    expect_masked(
+        text,
+        &ins,
         out(0),
         0x3,
         &[[1, 6, 0, 0], [2, 7, 0, 0], [0, 5, 0, 0], [1, 6, 0, 0]],
@@ -340,8 +368,11 @@ IMM[0] FLT32 { 1.0, 2.0, 4.0, 0.0 }
             ],
         )],
     );
-    let o = run(text, &ins);
-    assert_eq!(xs(&o, out(0)), vec![f(1.0), f(3.0), f(7.0), f(14.0)]);
+    check_program(
+        text,
+        &ins,
+        &Expect::new().xs(out(0), &[f(1.0), f(3.0), f(7.0), f(14.0)]),
+    );
 }
 
 /// Nested loops inside a subroutine; RET from the inner loop leaves both loops and the
@@ -384,11 +415,11 @@ IMM[0] INT32 { 0, 1, 3, 2 }
 ";
     let l = |x: u32| [x, 0, 0, 0];
     let ins = inputs(4, &[(input(0), vec![l(2), l(4), l(100), l(6)])]);
-    let o = run(text, &ins);
     // RET after 2 and 4 iterations; 100 is never reached (6 iterations, ENDSUB reached);
     // 6 returns on the very last iteration.
-    expect(
-        &o,
+    expect_masked(
+        text,
+        &ins,
         out(0),
         0x3,
         &[[2, 0, 0, 0], [4, 0, 0, 0], [6, 1, 0, 0], [6, 0, 0, 0]],
@@ -426,8 +457,11 @@ END
             ],
         )],
     );
-    let o = run(text, &ins);
-    assert_eq!(xs(&o, out(0)), vec![f(1.0), f(2.0), f(3.0), f(1.0)]);
+    check_program(
+        text,
+        &ins,
+        &Expect::new().xs(out(0), &[f(1.0), f(2.0), f(3.0), f(1.0)]),
+    );
 }
 
 /// Recursion is inlined up to the oracle's call depth (64 nested CAL): a subroutine that
@@ -455,20 +489,23 @@ IMM[0] INT32 { 0, 1, -1, 0 }
     let n = |x: u32| [x, 0, 0, 0];
     // 63 recursive calls + the first = 64 nested CAL: the deepest the oracle allows.
     let ins = inputs(4, &[(input(0), vec![n(0), n(1), n(5), n(63)])]);
-    let o = run(text, &ins);
-    expect(
-        &o,
+    expect_masked(
+        text,
+        &ins,
         out(0),
         0x3,
         &[[0, 0, 0, 0], [0, 1, 0, 0], [0, 5, 0, 0], [0, 63, 0, 0]],
     );
     // One level more: CallDepth, naming the invocation (both engines).
     let ins = inputs(4, &[(input(0), vec![n(0), n(1), n(64), n(2)])]);
-    match run_limit(text, &ins, 1_000_000) {
-        Err(shaderdiff_engine::EngineError::CallDepth { limit, invocation }) => {
-            assert_eq!((limit, invocation), (64, 2))
+    let program = parse(text);
+    for e in engines() {
+        match e.execute(&program, &ins) {
+            Err(EngineError::CallDepth { limit, invocation }) => {
+                assert_eq!((limit, invocation), (64, 2), "{}", e.name())
+            }
+            other => panic!("{}: want CallDepth, got {other:?}", e.name()),
         }
-        other => panic!("want CallDepth, got {other:?}"),
     }
 }
 
@@ -495,7 +532,6 @@ END
     let n = 4 * 37 + 3;
     let vals: Vec<_> = (0..n as u32).map(|k| [k % 17, 0, 0, 0]).collect();
     let ins = inputs(n, &[(input(0), vals)]);
-    let o = run(text, &ins);
     let want: Vec<_> = (0..n as u32).map(|k| k % 17).collect();
-    assert_eq!(xs(&o, out(0)), want);
+    check_program(text, &ins, &Expect::new().xs(out(0), &want));
 }

@@ -28,11 +28,11 @@ use shaderdiff_results::Signature;
 
 use shaderdiff_nv::NvProgram;
 
-use crate::cli::{load_any, load_program_named, Failure, Loaded};
-use crate::diff::Differ;
-use crate::diff_cmd::{
+use crate::cmd::diff::{
     load_inputs_named, random_inputs, sibling_inputs, EngineArgs, RANDOM_INVOCATIONS,
 };
+use crate::common::{load_any, load_program_named, Failure, Loaded};
+use crate::diff::Differ;
 use crate::inputs;
 use crate::reduce::nv::{insn_count, reduce_nv, ReducedNv};
 use crate::reduce::{
@@ -185,7 +185,7 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
         args.random_inputs,
         RANDOM_INVOCATIONS,
     ));
-    crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+    crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
     let opts = ReduceOptions {
         deadline: args.time.map(|t| start + t),
         ..ReduceOptions::default()
@@ -247,7 +247,7 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     };
     match &args.out {
         Some(o) => write(o, &out.text)?,
-        None => crate::cli::emit(&out.text)?,
+        None => crate::common::emit(&out.text)?,
     }
     let inputs_out = args
         .inputs_out

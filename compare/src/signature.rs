@@ -16,7 +16,7 @@
 //! instruction writing the first mismatching output channel. Engine failures have class
 //! `fail_<kind>` and type `none`.
 
-use shaderdiff_compare::output::Mismatch;
+use crate::output::Mismatch;
 use shaderdiff_model::{Opcode, Pos, Program, Saturate, ScalarType};
 use shaderdiff_oracles::Inputs;
 use shaderdiff_results::Signature;

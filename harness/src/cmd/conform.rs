@@ -18,7 +18,7 @@
 //! the next `--baseline`), and with `--junit` the JUnit report. Prints one line per pair
 //! that is not a pass or skip and a count per status.
 //!
-//! Engines run in supervised worker processes ([`crate::conform_worker`]): an engine that
+//! Engines run in supervised worker processes ([`crate::cmd::conform_worker`]): an engine that
 //! crashes or hangs on a program gets `Crash` or `Timeout` for that program (with the
 //! worker's last stderr lines and a replay command), the other engines are still judged,
 //! and the run goes on. `--timeout` bounds one program on one engine for one input set;
@@ -38,9 +38,9 @@ use shaderdiff_oracles::Inputs;
 use shaderdiff_results::conform::junit::{junit_xml, Case};
 use shaderdiff_results::conform::{read_baseline, write_csv, Baseline, Partition, Row, Status};
 
-use crate::cli::{load_program_named, Failure};
+use crate::cmd::diff::{load_inputs_named, random_inputs, report, sibling_inputs, EngineArgs};
+use crate::common::{load_program_named, Failure};
 use crate::diff::{Diff, Differ, FailureKind, OracleProblem, Outcome};
-use crate::diff_cmd::{load_inputs_named, random_inputs, report, sibling_inputs, EngineArgs};
 
 /// `shaderdiff conform` arguments.
 #[derive(Debug, Args)]
@@ -115,16 +115,16 @@ pub(crate) fn load_entry(
             let sibling = sibling_inputs(&path);
             if sibling.is_file() {
                 let mut sets = vec![load_inputs_named(&sibling, &program, None, names.as_ref())?];
-                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+                crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
                 Ok((program, sets, Some(sibling)))
             } else {
                 let mut sets = random_inputs(
                     &program,
                     args.seed,
                     args.random_inputs,
-                    crate::diff_cmd::RANDOM_INVOCATIONS,
+                    crate::cmd::diff::RANDOM_INVOCATIONS,
                 );
-                crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+                crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
                 Ok((program, sets, None))
             }
         }
@@ -281,9 +281,9 @@ pub(crate) struct PairResult {
 }
 
 /// `shaderdiff worker conform ARGS`: serves program requests on stdin
-/// ([`crate::conform_worker`]).
+/// ([`crate::cmd::conform_worker`]).
 pub fn worker(args: &ConformArgs) -> u8 {
-    crate::conform_worker::worker_main(args)
+    crate::cmd::conform_worker::worker_main(args)
 }
 
 /// Runs `shaderdiff conform`; returns the exit status.
@@ -353,7 +353,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
                 .collect()
         })
     } else {
-        crate::conform_worker::run_isolated(args, &entries, &differ.engine_names(), &baseline)?
+        crate::cmd::conform_worker::run_isolated(args, &entries, &differ.engine_names(), &baseline)?
     };
     let pairs: Vec<PairResult> = results.into_iter().flatten().collect();
 
@@ -419,7 +419,7 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
         summary.join(", "),
         args.out.join("results.csv").display()
     ));
-    crate::cli::emit(&text)?;
+    crate::common::emit(&text)?;
     Ok(if pairs.iter().any(|p| p.case.status.fails_run()) {
         1
     } else {
@@ -542,7 +542,7 @@ pub(crate) fn details(
             "--random-inputs {} --seed {} --invocations {}",
             args.random_inputs,
             args.seed,
-            crate::diff_cmd::RANDOM_INVOCATIONS
+            crate::cmd::diff::RANDOM_INVOCATIONS
         ),
     };
     let fault = args

@@ -41,7 +41,7 @@ use shaderdiff_generators::spec::{self, SpecConfig};
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_oracles::Inputs;
 
-use crate::cli::Failure;
+use crate::common::Failure;
 use crate::inputs_json;
 
 /// Languages `gen` can write.

@@ -15,9 +15,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use shaderdiff_backends::{self as backends, EngineConfig};
+use shaderdiff_backends::{self as backends, EngineConfig, Listing};
 
-use crate::cli::{emit, engine_failure, load_program, Failure};
+use crate::common::{emit, engine_failure, engine_parser, load_program, Failure};
 
 /// `shaderdiff compile PROGRAM --backend valhall|jit --emit asm|hex|clif`.
 #[derive(Debug, Args)]
@@ -26,30 +26,12 @@ pub struct CompileArgs {
     #[arg(value_name = "PROGRAM")]
     pub program: PathBuf,
     /// Backend that compiles it.
-    #[arg(long, value_enum)]
-    pub backend: CompileBackend,
+    // The registry's engines that print a listing (`EngineDescriptor::emits`).
+    #[arg(long, value_parser = engine_parser(|d| !d.emits.is_empty()))]
+    pub backend: String,
     /// What to print.
     #[arg(long, value_enum)]
     pub emit: Emit,
-}
-
-/// Backends that compile programs (the interpreter does not).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CompileBackend {
-    /// The Valhall backend.
-    Valhall,
-    /// The Cranelift JIT backend.
-    Jit,
-}
-
-impl CompileBackend {
-    /// The engine name (INTERFACE.md "Binary and engines").
-    pub fn name(self) -> &'static str {
-        match self {
-            CompileBackend::Valhall => "valhall",
-            CompileBackend::Jit => "jit",
-        }
-    }
 }
 
 /// Output forms of `compile`.
@@ -61,6 +43,17 @@ pub enum Emit {
     Hex,
     /// Cranelift IR text (jit).
     Clif,
+}
+
+impl Emit {
+    /// The registry's name for this form ([`backends::EngineDescriptor::emits`]).
+    pub fn listing(self) -> Listing {
+        match self {
+            Emit::Asm => Listing::Asm,
+            Emit::Hex => Listing::Hex,
+            Emit::Clif => Listing::Clif,
+        }
+    }
 }
 
 /// Runs `compile`; returns the exit status (messages on stderr, the listing on stdout).
@@ -77,21 +70,16 @@ pub fn execute(args: &CompileArgs) -> u8 {
 fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let program = load_program(&args.program)?;
     let name = args.program.display().to_string();
-    let backend = args.backend.name();
+    let backend = args.backend.as_str();
     let engine = backends::engine(backend, &EngineConfig::default()).ok_or_else(|| {
         Failure::Unsupported(format!(
             "{name}: engine `{backend}` is not available in this build"
         ))
     })?;
-    let supported = match args.backend {
-        CompileBackend::Jit => args.emit == Emit::Clif,
-        CompileBackend::Valhall => args.emit != Emit::Clif,
-    };
-    if !supported {
-        let emits = match args.backend {
-            CompileBackend::Jit => "clif",
-            CompileBackend::Valhall => "asm and hex",
-        };
+    let emits = backends::REGISTRY.get(backend).map_or(&[][..], |d| d.emits);
+    if !emits.contains(&args.emit.listing()) {
+        let emits: Vec<&str> = emits.iter().map(|l| l.name()).collect();
+        let emits = emits.join(" and ");
         return Err(Failure::Unsupported(
             format!("{name}: {backend} emits {emits}, not {:?}", args.emit).to_lowercase(),
         ));

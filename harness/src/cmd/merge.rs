@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use shaderdiff_results::{atomic_write, FindingEntry, Store, Summary, SummaryStatus};
 
-use crate::cli::Failure;
+use crate::common::Failure;
 
 /// `shaderdiff merge` arguments.
 #[derive(Debug, Args)]
@@ -263,6 +263,6 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         summary.unique_findings,
         args.out.join("summary.json").display()
     );
-    crate::cli::emit(&text)?;
+    crate::common::emit(&text)?;
     Ok(if summary.mismatches > 0 { 1 } else { 0 })
 }

@@ -112,7 +112,15 @@ impl Named {
 
     /// The inputs for a lowering: names it no longer has are dropped.
     fn to_ir(&self, l: &nv::Lowered) -> Inputs {
-        let key = |n: &str| crate::cli::nv_key(&l.names, l.stage, n);
+        let key = |n: &str| {
+            l.names
+                .lookup_key(l.stage, n)
+                .map(|(file, dimension, index)| RegKey {
+                    file,
+                    dimension,
+                    index,
+                })
+        };
         let mut inputs = Inputs {
             invocations: self.invocations,
             ..self.rest.clone()

@@ -17,15 +17,15 @@ pub struct WorkerArgs {
 #[derive(Debug, Subcommand)]
 pub enum WorkerJob {
     /// Campaign chunks ([`crate::fuzz_worker`]).
-    Fuzz(crate::fuzz_cmd::FuzzArgs),
-    /// Conformance programs ([`crate::conform_worker`]).
-    Conform(crate::conform_cmd::ConformArgs),
+    Fuzz(crate::cmd::fuzz::FuzzArgs),
+    /// Conformance programs ([`crate::cmd::conform_worker`]).
+    Conform(crate::cmd::conform::ConformArgs),
 }
 
 /// Runs the worker; returns its exit status.
 pub fn execute(args: &WorkerArgs) -> u8 {
     match &args.job {
-        WorkerJob::Fuzz(a) => crate::fuzz_cmd::worker(a),
-        WorkerJob::Conform(a) => crate::conform_cmd::worker(a),
+        WorkerJob::Fuzz(a) => crate::cmd::fuzz::worker(a),
+        WorkerJob::Conform(a) => crate::cmd::conform::worker(a),
     }
 }

@@ -1,5 +1,5 @@
 //! Judging programs with memory: the oracle re-run in the engine's atomic order, and the
-//! memory comparator ([`shaderdiff_compare::memory`]) next to the register one.
+//! memory comparator ([`crate::memory`]) next to the register one.
 //!
 //! When either side performed atomics, the oracle's own serial order is not the engine's,
 //! so registers derived from atomic results would differ legitimately. An engine that
@@ -12,7 +12,7 @@
 //! The memory comparison is [`compare_program_memory`], which judges the atomics on SHARED
 //! memory of workgroup 0's copy only (the one the outputs hold).
 
-use shaderdiff_compare::memory::compare_program_memory;
+use crate::memory::compare_program_memory;
 use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::{replay_of, AtomicOrder};
 use shaderdiff_oracles::{Inputs, Outputs};

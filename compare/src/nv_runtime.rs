@@ -237,27 +237,6 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
     Ok(())
 }
 
-/// [`prepare`] on every input set of a program loaded with [`crate::cli::load_program_named`]
-/// (nothing for TGSI programs).
-///
-/// # Errors
-/// [`crate::cli::Failure::BadInput`] naming `file` for regions [`prepare`] refuses.
-pub fn prepare_sets(
-    program: &Program,
-    names: Option<&crate::cli::NvNames>,
-    sets: &mut [Inputs],
-    file: &str,
-) -> Result<(), crate::cli::Failure> {
-    let Some(n) = names else {
-        return Ok(());
-    };
-    for s in sets {
-        prepare(program, &n.names, s)
-            .map_err(|e| crate::cli::Failure::BadInput(format!("{file}: {e}")))?;
-    }
-    Ok(())
-}
-
 /// `inputs` without what [`prepare`] derives (the global and shared memory windows and the
 /// window's base parameter), for writing an NV program's inputs file: the `global` regions
 /// and NV-named registers stay, so the file replays through [`prepare`].

@@ -39,8 +39,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_results::Store;
 
-use crate::cli::{emit, Failure};
-use crate::diff_cmd::EngineArgs;
+use crate::cmd::diff::EngineArgs;
+use crate::common::{emit, Failure};
 use crate::fuzz::{self, Campaign, Isolation, Stats};
 use crate::fuzz_chunk::Runner;
 use crate::isolate::WorkerSpec;

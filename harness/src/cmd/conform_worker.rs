@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 use shaderdiff_results::conform::junit::Case;
 use shaderdiff_results::conform::{Baseline, Status};
 
-use crate::cli::Failure;
-use crate::conform_cmd::{
+use crate::cmd::conform::{
     baseline_of, details, load_entry, run_entry, skip_pair, ConformArgs, Entry, PairResult,
 };
+use crate::common::Failure;
 use crate::diff::{Differ, ORACLE};
 use crate::isolate::{Death, Recv, WorkerChannel, WorkerProcess, WorkerSpec};
 

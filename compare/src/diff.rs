@@ -5,7 +5,7 @@
 //! acceptance intervals of that engine's class in the precision contract
 //! ([`shaderdiff_oracles::interp::run_with_intervals`]; one oracle run per class, shared by
 //! the engines of that class), and the engine's outputs are checked with
-//! [`shaderdiff_compare::output::compare`]. Per engine the result is an [`Outcome`]:
+//! [`crate::output::compare`]. Per engine the result is an [`Outcome`]:
 //! agree, mismatch (the differing channels), unsupported (never a mismatch), or failed (a
 //! compile error, trap or step limit the oracle did not have: a finding).
 //!
@@ -14,8 +14,8 @@
 //! disagree with the oracle on the same channel while agreeing with each other (same word,
 //! or both NaN), the oracle is the likelier culprit: [`Diff::oracle_suspect`].
 
+use crate::output::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_backends::{self as backends, Compiled, Engine, EngineError};
-use shaderdiff_compare::output::{compare, CompareError, CompareOptions, Mismatch};
 use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::denormal::DenormalMode;
 use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
@@ -24,8 +24,8 @@ use shaderdiff_oracles::{Inputs, Outputs};
 
 use crate::outcomes;
 
-/// The oracle's engine name.
-pub const ORACLE: &str = "interp";
+/// The oracle's engine name (the registry's oracle line, [`backends::ORACLE`]).
+pub const ORACLE: &str = backends::ORACLE;
 
 /// How an engine failed where the oracle did not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,7 +153,7 @@ impl Diff {
 
 /// Builds the engines called `names` (the oracle's name is skipped: it is always run as the
 /// oracle) from the registry with step budget `step_limit`; fault `fault` is switched on in
-/// the engine that owns it ([`crate::faults::config_for`]). Returns the engines and the
+/// the engine that owns it ([`backends::faults::config_for`]). Returns the engines and the
 /// names this build does not have (for a one-time "not available" note).
 pub fn engines_from_names(
     names: &[String],
@@ -177,7 +177,7 @@ pub fn engines_from_names_seeded(
         if name == ORACLE || engines.iter().any(|e| e.name() == name) {
             continue;
         }
-        let mut config = crate::faults::config_for(name, step_limit, fault);
+        let mut config = backends::faults::config_for(name, step_limit, fault);
         config.schedule_seed = seed;
         match backends::engine(name, &config) {
             Some(e) => engines.push(e),
@@ -322,7 +322,7 @@ impl Differ {
 
     /// Runs `program` on the oracle and then on each engine alone, calling `begin(name)`
     /// before each, and discards the results: when a worker process dies on a program, the
-    /// last `begin` names the engine that killed it (crash attribution, [`crate::isolate`]).
+    /// last `begin` names the engine that killed it (crash attribution, `shaderdiff::isolate`).
     pub fn run_each_engine(&self, program: &Program, inputs: &Inputs, begin: &mut dyn FnMut(&str)) {
         begin(ORACLE);
         let _ = interp::run(program, inputs, &self.interp);
@@ -425,11 +425,10 @@ impl Differ {
         engine: &str,
         actual: &Outputs,
     ) -> Outcome {
-        let both = |c: shaderdiff_compare::output::Comparison| match outcomes::alternative(oracle)
-        {
+        let both = |c: crate::output::Comparison| match outcomes::alternative(oracle) {
             Some(alt) if !c.agrees() => {
                 match compare(program, alt, engine, actual, self.contract, &self.opts) {
-                    Ok(d) => shaderdiff_compare::output::Comparison {
+                    Ok(d) => crate::output::Comparison {
                         mismatches: outcomes::union(c.mismatches, &d.mismatches),
                         ..c
                     },

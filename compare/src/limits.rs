@@ -27,7 +27,9 @@ use std::sync::OnceLock;
 use clap::Args;
 use shaderdiff_model::Program;
 
-use crate::inputs::MAX_INVOCATIONS;
+/// The most invocations an inputs file or `--invocations` may give (the harness's inputs
+/// file re-exports it as `inputs::MAX_INVOCATIONS`).
+pub const MAX_INVOCATIONS: usize = 1 << 24;
 
 /// Default of `--max-file-size` (bytes).
 pub const DEFAULT_FILE_BYTES: u64 = 16 << 20;
@@ -125,12 +127,12 @@ pub fn worker_args() -> Vec<String> {
 }
 
 /// Parses a size in bytes (`4096`, `64KiB`, `16MiB`, `1GiB`); unlike
-/// [`crate::isolate::parse_memory`] there is no "no limit".
+/// [`parse_memory`] there is no "no limit".
 ///
 /// # Errors
 /// Anything else, `0` or `none` included.
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    match crate::isolate::parse_memory(s)? {
+    match parse_memory(s)? {
         Some(n) => Ok(n),
         None => Err(format!("`{s}`: a limit must be a size of at least 1 byte")),
     }
@@ -252,4 +254,36 @@ mod tests {
         assert_eq!(d.max_gs_vertices, 1024);
         assert!(worker_args().is_empty());
     }
+}
+
+/// Parses a memory size: `4GiB`, `512MiB`, `2G`, `1000000` (bytes), `0` or `none` for no
+/// limit.
+///
+/// # Errors
+/// A message for anything else.
+pub fn parse_memory(s: &str) -> Result<Option<u64>, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") || t == "0" {
+        return Ok(None);
+    }
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}`: expected a size such as 4GiB, 512MiB or none"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        u => {
+            return Err(format!(
+                "`{s}`: unknown unit `{u}` (use KiB, MiB, GiB or TiB)"
+            ))
+        }
+    };
+    n.checked_mul(mult)
+        .map(Some)
+        .ok_or_else(|| format!("`{s}`: too large"))
 }

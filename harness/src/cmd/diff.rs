@@ -22,24 +22,19 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use shaderdiff_backends::REGISTRY;
 use shaderdiff_generators::inputs::inputs_for;
 use shaderdiff_generators::random::inputs_choices;
 use shaderdiff_model::Program;
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 
-use crate::cli::{load_program_named, Failure, Format, NvNames};
+use crate::common::{load_program_named, Failure, Format, NvNames};
 use crate::diff::{engines_from_names_seeded, Differ, ORACLE};
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
 use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::locate;
-
-/// Engine names INTERFACE.md defines (`valhall` may be missing from a build), and the
-/// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed)
-/// and `virgl` (virglrenderer through virgl_test_server, missing where it is not
-/// installed).
-pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa", "virgl"];
 
 /// Invocations of generated input sets when `--invocations` is not given.
 pub const RANDOM_INVOCATIONS: usize = 16;
@@ -64,7 +59,7 @@ pub struct EngineArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "interp,jit,valhall",
+        default_value = shaderdiff_backends::ENGINE_LIST,
         value_name = "LIST"
     )]
     pub backends: Vec<String>,
@@ -106,10 +101,11 @@ impl EngineArgs {
     /// As [`EngineArgs::differ`].
     pub fn differ_with(&self, step_limit: u64, notes: bool) -> Result<Differ, Failure> {
         for b in &self.backends {
-            if !KNOWN_ENGINES.contains(&b.as_str()) {
+            if REGISTRY.get(b).is_none() {
+                let known: Vec<&str> = REGISTRY.names().collect();
                 return Err(Failure::BadInput(format!(
                     "--backends: unknown engine `{b}` (known: {})",
-                    KNOWN_ENGINES.join(", ")
+                    known.join(", ")
                 )));
             }
         }
@@ -330,7 +326,7 @@ pub fn execute(args: &DiffArgs) -> u8 {
             }
             let n = count.unwrap_or(RANDOM_INVOCATIONS);
             sets.extend(random_inputs(&program, args.seed, args.random_inputs, n));
-            crate::nv_runtime::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
+            crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
             Ok((program, sets, names))
         });
         let r = match loaded {
@@ -374,7 +370,7 @@ pub fn execute(args: &DiffArgs) -> u8 {
             Format::Json => r.to_json_line() + "\n",
             Format::Text => r.to_text(10),
         };
-        if let Err(f) = crate::cli::emit(&text) {
+        if let Err(f) = crate::common::emit(&text) {
             return fail(f);
         }
     }

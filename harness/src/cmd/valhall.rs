@@ -18,7 +18,7 @@ use std::io::Read;
 
 use clap::{Args, Subcommand};
 
-use crate::cli::{emit, Failure};
+use crate::common::{emit, Failure};
 
 /// `shaderdiff valhall` arguments.
 #[derive(Debug, Args)]

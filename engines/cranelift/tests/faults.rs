@@ -272,6 +272,20 @@ fn cases() -> Vec<Case> {
             killed: None,
             emitted: Some((vec![(1, 0), (1, 1)], vec![(0, 0), (0, 1)])),
         },
+        // tgsi.rst ATOMIMAX: `resource[offset] = (dst_x > src_x ? dst_x : src_x)`, signed,
+        // returning the old value. 0 against -1 keeps 0, so the second atomic returns 0;
+        // compared as unsigned, -1 (0xffffffff) wins and the second returns it.
+        with(
+            "atomic-imax-unsigned",
+            one(
+                "COMP\nDCL BUFFER[0]\nDCL OUT[0]\nDCL TEMP[0]\n\
+                 IMM[0] UINT32 {0, 4294967295, 2, 0}\n\
+                 ATOMIMAX TEMP[0].x, BUFFER[0], IMM[0].xxxx, IMM[0].yyyy\n\
+                 ATOMIMAX OUT[0].x, BUFFER[0], IMM[0].xxxx, IMM[0].zzzz\nEND\n",
+                [0; 4],
+                [u32::MAX, 0, 0, 0],
+            ),
+        ),
     ]
 }
 
@@ -286,6 +300,12 @@ fn run(case: &Case, fault: Option<&str>) -> Outputs {
         inputs
             .registers
             .insert(RegKey::new(File::Input, 0), case.input.clone());
+    }
+    if case.program.contains("DCL BUFFER[0]") {
+        // One zeroed dword for the memory cases (absent, the buffer would be empty).
+        inputs
+            .buffers
+            .insert(RegKey::new(File::Buffer, 0), vec![0; 4]);
     }
     let engine = JitEngine::new(&EngineConfig {
         fault: fault.map(str::to_string),

@@ -38,6 +38,11 @@ impl<'a> Parser<'a> {
         }
         self.t.expect(b',')?;
         let target = self.target()?;
+        if let UnitRef::Unit(n) = unit {
+            let n = n.unwrap_or(0);
+            self.check_unit_limit(n, tk.start)?;
+            self.seen.tex_uses.push((n, target, tk.start));
+        }
         let mut offset = None;
         if self.t.eat(b',') {
             let off = self.t.peek().start;

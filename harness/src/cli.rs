@@ -73,6 +73,10 @@ pub struct CheckArgs {
     /// (tgsi_dump's `%10.4f` loses them). NV assembly always prints its literals as written.
     #[arg(long, requires = "print")]
     pub lossless: bool,
+    /// Implementation limits NV / ARB programs are checked against: `spec` (the specs'
+    /// minimum maxima), `nvidia` or `mesa` (docs/frontends.md).
+    #[arg(long, value_name = "spec|nvidia|mesa", default_value_t = nv::LimitProfile::Spec)]
+    pub limits: nv::LimitProfile,
 }
 
 /// `shaderdiff run PROGRAM [--backend ..] [--inputs ..] [--invocations N] [--format ..]`.
@@ -106,6 +110,10 @@ pub struct RunArgs {
     /// and the order of a warp's atomics). Every seed gives a legal execution.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub schedule_seed: u64,
+    /// Implementation limits NV / ARB programs are checked against: `spec`, `nvidia` or
+    /// `mesa` (docs/frontends.md).
+    #[arg(long, value_name = "spec|nvidia|mesa", default_value_t = nv::LimitProfile::Spec)]
+    pub limits: nv::LimitProfile,
 }
 
 /// Engine names (INTERFACE.md "Binary and engines").
@@ -187,13 +195,20 @@ pub enum Loaded {
 /// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
 /// (`file:line:col: message`).
 pub fn load_any(path: &Path) -> Result<Loaded, Failure> {
+    load_any_with(path, nv::LimitProfile::Spec)
+}
+
+/// [`load_any`] with NV / ARB programs checked against the limits of `limits`.
+///
+/// Errors: as [`load_any`].
+pub fn load_any_with(path: &Path, limits: nv::LimitProfile) -> Result<Loaded, Failure> {
     let text = lang::read_text(path).map_err(Failure::BadInput)?;
     let name = path.display().to_string();
     match lang::detect(&text) {
-        Lang::Nv => nv::parse(&text, &name)
+        Lang::Nv => nv::parse_with(&text, &name, limits)
             .map(Loaded::Nv)
             .map_err(|e| Failure::BadInput(e.to_string())),
-        Lang::Tgsi => tgsi::parse(&text, &name)
+        Lang::Tgsi => tgsi::parse_complete(&text, &name)
             .map(Loaded::Tgsi)
             .map_err(|e| Failure::BadInput(e.to_string())),
     }
@@ -207,6 +222,8 @@ pub struct NvNames {
     pub names: nv::NameMap,
     /// The program's stage (names are normalised per stage).
     pub stage: nv::NvStage,
+    /// The program's header (which bindings exist).
+    pub header: nv::Header,
     /// Vertices of a per-vertex input (`vertex[m].*`): the geometry program's input
     /// primitive, 32 for tessellation evaluation programs (MAX_PATCH_VERTICES_NV); `None`
     /// for other stages.
@@ -223,11 +240,23 @@ impl NvNames {
             .unwrap_or_else(|| k.to_string())
     }
 
+    /// [`NvNames::lookup`], with `Ok(None)` for a binding of the program's stage that the
+    /// program does not read (INTERFACE.md: accepted with a note).
+    ///
+    /// Errors: a name that is no binding of the stage.
+    pub fn key(&self, name: &str) -> Result<Option<RegKey>, String> {
+        match self.lookup(name) {
+            Ok(k) => Ok(Some(k)),
+            Err(_) if nv::is_input_binding(self.header, name) => Ok(None),
+            Err(m) => Err(m),
+        }
+    }
+
     /// The IR register an inputs-file key names (a binding such as `program.local[0]`,
     /// `vertex[1].attrib[0]` in a geometry program, or a declared variable name).
     ///
     /// Errors: a name the program does not read.
-    pub fn key(&self, name: &str) -> Result<RegKey, String> {
+    pub fn lookup(&self, name: &str) -> Result<RegKey, String> {
         if let (Some(k), Some(n)) = (nv_key(&self.names, self.stage, name), self.vertices) {
             if k.dimension.is_some_and(|m| m >= n) {
                 return Err(format!(
@@ -289,7 +318,17 @@ pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<Reg
 /// lowering does not support yet (condition codes, memory, textures, 64-bit ...) →
 /// [`Failure::Unsupported`] naming the instruction at `file:line:col`.
 pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Failure> {
-    match load_any(path)? {
+    load_program_named_with(path, nv::LimitProfile::Spec)
+}
+
+/// [`load_program_named`] with NV / ARB programs checked against the limits of `limits`.
+///
+/// Errors: as [`load_program_named`].
+pub fn load_program_named_with(
+    path: &Path,
+    limits: nv::LimitProfile,
+) -> Result<(Program, Option<NvNames>), Failure> {
+    match load_any_with(path, limits)? {
         Loaded::Tgsi(p) => Ok((p, None)),
         Loaded::Nv(p) => {
             let name = path.display();
@@ -307,6 +346,7 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 Some(NvNames {
                     names: l.names,
                     stage: l.stage,
+                    header: p.header,
                     vertices,
                 }),
             ))
@@ -372,7 +412,7 @@ fn check(args: &CheckArgs) -> u8 {
         c => c,
     };
     for path in &args.programs {
-        let result = load_any(path).and_then(|loaded| match loaded {
+        let result = load_any_with(path, args.limits).and_then(|loaded| match loaded {
             Loaded::Tgsi(p) => {
                 if args.print {
                     let opts = PrintOptions {
@@ -414,7 +454,7 @@ fn check(args: &CheckArgs) -> u8 {
 /// `run`: parse, read the inputs, pick the engine from the registry
 /// (`shaderdiff_backends::engine`), run, print.
 fn run(args: &RunArgs) -> Result<(), Failure> {
-    let (program, nv_names) = load_program_named(&args.program)?;
+    let (program, nv_names) = load_program_named_with(&args.program, args.limits)?;
     let name = args.program.display().to_string();
     let count = args.invocations.map(|n| n as usize);
     let keys = nv_names.as_ref().map(|n| move |s: &str| n.key(s));

@@ -102,3 +102,34 @@ pub fn parse_with(
 pub fn print(p: &NvProgram) -> String {
     print::print_program(p)
 }
+
+/// Whether `name` is an input binding of programs with header `h` (an attribute or a
+/// program parameter such as `fragment.texcoord[1]`, `vertex[0].attrib[2]`,
+/// `program.local[3]`, or a texture unit `texture[n]`), whether or not a program reads it:
+/// INTERFACE.md "The inputs file" accepts such names with a note. Checked against the
+/// most generous limits profile ([`LimitProfile::Mesa`]).
+pub fn is_input_binding(h: Header, name: &str) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']');
+    if !name.chars().all(plain) {
+        return false;
+    }
+    let decls = match h.stage {
+        NvStage::Geometry => "PRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n",
+        NvStage::Compute => "GROUP_SIZE 1;\n",
+        _ => "",
+    };
+    let text = |stmt: &str| format!("{}\n{decls}TEMP t__;\n{stmt}\nEND\n", h.text());
+    let read = text(&format!("MOV t__, {name};"));
+    if let Ok(p) = parse_with(&read, "", LimitProfile::Mesa) {
+        // A swizzle (`fragment.texcoord[1].x`) is not part of a binding's name.
+        let src = p.instructions().next().and_then(|i| i.srcs.first());
+        return src.is_some_and(|s| {
+            s.swizzle == Swizzle::None && matches!(s.base, SrcBase::Ref(VarRef::Binding(_)))
+        });
+    }
+    let unit = name
+        .strip_prefix("texture[")
+        .and_then(|r| r.strip_suffix(']'))
+        .and_then(|n| n.parse::<u32>().ok());
+    unit.is_some_and(|n| n < Limits::of(LimitProfile::Mesa, h).image_units)
+}

@@ -171,7 +171,8 @@ fn every_table_x13_instruction_parses_with_its_operands_and_modifiers() {
                 (".F", 'X' | '6') => Some(".S"),
                 _ => None,
             };
-            if let (Some(ib), false) = (int_base, r.name == "CVT") {
+            let float_out = r.name == "CVT" || r.name.starts_with("UP");
+            if let (Some(ib), false) = (int_base, float_out) {
                 rejects(
                     &program(&r, "5.0", "", &format!("{ib}.SAT")),
                     "saturation is not supported on fixed-point results",

@@ -389,4 +389,6 @@ fn saturation_needs_floating_point_results() {
     accepts("!!NVfp5.0\nTEMP R0;\nADD.F.SAT R0, R0, R0;\nEND\n");
     // NV_gpu_program5 § CVT: "Integer values are clamped ... if SAT is specified".
     accepts("!!NVfp5.0\nTEMP R0;\nCVT.S32.F32.SAT R0, R0;\nCVT.S64.F64.SAT R0, R0;\nEND\n");
+    // § UP2H: the data type names the operand; the results are floating-point.
+    accepts("!!NVfp5.0\nTEMP R0;\nUP2H.U.SAT R0, R0.x;\nEND\n");
 }

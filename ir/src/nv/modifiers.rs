@@ -291,9 +291,15 @@ impl<'a> Parser<'a> {
         }
         // NV_gpu_program4 §2.X.4.1: "Clamping modifiers are not supported on instructions
         // that do not produce floating-point results"; NV_gpu_program5 §2.X.4.1 keeps the
-        // rule "with one exception", CVT, whose SAT clamps integer results (§ CVT).
+        // rule "with one exception", CVT, whose SAT clamps integer results (§ CVT). The
+        // unpack instructions (UP2H, UP2US, UP4B, UP4UB) take the data type of their
+        // operand and always produce floating-point results (§ UP2H ...).
+        let float_result = matches!(
+            ins.opcode,
+            NvOpcode::Cvt | NvOpcode::Up2h | NvOpcode::Up2us | NvOpcode::Up4b | NvOpcode::Up4ub
+        );
         if let (Some(c), Some(t)) = (m.clamp, m.ty) {
-            if t.base() != BaseType::F && ins.opcode != NvOpcode::Cvt {
+            if t.base() != BaseType::F && !float_result {
                 return self.err_at(
                     off,
                     format!(

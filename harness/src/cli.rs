@@ -245,9 +245,21 @@ impl NvNames {
     ///
     /// Errors: a name that is no binding of the stage.
     pub fn key(&self, name: &str) -> Result<Option<RegKey>, String> {
+        // A per-vertex input needs its vertex (`vertex[m].position`); a vertex the
+        // primitive lacks stays an error.
+        let per_vertex = matches!(
+            self.stage,
+            nv::NvStage::Geometry | nv::NvStage::TessCtrl | nv::NvStage::TessEval
+        ) && name.starts_with("vertex.");
         match self.lookup(name) {
             Ok(k) => Ok(Some(k)),
-            Err(_) if nv::is_input_binding(self.header, name) => Ok(None),
+            Err(_)
+                if !per_vertex
+                    && nv_key(&self.names, self.stage, name).is_none()
+                    && nv::is_input_binding(self.header, name) =>
+            {
+                Ok(None)
+            }
             Err(m) => Err(m),
         }
     }

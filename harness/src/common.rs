@@ -86,13 +86,20 @@ pub enum Loaded {
 /// Errors: unreadable or non-UTF-8 file and parse/validation errors → [`Failure::BadInput`]
 /// (`file:line:col: message`).
 pub fn load_any(path: &Path) -> Result<Loaded, Failure> {
+    load_any_with(path, nv::LimitProfile::Spec)
+}
+
+/// [`load_any`] with NV / ARB programs checked against the limits of `limits`.
+///
+/// Errors: as [`load_any`].
+pub fn load_any_with(path: &Path, limits: nv::LimitProfile) -> Result<Loaded, Failure> {
     let text = lang::read_text(path).map_err(Failure::BadInput)?;
     let name = path.display().to_string();
     match lang::detect(&text) {
-        Lang::Nv => nv::parse(&text, &name)
+        Lang::Nv => nv::parse_with(&text, &name, limits)
             .map(Loaded::Nv)
             .map_err(|e| Failure::BadInput(e.to_string())),
-        Lang::Tgsi => tgsi::parse(&text, &name)
+        Lang::Tgsi => tgsi::parse_complete(&text, &name)
             .map(Loaded::Tgsi)
             .map_err(|e| Failure::BadInput(e.to_string())),
     }
@@ -106,6 +113,8 @@ pub struct NvNames {
     pub names: nv::NameMap,
     /// The program's stage (names are normalised per stage).
     pub stage: nv::NvStage,
+    /// The program's header (which bindings exist).
+    pub header: nv::Header,
     /// Vertices of a per-vertex input (`vertex[m].*`): the geometry program's input
     /// primitive, 32 for tessellation evaluation programs (MAX_PATCH_VERTICES_NV); `None`
     /// for other stages.
@@ -122,11 +131,35 @@ impl NvNames {
             .unwrap_or_else(|| k.to_string())
     }
 
+    /// [`NvNames::lookup`], with `Ok(None)` for a binding of the program's stage that the
+    /// program does not read (INTERFACE.md: accepted with a note).
+    ///
+    /// Errors: a name that is no binding of the stage.
+    pub fn key(&self, name: &str) -> Result<Option<RegKey>, String> {
+        // A per-vertex input needs its vertex (`vertex[m].position`); a vertex the
+        // primitive lacks stays an error.
+        let per_vertex = matches!(
+            self.stage,
+            nv::NvStage::Geometry | nv::NvStage::TessCtrl | nv::NvStage::TessEval
+        ) && name.starts_with("vertex.");
+        match self.lookup(name) {
+            Ok(k) => Ok(Some(k)),
+            Err(_)
+                if !per_vertex
+                    && nv_key(&self.names, self.stage, name).is_none()
+                    && nv::is_input_binding(self.header, name) =>
+            {
+                Ok(None)
+            }
+            Err(m) => Err(m),
+        }
+    }
+
     /// The IR register an inputs-file key names (a binding such as `program.local[0]`,
     /// `vertex[1].attrib[0]` in a geometry program, or a declared variable name).
     ///
     /// Errors: a name the program does not read.
-    pub fn key(&self, name: &str) -> Result<RegKey, String> {
+    pub fn lookup(&self, name: &str) -> Result<RegKey, String> {
         if let (Some(k), Some(n)) = (nv_key(&self.names, self.stage, name), self.vertices) {
             if k.dimension.is_some_and(|m| m >= n) {
                 return Err(format!(
@@ -188,11 +221,21 @@ pub fn nv_key(names: &nv::NameMap, stage: nv::NvStage, name: &str) -> Option<Reg
 /// lowering does not support yet (condition codes, memory, textures, 64-bit ...) →
 /// [`Failure::Unsupported`] naming the instruction at `file:line:col`.
 pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Failure> {
+    load_program_named_with(path, nv::LimitProfile::Spec)
+}
+
+/// [`load_program_named`] with NV / ARB programs checked against the limits of `limits`.
+///
+/// Errors: as [`load_program_named`].
+pub fn load_program_named_with(
+    path: &Path,
+    limits: nv::LimitProfile,
+) -> Result<(Program, Option<NvNames>), Failure> {
     let checked = |p: &Program, shared: Option<u32>| {
         crate::limits::check_program(p, shared, &path.display().to_string())
             .map_err(Failure::BadInput)
     };
-    match load_any(path)? {
+    match load_any_with(path, limits)? {
         Loaded::Tgsi(p) => checked(&p, None).map(|()| (p, None)),
         Loaded::Nv(p) => {
             let name = path.display();
@@ -211,6 +254,7 @@ pub fn load_program_named(path: &Path) -> Result<(Program, Option<NvNames>), Fai
                 Some(NvNames {
                     names: l.names,
                     stage: l.stage,
+                    header: p.header,
                     vertices,
                 }),
             ))

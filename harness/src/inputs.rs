@@ -82,6 +82,9 @@ pub struct InputsDoc {
     pub global: Vec<(Located<u64>, Vec<u8>)>,
     /// `textures` entries in file order (unit key, texture at its value's position).
     pub textures: Vec<(Located<RegKey>, Located<Texture>)>,
+    /// Names that are bindings of the program's stage the program does not read
+    /// (INTERFACE.md: accepted, with one note on stderr).
+    pub unread: Vec<String>,
 }
 
 /// The top-level object, leaves kept as raw JSON text so that positions can be computed.
@@ -202,9 +205,10 @@ pub fn parse_document(text: &str, file: &str) -> Result<InputsDoc, InputsError> 
 }
 
 /// How an NV program's register names (`fragment.texcoord[1]`, `program.local[0]`,
-/// INTERFACE.md "The inputs file") translate to IR registers: `Err` is the message for a
-/// name the program does not use.
-pub type KeyMap<'a> = &'a dyn Fn(&str) -> Result<RegKey, String>;
+/// INTERFACE.md "The inputs file") translate to IR registers: `Ok(None)` for a binding of
+/// the program's stage that the program does not read (skipped with a note), `Err` the
+/// message for a name that is no binding of the stage.
+pub type KeyMap<'a> = &'a dyn Fn(&str) -> Result<Option<RegKey>, String>;
 
 /// [`parse_document`] with the register names translated by `keys` (NV programs) instead
 /// of read as IR names (`IN[0]`, `CONST[1]`).
@@ -260,22 +264,28 @@ pub fn parse_document_with(
             pos: loc.value(raw),
         });
     }
-    let key = |name: &str, raw: &RawValue| -> Result<Located<RegKey>, InputsError> {
+    let key = |name: &str, raw: &RawValue| -> Result<Option<Located<RegKey>>, InputsError> {
         let pos = loc.key(raw);
-        keys.map_or_else(|| parse_reg_name(name), |f| f(name))
-            .map(|value| Located { value, pos })
+        keys.map_or_else(|| parse_reg_name(name).map(Some), |f| f(name))
+            .map(|value| value.map(|value| Located { value, pos }))
             .map_err(|m| err(Some(pos), m))
     };
     for (name, raw) in top.registers.map_or(Vec::new(), |e| e.0) {
         let k = key(&name, raw)?;
         let v =
             parse_reg_value(&loc, raw).map_err(|(p, m)| err(Some(p), format!("{name}: {m}")))?;
-        doc.registers.push((k, v));
+        match k {
+            Some(k) => doc.registers.push((k, v)),
+            None => doc.unread.push(name),
+        }
     }
     for (name, raw) in top.constants.map_or(Vec::new(), |e| e.0) {
         let k = key(&name, raw)?;
         let v = vec4_at(&loc, raw).map_err(|(p, m)| err(Some(p), format!("{name}: {m}")))?;
-        doc.constants.push((k, v));
+        match k {
+            Some(k) => doc.constants.push((k, v)),
+            None => doc.unread.push(name),
+        }
     }
     let hex = |name: &str, raw: &RawValue| -> Result<Vec<u8>, InputsError> {
         let pos = Some(loc.value(raw));
@@ -293,7 +303,10 @@ pub fn parse_document_with(
     for (name, raw) in top.buffers.map_or(Vec::new(), |e| e.0) {
         let k = key(&name, raw)?;
         let bytes = hex(&name, raw)?;
-        doc.buffers.push((k, bytes));
+        match k {
+            Some(k) => doc.buffers.push((k, bytes)),
+            None => doc.unread.push(name),
+        }
     }
     for (name, raw) in top.global.map_or(Vec::new(), |e| e.0) {
         let pos = loc.key(raw);
@@ -305,6 +318,10 @@ pub fn parse_document_with(
         let k = key(&name, raw)?;
         let t = crate::inputs_tex::parse_texture(&loc, raw)
             .map_err(|(p, m)| err(Some(p), format!("{name}: {m}")))?;
+        let Some(k) = k else {
+            doc.unread.push(name);
+            continue;
+        };
         doc.textures.push((
             k,
             Located {
@@ -417,8 +434,9 @@ pub fn load_with(
 /// * The count is `invocations` (the `--invocations` flag) if given, else the file's,
 ///   else [`DEFAULT_INVOCATIONS`]; it must be 1..=[`MAX_INVOCATIONS`] and, for fragment
 ///   programs, a multiple of 4.
-/// * `registers` keys must be `IN`/`SV` registers the program declares; a list of
-///   vec4s must have one per invocation.
+/// * `registers` keys must be `IN`/`SV` registers; one the program does not declare is
+///   skipped with one note on stderr for the file (INTERFACE.md); a list of vec4s must
+///   have one per invocation.
 /// * `constants` keys must be declared `CONST` registers. `CONST[i]` and `CONST[0][i]`
 ///   name the same register (buffer 0); the key is stored in the form the program
 ///   declares it.
@@ -473,6 +491,7 @@ pub fn resolve(
         invocations: count,
         ..Inputs::default()
     };
+    let mut unread = doc.unread.clone();
     for (key, value) in &doc.registers {
         let k = key.value;
         if !matches!(k.file, File::Input | File::SystemValue) {
@@ -486,7 +505,9 @@ pub fn resolve(
                 format!("{k} is not an input: \"registers\" takes IN[n] and SV[n]{hint}"),
             ));
         }
-        let k = declared(program, k).map_err(|m| err(Some(key.pos), m))?;
+        let Some(k) = declared_or_unread(program, k, &mut unread) else {
+            continue;
+        };
         let vecs = match &value.value {
             RegValue::All(v) => vec![*v],
             RegValue::PerInvocation(list) => {
@@ -517,7 +538,9 @@ pub fn resolve(
                 ),
             ));
         }
-        let k = declared(program, key.value).map_err(|m| err(Some(key.pos), m))?;
+        let Some(k) = declared_or_unread(program, key.value, &mut unread) else {
+            continue;
+        };
         if inputs.constants.insert(k, *v).is_some() {
             return Err(err(Some(key.pos), format!("{k} is given twice")));
         }
@@ -532,7 +555,9 @@ pub fn resolve(
                 ),
             ));
         }
-        let k = declared(program, key.value).map_err(|m| err(Some(key.pos), m))?;
+        let Some(k) = declared_or_unread(program, key.value, &mut unread) else {
+            continue;
+        };
         if inputs.buffers.insert(k, bytes.clone()).is_some() {
             return Err(err(Some(key.pos), format!("{k} is given twice")));
         }
@@ -547,7 +572,9 @@ pub fn resolve(
                 ),
             ));
         }
-        let k = declared(program, key.value).map_err(|m| err(Some(key.pos), m))?;
+        let Some(k) = declared_or_unread(program, key.value, &mut unread) else {
+            continue;
+        };
         if inputs.textures.insert(k, tex.value.clone()).is_some() {
             return Err(err(Some(key.pos), format!("{k} is given twice")));
         }
@@ -560,7 +587,31 @@ pub fn resolve(
             ));
         }
     }
+    note_unread(&doc.file, &unread);
     Ok(inputs)
+}
+
+/// [`declared`], or `None` (with the name added to `unread`) for a register of the right
+/// kind that the program does not declare: INTERFACE.md "The inputs file" accepts it with
+/// a note, so that one inputs file may serve a whole directory.
+fn declared_or_unread(program: &Program, key: RegKey, unread: &mut Vec<String>) -> Option<RegKey> {
+    match declared(program, key) {
+        Ok(k) => Some(k),
+        Err(_) => {
+            unread.push(key.to_string());
+            None
+        }
+    }
+}
+
+/// The one note on stderr for inputs the program does not read (INTERFACE.md).
+fn note_unread(file: &str, unread: &[String]) {
+    if !unread.is_empty() {
+        eprintln!(
+            "{file}: note: the program does not read {}; ignored",
+            unread.join(", ")
+        );
+    }
 }
 
 /// Checks that `key` names a register the program declares; returns it in the form the

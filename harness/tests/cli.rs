@@ -204,9 +204,19 @@ fn nv_assembly_checks_and_runs() {
         "u.json",
         r#"{"registers": {"fragment.texcoord[3]": [1, 0, 0, 0]}}"#,
     );
+    // INTERFACE.md: a binding of the stage that the program does not read is accepted with
+    // one note on stderr; a name that is no binding at all is bad input.
     let o = run(&["run", &p, "--inputs", &unknown]);
+    assert_eq!(status(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("note: the program does not read fragment.texcoord[3]"));
+    let bogus = s.file(
+        "b.json",
+        r#"{"registers": {"fragment.bogus[3]": [1, 0, 0, 0]}}"#,
+    );
+    let o = run(&["run", &p, "--inputs", &bogus]);
     assert_eq!(status(&o), 2);
-    assert!(one_line_error(&o).contains("unknown register \"fragment.texcoord[3]\""));
+    assert!(one_line_error(&o).contains("unknown register \"fragment.bogus[3]\""));
 
     let cc = s.file(
         "cc.nv",
@@ -453,8 +463,8 @@ fn inputs_file_errors_are_status_2_with_position() {
         ),
         (
             "unknown.json",
-            "{\"registers\": {\"IN[7]\": [0, 0, 0, 0]}}",
-            ":1:16: unknown register IN[7]: the program declares IN[0]",
+            "{\"registers\": {\"TEMP[7]\": [0, 0, 0, 0]}}",
+            ":1:16: TEMP[7] is not an input",
         ),
         (
             "typo.json",

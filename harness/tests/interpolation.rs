@@ -119,7 +119,7 @@ fn tgsi_interpolation_on_every_engine() {
     );
 }
 
-const NV: &str = "!!NVfp5.0\nFLAT ATTRIB flat = fragment.attrib[2];\n\
+const NV: &str = "!!NVfp5.0\nOPTION ARB_draw_buffers;\nFLAT ATTRIB flat = fragment.attrib[2];\n\
     IPAO result.color, fragment.texcoord[0].xxxx, fragment.texcoord[1];\n\
     IPAC result.color[1], |fragment.texcoord[0]|;\n\
     IPAS result.color[2], -fragment.texcoord[0].xxxx, 0;\n\

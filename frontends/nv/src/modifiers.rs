@@ -289,6 +289,28 @@ impl<'a> Parser<'a> {
         if m.clamp.is_some() && !info.sat {
             return bad(format!("`.{}`", m.clamp.map_or("", Clamp::name)));
         }
+        // NV_gpu_program4 §2.X.4.1: "Clamping modifiers are not supported on instructions
+        // that do not produce floating-point results"; NV_gpu_program5 §2.X.4.1 keeps the
+        // rule "with one exception", CVT, whose SAT clamps integer results (§ CVT). The
+        // unpack instructions (UP2H, UP2US, UP4B, UP4UB) take the data type of their
+        // operand and always produce floating-point results (§ UP2H ...).
+        let float_result = matches!(
+            ins.opcode,
+            NvOpcode::Cvt | NvOpcode::Up2h | NvOpcode::Up2us | NvOpcode::Up4b | NvOpcode::Up4ub
+        );
+        if let (Some(c), Some(t)) = (m.clamp, m.ty) {
+            if t.base() != BaseType::F && !float_result {
+                return self.err_at(
+                    off,
+                    format!(
+                        "saturation is not supported on fixed-point results: `{name}.{}` \
+                         produces integers, so `.{}` cannot clamp them (NV_gpu_program4 §2.X.4.1)",
+                        t.name(),
+                        c.name()
+                    ),
+                );
+            }
+        }
         let arith = info.float != TypeSupport::No || info.int != TypeSupport::No;
         if (m.ntc || m.prec) && !(info.mods == ModKind::Arith && arith) {
             return bad(if m.ntc { "`.NTC`" } else { "`.PREC`" }.into());

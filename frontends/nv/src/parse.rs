@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use super::ast::*;
 use super::bindings::{trie, Trie};
 use super::lexer::{clip, PResult, Tok, Tokens};
+use super::limits::{LimitProfile, Limits};
+use super::rules::Seen;
 use super::structure::Blocks;
 use crate::error::ParseError;
 use crate::program::Pos;
@@ -60,6 +62,7 @@ pub const KNOWN_OPTIONS: &[&str] = &[
     "NV_unroll_all",
     "NV_viewport_array2",
     "NV_texture_multisample",
+    "ATI_draw_buffers",
 ];
 
 /// What the header and the options enable.
@@ -123,6 +126,11 @@ pub(crate) struct Parser<'a> {
     /// Operand positions of the statement being parsed.
     pub operand_pos: Vec<Pos>,
     pub file: &'a str,
+    /// The implementation limits bindings are checked against, and their profile.
+    pub limits: Limits,
+    pub profile: LimitProfile,
+    /// What the whole-program rules at `END` need (`rules.rs`).
+    pub seen: Seen,
 }
 
 /// Finds the header at the start of `text` (leading whitespace allowed). Returns the header
@@ -156,8 +164,8 @@ fn header(text: &str, file: &str) -> PResult<(Header, usize)> {
     )
 }
 
-/// Parses a whole program; see [`super::parse`].
-pub(crate) fn parse_program(text: &str, file: &str) -> PResult<NvProgram> {
+/// Parses a whole program; see [`super::parse_with`].
+pub(crate) fn parse_program(text: &str, file: &str, profile: LimitProfile) -> PResult<NvProgram> {
     let (h, from) = header(text, file)?;
     let mut ps = Parser {
         t: Tokens::new(text, from, file),
@@ -169,6 +177,9 @@ pub(crate) fn parse_program(text: &str, file: &str) -> PResult<NvProgram> {
         label_uses: Vec::new(),
         operand_pos: Vec::new(),
         file,
+        limits: Limits::of(profile, h),
+        profile,
+        seen: Seen::default(),
     };
     let mut prog = NvProgram {
         header: h,
@@ -203,13 +214,15 @@ pub(crate) fn parse_program(text: &str, file: &str) -> PResult<NvProgram> {
                 }
                 ps.t.next();
                 let name = ps.t.expect_ident("an option name")?;
+                let name_off = ps.t.toks[ps.t.i - 1].start;
                 if !KNOWN_OPTIONS.contains(&name) {
-                    return ps.t.err_at(
-                        ps.t.toks[ps.t.i - 1].start,
-                        format!("unknown option `{}`", clip(name)),
-                    );
+                    return ps
+                        .t
+                        .err_at(name_off, format!("unknown option `{}`", clip(name)));
                 }
                 ps.t.expect(b';')?;
+                ps.check_option(name, &prog.options, name_off)?;
+                ps.seen.options.push((name.to_string(), name_off));
                 ps.enable(name);
                 prog.options.push(name.to_string());
                 prog.source_map.options.push(pos);
@@ -497,8 +510,10 @@ impl<'a> Parser<'a> {
         Ok(self.t.expect_uint(u32::MAX as u64, what)? as u32)
     }
 
-    /// Load-time checks at `END`: branch targets exist, mandatory declarations are present.
+    /// Load-time checks at `END`: branch targets exist, mandatory declarations are present,
+    /// and the whole-program rules of `rules.rs`.
     fn finish(&self, prog: &NvProgram) -> PResult<()> {
+        self.whole_program_rules(prog)?;
         for (name, off) in &self.label_uses {
             if !self.labels.contains_key(name) {
                 return self

@@ -137,6 +137,7 @@ impl<'a> Parser<'a> {
                 let mut names = Vec::new();
                 loop {
                     let off = self.t.peek().start;
+                    self.seen.address_decls.push(off);
                     let name = self.t.expect_ident("a variable name")?.to_string();
                     self.declare(
                         &name,
@@ -411,6 +412,16 @@ impl<'a> Parser<'a> {
                 }
                 _ => false,
             });
+        if kind == DeclKind::Param && list {
+            let items = init
+                .iter()
+                .filter_map(|i| match i {
+                    InitItem::Binding(b) => Some(b.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.seen.param_arrays.push((name.clone(), name_off, items));
+        }
         self.declare(
             &name,
             name_off,
@@ -577,6 +588,7 @@ impl<'a> Parser<'a> {
     /// of the program type: a segment is taken only if the tree continues with it.
     pub fn binding(&mut self, ctx: Ctx) -> PResult<(Binding, BindClass)> {
         let trie = self.trie;
+        let start = self.t.peek().start;
         let mut node = 0;
         let mut segments: Vec<Segment> = Vec::new();
         loop {
@@ -600,7 +612,7 @@ impl<'a> Parser<'a> {
             self.t.next();
             let mut index = Vec::new();
             while index.len() < child.max_idx as usize && self.t.at(b'[') {
-                let rel_ok = ctx == Ctx::Operand && matches!(child.name, "texcoord" | "attrib");
+                let rel_ok = ctx == Ctx::Operand && self.binding_rel_ok(&segments, child.name);
                 index.push(self.index(ctx, rel_ok)?);
             }
             segments.push(Segment {
@@ -627,7 +639,12 @@ impl<'a> Parser<'a> {
             break;
         }
         match trie.nodes[node].terminal {
-            Some(class) => Ok((Binding { segments }, class)),
+            Some(class) => {
+                let b = Binding { segments };
+                self.check_binding(&b, class, start)?;
+                self.seen.bindings.push((b.clone(), class, start));
+                Ok((b, class))
+            }
             None => {
                 let opts: Vec<String> = trie.nodes[node]
                     .children
@@ -676,15 +693,52 @@ impl<'a> Parser<'a> {
             Tok::Ident if rel_ok => {
                 let var = self.t.next();
                 let name = self.t.text_of(var);
-                if !self.vars.contains_key(name) {
+                let Some(info) = self.vars.get(name) else {
                     return self.undeclared(name, var.start);
+                };
+                if self.arb() && info.kind != VarKind::Address {
+                    // ARB_vertex_program <progParamArrayRel> ::= <addrReg> <addrComponent>
+                    // <addrRegRelOffset>; NV_fragment_program2 <arrayMemRel> ::= <addrUseS>.
+                    return self.err_at(
+                        var.start,
+                        format!(
+                            "a relative index in ARB programs is an address register (`A0.x`), not `{}` (declared by {})",
+                            clip(name),
+                            info.kind.keyword()
+                        ),
+                    );
                 }
                 self.t.expect(b'.')?;
+                let comp_off = self.t.peek().start;
                 let comp = self.scalar_component()?;
+                // ARB_vertex_program <addrComponent> ::= "." "x"; NV_vertex_program2 makes
+                // it <xyzwComponent>; NV_fragment_program2 keeps "x".
+                let any_comp = self.stage() == NvStage::Vertex && self.feat.vp2;
+                if self.arb() && comp != 0 && !any_comp {
+                    return self.err_at(
+                        comp_off,
+                        "an address register is read only through its `x` component here \
+                         (ARB_vertex_program <addrComponent>; NV_vertex_program2 allows y, z, w)",
+                    );
+                }
                 let mut offset = 0i32;
                 if self.t.at(b'+') || self.t.at(b'-') {
                     let neg = self.t.next().tok == Tok::Punct(b'-');
+                    let off_at = self.t.peek().start;
                     let v = self.t.expect_uint(i32::MAX as u64, "an index offset")? as i32;
+                    // ARB_vertex_program <addrRegPosOffset> 0..63, <addrRegNegOffset> 0..64
+                    // (NV_vertex_program2 lifts the bounds: "+" <integer>).
+                    let max = if neg { 64 } else { 63 };
+                    if self.arb() && !self.feat.vp2 && v > max {
+                        return self.err_at(
+                            off_at,
+                            format!(
+                                "relative offset {}{v} is outside -64..63 \
+                                 (ARB_vertex_program <addrRegRelOffset>)",
+                                if neg { "-" } else { "+" }
+                            ),
+                        );
+                    }
                     offset = if neg { -v } else { v };
                 }
                 Index::Rel(RelIndex {
@@ -704,6 +758,26 @@ impl<'a> Parser<'a> {
         };
         self.t.expect(b']')?;
         Ok(ix)
+    }
+
+    /// Whether binding segment `name` (after `segs`) may take a relative index: NV
+    /// programs index `texcoord` and `attrib` arrays relatively (NV_gpu_program4
+    /// `<arrayMemRel>`); ARB programs only with NV_vertex_program3 (`vertex.texcoord`,
+    /// `vertex.attrib`, `result.texcoord`) or NV_fragment_program2 (`fragment.texcoord`).
+    fn binding_rel_ok(&self, segs: &[Segment], name: &str) -> bool {
+        if !matches!(name, "texcoord" | "attrib") {
+            return false;
+        }
+        if !self.arb() {
+            return true;
+        }
+        let root = segs.first().map_or("", |s| s.name.as_str());
+        match self.stage() {
+            NvStage::Vertex => {
+                self.feat.vp3 && (root == "vertex" || (root == "result" && name == "texcoord"))
+            }
+            _ => self.feat.fp2 && root == "fragment" && name == "texcoord",
+        }
     }
 
     /// One component letter `x y z w` or `r g b a`.

@@ -118,6 +118,10 @@ impl<'a> Parser<'a> {
             | Shape::Atom
             | Shape::Arl => {
                 ins.dst = Some(self.dst(op.shape() == Shape::Arl)?);
+                // ARB_vertex_program <ARL_instruction> ::= "ARL" <maskedAddrReg> ","
+                // <scalarSrcReg>; NV_vertex_program2 makes the operand <instOperandV>.
+                let arb_arl = op.shape() == Shape::Arl && self.arb() && !self.feat.vp2;
+                let srcs: &[Comps] = if arb_arl { &[S] } else { srcs };
                 for &c in srcs {
                     self.t.expect(b',')?;
                     ins.srcs.push(self.src(c, value)?);
@@ -139,9 +143,31 @@ impl<'a> Parser<'a> {
                     neg: false,
                     sel: ExtSel::Zero,
                 }; 4];
+                let mut sets = (false, false);
                 for s in &mut sel {
                     self.t.expect(b',')?;
+                    let at = self.t.peek().start;
+                    let neg = self.t.at(b'-') || self.t.at(b'+');
+                    let letter = self
+                        .t
+                        .text_of(self.t.peek_n(neg as usize))
+                        .bytes()
+                        .next()
+                        .unwrap_or(0);
                     *s = self.ext_swizzle()?;
+                    if matches!(s.sel, ExtSel::Comp(_)) {
+                        let xyzw = b"xyzw".contains(&letter);
+                        sets = (sets.0 || xyzw, sets.1 || !xyzw);
+                    }
+                    // ARB_fragment_program <extendedSwizzle> ::= <xyzwExtendedSwizzle> |
+                    // <rgbaExtendedSwizzle>: the four selectors use one component set.
+                    if sets.0 && sets.1 {
+                        return self.err_at(
+                            at,
+                            "an extended swizzle names components from `xyzw` or from `rgba`, \
+                             not both (<xyzwExtendedSwizzle> | <rgbaExtendedSwizzle>)",
+                        );
+                    }
                 }
                 ins.ext_swizzle = Some(sel);
             }
@@ -251,7 +277,25 @@ impl<'a> Parser<'a> {
                 ins.srcs.push(self.src(N, SrcCtx::Address)?);
             }
             Shape::Pusha => ins.srcs.push(self.src(N, SrcCtx::Address)?),
-            Shape::Popa => ins.dst = Some(self.dst(true)?),
+            Shape::Popa => {
+                let off = self.t.peek().start;
+                let d = self.dst(true)?;
+                // NV_vertex_program3 § POPA: "a program will fail to load if it includes a
+                // component write mask other than ".xyzw" or a condition code write mask
+                // test other than "TR"".
+                let tr = d.cc.as_ref().is_none_or(|c| {
+                    c.cond == CondCode::Tr
+                        && matches!(c.swizzle, Swizzle::None | Swizzle::Vector([0, 1, 2, 3]))
+                });
+                if d.mask != 0xF || !tr {
+                    return self.err_at(
+                        off,
+                        "`POPA` takes no write mask other than `.xyzw` and no condition \
+                         other than `TR` (NV_vertex_program3 § POPA)",
+                    );
+                }
+                ins.dst = Some(d);
+            }
         }
         Ok(())
     }
@@ -411,9 +455,19 @@ impl<'a> Parser<'a> {
             }
         };
         let mut mask = 0xF;
+        let mask_off = self.t.peek().start;
         if self.t.at(b'.') {
             self.t.next();
             mask = self.write_mask()?;
+        }
+        // ARB_vertex_program <maskedAddrReg> ::= <addrReg> <addrWriteMask>,
+        // <addrWriteMask> ::= "." "x"; NV_vertex_program2 makes it <optWriteMask>.
+        if addr && self.arb() && self.stage() == NvStage::Vertex && !self.feat.vp2 && mask != 1 {
+            return self.err_at(
+                mask_off,
+                "an address register is written through `.x` only in !!ARBvp1.0 programs \
+                 (ARB_vertex_program <addrWriteMask>; NV_vertex_program2 allows other masks)",
+            );
         }
         let mut cc = None;
         if self.t.at(b'(') {
@@ -458,7 +512,15 @@ impl<'a> Parser<'a> {
                 });
             }
             let ioff = self.t.peek_n(1).start;
-            let ix = self.index(Ctx::Operand, true)?;
+            // ARB_vertex_program: only program parameter arrays are indexed relatively
+            // (<progParamArrayRel>); ARB_fragment_program has no relative addressing.
+            let rel_ok = !self.arb()
+                || (self.stage() == NvStage::Vertex
+                    && info.kind == VarKind::Bound(DeclKind::Param));
+            let ix = self.index(Ctx::Operand, rel_ok)?;
+            if let Index::Rel(_) = ix {
+                self.seen.rel_arrays.insert(name.to_string());
+            }
             let dim = index.len() as isize - info.per_vertex as isize;
             if let (Index::Abs(v), Some(Some(n))) = (
                 &ix,
@@ -520,7 +582,26 @@ impl<'a> Parser<'a> {
         let tk = self.t.peek();
         let (base, swizzle) = match tk.tok {
             Tok::Int(_) | Tok::Float if ctx == SrcCtx::Value => {
-                (SrcBase::Scalar(self.literal()?), Swizzle::None)
+                let lit = SrcBase::Scalar(self.literal()?);
+                // ARB_vertex_program / ARB_fragment_program: a scalar constant is a
+                // <srcReg> (<paramConstScalarUse>), so it takes the operand's suffix:
+                // <scalarSrcReg> needs `.x`, <vectorSrcReg> allows one. The NV options
+                // (NV_fragment_program_option, NV_vertex_program2_option) add the bare
+                // <constantScalar> form, the only form of NV_gpu_program4 headers.
+                if !self.arb() {
+                    (lit, Swizzle::None)
+                } else {
+                    let sw = self.swizzle()?;
+                    if comps == Comps::Scalar && sw == Swizzle::None && !self.arb_nv() {
+                        return self.err_at(
+                            tk.start,
+                            "a scalar constant in a scalar operand needs a component suffix \
+                             (`3.0.x`) in ARB programs (ARB_fragment_program / \
+                             ARB_vertex_program <scalarSrcReg>)",
+                        );
+                    }
+                    (lit, sw)
+                }
             }
             Tok::Punct(b'{') if ctx == SrcCtx::Value => {
                 let v = self.const_vector()?;
@@ -606,10 +687,8 @@ impl<'a> Parser<'a> {
             }
             _ => return self.t.expected("an operand"),
         };
-        if comps == Comps::Scalar
-            && !matches!(swizzle, Swizzle::Scalar(_))
-            && !matches!(base, SrcBase::Scalar(_))
-        {
+        let bare_constant = matches!(base, SrcBase::Scalar(_)) && swizzle == Swizzle::None;
+        if comps == Comps::Scalar && !matches!(swizzle, Swizzle::Scalar(_)) && !bare_constant {
             return self.err_at(
                 tk.start,
                 "a scalar operand needs one component selected (`.x`, `.y`, `.z` or `.w`)",

@@ -38,6 +38,11 @@ impl<'a> Parser<'a> {
         }
         self.t.expect(b',')?;
         let target = self.target()?;
+        if let UnitRef::Unit(n) = unit {
+            let n = n.unwrap_or(0);
+            self.check_unit_limit(n, tk.start)?;
+            self.seen.tex_uses.push((n, target, tk.start));
+        }
         let mut offset = None;
         if self.t.eat(b',') {
             let off = self.t.peek().start;
@@ -206,10 +211,13 @@ impl<'a> Parser<'a> {
         };
         if self.arb() {
             use TexTarget::*;
+            // NV_vertex_program3, "Dependencies on ARB_fragment_program_shadow": vertex
+            // programs with the option may use the SHADOW targets too (NVIDIA's driver
+            // refuses them: a known deviation, docs/frontends.md).
             let ok = matches!(t, T1D | T2D | T3D | Cube | Rect)
                 || (matches!(t, Shadow1D | Shadow2D | ShadowRect)
                     && self.feat.shadow
-                    && self.stage() == NvStage::Fragment);
+                    && (self.stage() == NvStage::Fragment || self.feat.vp3));
             if !ok {
                 return self.err_at(
                     tk.start,

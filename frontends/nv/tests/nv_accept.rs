@@ -95,6 +95,7 @@ fn every_declaration_kind() {
     let p = ok("!!NVfp5.0
 OPTION NV_shader_storage_buffer;
 OPTION NV_shader_atomic_counters;
+OPTION ARB_draw_buffers;
 FLAT UINT ATTRIB c = fragment.attrib[1];
 CENTROID ATTRIB tc[] = { fragment.texcoord[0..3] };
 SAMPLE NOPERSPECTIVE ATTRIB s = fragment.attrib[2];
@@ -228,12 +229,13 @@ END
 
 #[test]
 fn arb_address_registers_and_relative_addressing() {
-    // ARB_vertex_program: ADDRESS, ARL, `c[A0.x + n]`, `c[addr.x - 2]`.
-    let p = ok("!!ARBvp1.0\nPARAM c[8] = { program.local[0..7] };\nADDRESS A0, A1;\nARL A0.x, vertex.attrib[1].y;\nMOV result.position, c[A0.x + 3];\nMOV result.color, c[A0.x-2];\nEND");
+    // ARB_vertex_program: ADDRESS, ARL, `c[A0.x + n]`, `c[addr.x - 2]` (one address
+    // register: MAX_PROGRAM_ADDRESS_REGISTERS_ARB is at least 1).
+    let p = ok("!!ARBvp1.0\nPARAM c[8] = { program.local[0..7] };\nADDRESS A0;\nARL A0.x, vertex.attrib[1].y;\nMOV result.position, c[A0.x + 3];\nMOV result.color, c[A0.x-2];\nEND");
     let Declaration::Address { names } = decls(&p)[1] else {
         panic!()
     };
-    assert_eq!(names, &["A0", "A1"]);
+    assert_eq!(names, &["A0"]);
     let i: Vec<&Instruction> = p.instructions().collect();
     assert_eq!(i[0].opcode, NvOpcode::Arl);
     let idx = |k: usize| match &i[k].srcs[0].base {
@@ -295,9 +297,9 @@ fn notes_section_15_syntax_variants() {
 
 #[test]
 fn bindings_of_every_stage() {
-    ok("!!ARBvp1.0\nPARAM p[] = { state.material.front.ambient, state.light[1].half, state.lightmodel.scenecolor, state.lightprod[0].back.specular, state.fog.params, state.texgen[1].eye.r, state.clip[2].plane, state.point.attenuation, state.texenv.color, state.depth.range, state.matrix.texture[1].inverse.row[3], state.matrix.program[0].transpose, state.matrix.palette[2].row[0..1] };\nMOV result.texcoord[2], vertex.weight[1];\nMOV result.color.back.secondary, vertex.matrixindex;\nMOV result.fogcoord.x, vertex.fogcoord.x;\nMOV result.pointsize.x, vertex.normal.z;\nEND");
+    ok("!!ARBvp1.0\nPARAM p[] = { state.material.front.ambient, state.light[1].half, state.lightmodel.scenecolor, state.lightprod[0].back.specular, state.fog.params, state.texgen[1].eye.r, state.clip[2].plane, state.point.attenuation, state.texenv.color, state.depth.range, state.matrix.texture[1].inverse.row[3], state.matrix.program[0].transpose, state.matrix.palette[2].row[0..1] };\nMOV result.texcoord[2], vertex.weight[0];\nMOV result.color.back.secondary, vertex.matrixindex;\nMOV result.fogcoord.x, vertex.fogcoord.x;\nMOV result.pointsize.x, vertex.normal.z;\nEND");
     ok("!!NVvp5.0\nTEMP R0;\nMOV.S R0, vertex.id;\nMOV.S R0, vertex.instance;\nMOV result.id, R0;\nMOV result.attrib[3], vertex.attrib[15];\nEND");
-    ok("!!NVfp5.0\nTEMP R0;\nMOV R0, fragment.color.secondary;\nMOV R0, fragment.fogcoord;\nMOV R0, fragment.clip[1];\nMOV R0, primitive.id;\nMOV R0, fragment.pointcoord;\nMOV R0, fragment.samplemask;\nMOV result.color[1].secondary, R0;\nMOV result.depth.z, R0;\nEND");
+    ok("!!NVfp5.0\nTEMP R0;\nMOV R0, fragment.color.secondary;\nMOV R0, fragment.fogcoord;\nMOV R0, fragment.clip[1];\nMOV R0, primitive.id;\nMOV R0, fragment.pointcoord;\nMOV R0, fragment.samplemask;\nMOV result.color, R0;\nMOV result.depth.z, R0;\nEND");
     ok("!!NVgp5.0\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nINVOCATIONS 4;\nATTRIB pos = vertex.position;\nATTRIB texcoords[] = { vertex.texcoord[0..3] };\nATTRIB tcoords1[4] = { vertex[1].texcoord[1..4] };\nINT TEMP A0;\nTEMP R0;\nMOV R0, pos[1];\nMOV R0, texcoords[A0.x][A0.y];\nMOV R0, tcoords1[2];\nMOV R0, vertex[1].color.back.primary;\nMOV R0, primitive.invocation;\nMOV R0, primitive.tessouter[2];\nMOV result.layer.x, R0;\nMOV result.primid.x, R0;\nEMITS R0.x;\nEND");
     ok("!!NVtcp5.0\nVERTICES_OUT 3;\nTEMP R0;\nMOV R0, vertex[2].position;\nMOV R0, vertex.in[1].attrib[0];\nMOV R0, primitive.out.patch.attrib[1];\nMOV result.patch.tessouter[0].x, R0;\nMOV result.patch.tessinner[1].x, R0;\nMOV result.patch.attrib[3], R0;\nMOV result.position, R0;\nEND");
     ok("!!NVtep5.0\nTESS_MODE QUADS;\nTESS_SPACING FRACTIONAL_ODD;\nTESS_VERTEX_ORDER CW;\nTESS_POINT_MODE;\nTEMP R0;\nMOV R0, vertex.tesscoord;\nMOV R0, primitive.in.tessinner[0];\nMOV result.position, vertex[3].position;\nEND");
@@ -307,7 +309,7 @@ fn bindings_of_every_stage() {
 
 #[test]
 fn texture_access_forms() {
-    let p = ok("!!NVfp5.0\nTEXTURE t = texture[2];\nTEXTURE ts[] = { texture[0..3] };\nLONG TEMP D0;\nTEMP R0, R1, R2;\nTEX R0, R1, texture, 2D;\nTEX R0, R1, texture[1], 3D, (1, -1, 2);\nTXL R0, R1, ts[R2.x], ARRAY2D, (1,-1);\nTEX R0, R1, t, RECT, offset(R2);\nTXG R0, R1, texture[0].y, 2D;\nTXGO R0, R1, R2, R1, t, SHADOW2D;\nTEX R0, R1, R2.x, texture[5], SHADOWARRAYCUBE;\nTEX.F R0, R1, handle(D0.x), 2D;\nTXF R0, R1, texture[0], BUFFER;\nTXFMS R0, R1, texture[1], RENDERBUFFER;\nEND");
+    let p = ok("!!NVfp5.0\nTEXTURE t = texture[2];\nTEXTURE ts[] = { texture[0..3] };\nLONG TEMP D0;\nTEMP R0, R1, R2;\nTEX R0, R1, texture, 2D;\nTEX R0, R1, texture[1], 3D, (1, -1, 2);\nTXL R0, R1, ts[R2.x], ARRAY2D, (1,-1);\nTEX R0, R1, t, RECT, offset(R2);\nTXG R0, R1, texture[0].y, 2D;\nTXGO R0, R1, R2, R1, t, SHADOW2D;\nTEX R0, R1, R2.x, texture[5], SHADOWARRAYCUBE;\nTEX.F R0, R1, handle(D0.x), 2D;\nTXF R0, R1, texture[6], BUFFER;\nTXFMS R0, R1, texture[7], RENDERBUFFER;\nEND");
     let t: Vec<&TexAccess> = p
         .instructions()
         .map(|i| i.texture.as_ref().unwrap())

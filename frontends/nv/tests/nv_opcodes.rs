@@ -161,8 +161,24 @@ fn every_table_x13_instruction_parses_with_its_operands_and_modifiers() {
             );
         }
         if r.s == 'X' {
-            accepts(&program(&r, "5.0", "", &format!("{base}.SAT")));
-            accepts(&program(&r, "5.0", "_SSAT", base));
+            // §2.X.4.1: clamping needs floating-point results, so the loads clamp F32 data.
+            let fbase = if base == ".U32" { ".F32" } else { base };
+            accepts(&program(&r, "5.0", "", &format!("{fbase}.SAT")));
+            accepts(&program(&r, "5.0", "_SSAT", fbase));
+            // ... and integer results of the same instruction refuse it (CVT excepted:
+            // NV_gpu_program5 § CVT clamps integers under SAT).
+            let int_base = match (base, r.i) {
+                (".U32", _) => Some(".U32"),
+                (".F", 'X' | '6') => Some(".S"),
+                _ => None,
+            };
+            let float_out = r.name == "CVT" || r.name.starts_with("UP");
+            if let (Some(ib), false) = (int_base, float_out) {
+                rejects(
+                    &program(&r, "5.0", "", &format!("{ib}.SAT")),
+                    "saturation is not supported on fixed-point results",
+                );
+            }
         } else {
             rejects(
                 &program(&r, "5.0", "", &format!("{base}.SAT")),

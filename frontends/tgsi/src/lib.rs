@@ -54,6 +54,28 @@ pub fn parse(text: &str, file_name: &str) -> Result<Program, ParseError> {
     Ok(p)
 }
 
+/// [`parse`], and the program must hold an `END` instruction: tgsi_sanity.c reports
+/// "Missing END instruction", so a truncated file never passes as valid (`check`, `run`
+/// and every command that loads a program file use this).
+///
+/// Errors: as [`parse`], and `file:line:col: expected END` at the end of the text.
+pub fn parse_complete(text: &str, file_name: &str) -> Result<Program, ParseError> {
+    let p = parse(text, file_name)?;
+    if p.instructions
+        .iter()
+        .any(|i| i.opcode == shaderdiff_model::Opcode::END)
+    {
+        return Ok(p);
+    }
+    let line = text.matches('\n').count() as u32 + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    Err(ParseError::new(
+        file_name,
+        crate::program::Pos { line, col },
+        "expected END",
+    ))
+}
+
 /// Prints `p` exactly as Mesa's `tgsi_dump` would (TEXT-FORMAT.md §10): processor line,
 /// then statements in `p.items()` order, `% 3u: ` instruction numbers, 2-space nesting,
 /// `%10.4f` FLT32 immediates. Lossy for float immediates; see [`print_with`].

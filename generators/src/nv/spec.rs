@@ -12,7 +12,8 @@
 //! * the result goes to `result.attrib[0]` (vertex) or `result.color` (fragment), under
 //!   the write mask of the defined components (XPD, NRM, RFL: `.xyz`; SCS: `.xy`);
 //! * `.CC` families also write the flags of CC0 (NV_gpu_program4 §2.X.4.3, Table X.16) to
-//!   `result.attrib[1]` / `result.color[1]`, one bit per test through conditional write
+//!   `result.attrib[1]` / `result.color[1]` (the fragment programs name
+//!   `OPTION ARB_draw_buffers;`, NV_fragment_program4 §2.X.3.5), one bit per test through conditional write
 //!   masks: 1 = `SF`, 2 = `EQ` (ZF and not SF), 4 = `NAN` (SF and ZF), 8 = `OF`,
 //!   16 = `CF`, on the components the instruction wrote;
 //! * operand modifiers (the `negabs` families): `-a, |b|, -|c|`;
@@ -210,6 +211,11 @@ pub fn program_text(f: &Family) -> String {
             ..
         } | Variant::Cvt { m: Mod::Cc, .. }
     );
+    // NV_fragment_program4 §2.X.3.5: `result.color[n]` (where the CC flags go) needs the
+    // ARB_draw_buffers option, or the program fails to load.
+    if cc && f.fragment {
+        t += "OPTION ARB_draw_buffers;\n";
+    }
     let neg_abs = matches!(f.variant, Variant::Alu { m: Mod::NegAbs, .. });
     let mk = mask(f);
     let dot_mask = if mk == "xyzw" {

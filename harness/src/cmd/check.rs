@@ -7,7 +7,7 @@ use clap::Args;
 use shaderdiff_nv as nv;
 use shaderdiff_tgsi::{self as tgsi, PrintOptions};
 
-use crate::common::{emit, load_any, Loaded};
+use crate::common::{emit, load_any_with, Loaded};
 
 /// `shaderdiff check PROGRAM... [--print] [--lossless]`.
 #[derive(Debug, Args)]
@@ -23,6 +23,10 @@ pub struct CheckArgs {
     /// (tgsi_dump's `%10.4f` loses them). NV assembly always prints its literals as written.
     #[arg(long, requires = "print")]
     pub lossless: bool,
+    /// Implementation limits NV / ARB programs are checked against: `spec` (the specs'
+    /// minimum maxima), `nvidia` or `mesa` (docs/frontends.md).
+    #[arg(long, value_name = "spec|nvidia|mesa", default_value_t = nv::LimitProfile::Spec)]
+    pub limits: nv::LimitProfile,
 }
 
 /// `check`: every file is checked; the exit status is 2 if any file is bad input, else 3
@@ -35,7 +39,7 @@ pub fn execute(args: &CheckArgs) -> u8 {
         c => c,
     };
     for path in &args.programs {
-        let result = load_any(path).and_then(|loaded| match loaded {
+        let result = load_any_with(path, args.limits).and_then(|loaded| match loaded {
             Loaded::Tgsi(p) => {
                 if args.print {
                     let opts = PrintOptions {

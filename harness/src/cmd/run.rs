@@ -7,10 +7,13 @@ use clap::Args;
 use shaderdiff_backends::{self as backends, EngineConfig};
 use shaderdiff_oracles::RegKey;
 
-use crate::common::{emit, engine_failure, engine_parser, load_program_named, Failure, Format};
+use crate::common::{
+    emit, engine_failure, engine_parser, load_program_named_with, Failure, Format,
+};
 use crate::inputs::{self, MAX_INVOCATIONS};
 use crate::lang;
 use crate::output;
+use shaderdiff_nv as nv;
 
 /// `shaderdiff run PROGRAM [--backend ..] [--inputs ..] [--invocations N] [--format ..]`.
 #[derive(Debug, Args)]
@@ -43,6 +46,10 @@ pub struct RunArgs {
     /// and the order of a warp's atomics). Every seed gives a legal execution.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub schedule_seed: u64,
+    /// Implementation limits NV / ARB programs are checked against: `spec`, `nvidia` or
+    /// `mesa` (docs/frontends.md).
+    #[arg(long, value_name = "spec|nvidia|mesa", default_value_t = nv::LimitProfile::Spec)]
+    pub limits: nv::LimitProfile,
 }
 
 /// Runs `run`; returns the exit status (the message on stderr, the outputs on stdout).
@@ -59,7 +66,7 @@ pub fn execute(args: &RunArgs) -> u8 {
 /// `run`: parse, read the inputs, pick the engine from the registry
 /// (`shaderdiff_backends::engine`), run, print.
 fn run(args: &RunArgs) -> Result<(), Failure> {
-    let (program, nv_names) = load_program_named(&args.program)?;
+    let (program, nv_names) = load_program_named_with(&args.program, args.limits)?;
     let name = args.program.display().to_string();
     let count = args.invocations.map(|n| n as usize);
     let keys = nv_names.as_ref().map(|n| move |s: &str| n.key(s));

@@ -9,6 +9,7 @@ pub mod test_faults;
 pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
 pub use shaderdiff_mesa::MesaEngine;
+pub use shaderdiff_nvidia::NvidiaEngine;
 pub use shaderdiff_valhall::engine::ValhallEngine;
 pub use shaderdiff_virgl::VirglEngine;
 
@@ -16,15 +17,16 @@ pub use shaderdiff_virgl::VirglEngine;
 pub const ENGINE_NAMES: &[&str] = &["interp", "jit", "valhall"];
 
 /// Engines that need something outside the build at run time (`mesa`: OSMesa; `virgl`:
-/// virglrenderer's `virgl_test_server`). They are opt-in (`--backends interp,mesa`);
+/// virglrenderer's `virgl_test_server`; `nvidia`: an EGL device whose GL_VENDOR is NVIDIA). They are opt-in (`--backends interp,mesa`);
 /// [`engine`] gives `None` where they cannot run, and [`unavailable_reason`] says why.
-pub const RUNTIME_ENGINE_NAMES: &[&str] = &["mesa", "virgl"];
+pub const RUNTIME_ENGINE_NAMES: &[&str] = &["mesa", "virgl", "nvidia"];
 
 /// Why engine `name` cannot run here (`None` when it can, or for an unknown name).
 pub fn unavailable_reason(name: &str) -> Option<String> {
     match name {
         "mesa" => shaderdiff_mesa::available().err(),
         "virgl" => shaderdiff_virgl::available().err(),
+        "nvidia" => shaderdiff_nvidia::available().err(),
         _ => None,
     }
 }
@@ -41,6 +43,9 @@ pub fn engine(name: &str, config: &EngineConfig) -> Option<Box<dyn Engine>> {
         }
         "virgl" if shaderdiff_virgl::available().is_ok() => {
             Box::new(shaderdiff_virgl::VirglEngine::new(config))
+        }
+        "nvidia" if shaderdiff_nvidia::available().is_ok() => {
+            Box::new(shaderdiff_nvidia::NvidiaEngine::new(config))
         }
         _ => return None,
     };

@@ -122,6 +122,9 @@ pub enum Engine {
     /// virglrenderer (TGSI to GLSL) on llvmpipe through virgl_test_server (TGSI vertex and
     /// fragment programs; needs the virgl-server package at run time).
     Virgl,
+    /// NVIDIA's OpenGL driver through EGL's device platform (NV_gpu_program4/5 and ARB
+    /// vertex and fragment programs; needs an EGL device whose GL_VENDOR is NVIDIA).
+    Nvidia,
 }
 
 impl Engine {
@@ -133,6 +136,7 @@ impl Engine {
             Engine::Valhall => "valhall",
             Engine::Mesa => "mesa",
             Engine::Virgl => "virgl",
+            Engine::Nvidia => "nvidia",
         }
     }
 }

@@ -39,7 +39,7 @@ use crate::signature::locate;
 /// opt-in `mesa` (Mesa's llvmpipe through OSMesa, missing where OSMesa is not installed)
 /// and `virgl` (virglrenderer through virgl_test_server, missing where it is not
 /// installed).
-pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa", "virgl"];
+pub const KNOWN_ENGINES: &[&str] = &["interp", "jit", "valhall", "mesa", "virgl", "nvidia"];
 
 /// Invocations of generated input sets when `--invocations` is not given.
 pub const RANDOM_INVOCATIONS: usize = 16;
@@ -92,6 +92,17 @@ impl EngineArgs {
     /// the oracle: [`Failure::Unsupported`].
     pub fn differ(&self) -> Result<Differ, Failure> {
         self.differ_with(self.step_limit, true)
+    }
+
+    /// Whether at least one engine besides the oracle was asked for and every one of them
+    /// is a run-time engine that cannot run here (`--backends interp,nvidia` on a machine
+    /// without an NVIDIA GPU).
+    pub fn only_unavailable(&self) -> bool {
+        let asked: Vec<&String> = self.backends.iter().filter(|b| *b != ORACLE).collect();
+        !asked.is_empty()
+            && asked
+                .iter()
+                .all(|b| shaderdiff_backends::unavailable_reason(b).is_some())
     }
 
     /// [`EngineArgs::differ`] with another step budget; `notes`: print the notes (a
@@ -286,6 +297,9 @@ pub fn execute(args: &DiffArgs) -> u8 {
     };
     let differ = match args.engines.differ() {
         Ok(d) => d,
+        // Every engine asked for is one that needs something absent here (the note above
+        // said so): nothing to compare is not an error on such a machine.
+        Err(Failure::Unsupported(_)) if args.engines.only_unavailable() => return 0,
         Err(f) => return fail(f),
     };
     let files = match program_files(&args.paths) {

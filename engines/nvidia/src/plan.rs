@@ -390,3 +390,86 @@ pub fn place_points(text: &str, k: u32, p: u32) -> String {
         &renamed[end..]
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin(text: &str) -> NvOrigin {
+        let p = nv::parse(text, "t").unwrap();
+        let l = nv::lower(&p).unwrap();
+        NvOrigin::of(&l.program).unwrap().clone()
+    }
+
+    #[test]
+    fn fragment_inputs_are_read_through_flat_attributes() {
+        let text = "!!NVfp5.0\nATTRIB a = fragment.texcoord[1];\nTEMP f;\nABS.F.CC result.color, fragment.texcoord[0];\nADD f, a, fragment.texcoord[0].x;\nMOV.U result.color[1], f;\nEND\n";
+        let b = [
+            "fragment.texcoord[0]".to_string(),
+            "fragment.texcoord[1]".to_string(),
+        ];
+        // NV_fragment_program4 §2.X.3.5: result.color[1] needs OPTION ARB_draw_buffers;
+        // the declared attribute becomes FLAT, the inline binding a FLAT variable.
+        assert_eq!(
+            flat_inputs(text, &b).unwrap(),
+            "!!NVfp5.0\nOPTION ARB_draw_buffers;\nFLAT ATTRIB shaderdiff_in0 = fragment.texcoord[0];\nFLAT ATTRIB a = fragment.texcoord[1];\nTEMP f;\nABS.F.CC result.color, shaderdiff_in0;\nADD f, a, shaderdiff_in0.x;\nMOV.U result.color[1], f;\nEND\n"
+        );
+    }
+
+    #[test]
+    fn nv_fragment_plan_passes_integer_attributes() {
+        let p = plan(&origin("!!NVfp4.0\nPARAM c = program.local[3];\nADD result.color, fragment.texcoord[2], c;\nEND\n")).unwrap();
+        assert!(p.integer_attribs);
+        assert_eq!(p.attribs.iter().map(|&(_, a)| a).collect::<Vec<_>>(), [3]);
+        assert!(p.vp_text.starts_with("!!NVvp4.0\n"), "{}", p.vp_text);
+        assert!(p
+            .vp_text
+            .contains("MOV.U result.texcoord[2], vertex.attrib[3];"));
+        assert!(
+            p.fp_text
+                .contains("FLAT ATTRIB shaderdiff_in0 = fragment.texcoord[2];"),
+            "{}",
+            p.fp_text
+        );
+        assert_eq!((p.params[0].1, p.params[0].2), (ParamKind::Local, 3));
+    }
+
+    #[test]
+    fn nv_vertex_plan_places_points_and_reads_outputs_back_flat() {
+        let p = plan(&origin(
+            "!!NVvp5.0\nADD result.attrib[0], vertex.attrib[1], vertex.attrib[15];\nEND\n",
+        ))
+        .unwrap();
+        // attribute 15 is read, so the points are placed from 14.
+        assert_eq!(p.position_attrib, 14);
+        assert!(
+            p.vp_text
+                .ends_with("MOV result.position, vertex.attrib[14];\nEND\n"),
+            "{}",
+            p.vp_text
+        );
+        assert!(
+            p.fp_text.contains("FLAT ATTRIB o0 = fragment.attrib[0];"),
+            "{}",
+            p.fp_text
+        );
+        assert!(p.fp_text.contains("MOV.U result.color[0], o0;"));
+        let p = plan(&origin("!!NVvp5.0\nMOV result.attrib[0], vertex.attrib[1];\nMOV result.position, vertex.attrib[1];\nEND\n")).unwrap();
+        // result.attrib[0] is the program's own: its position moves to result.attrib[1].
+        assert!(
+            p.vp_text
+                .contains("MOV result.attrib[1], vertex.attrib[1];"),
+            "{}",
+            p.vp_text
+        );
+    }
+
+    #[test]
+    fn compute_and_unknown_bindings_are_refused() {
+        let e = plan(&origin(
+            "!!NVfp5.0\nMOV result.color, fragment.position;\nEND\n",
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("fragment.position"), "{e}");
+    }
+}

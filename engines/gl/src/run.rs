@@ -163,6 +163,10 @@ impl Drop for Programs {
 /// engine's pass-through programs), and the driver's position and message.
 pub fn compile(shared: &'static Shared, plan: &Plan) -> Result<Programs, (bool, String)> {
     let g = shared.lock().map_err(|e| (false, e))?;
+    if let Some(base) = std::env::var_os(LISTING_ENV).filter(|v| !v.is_empty()) {
+        write_listing(std::path::Path::new(&base), &g, plan)
+            .map_err(|e| (false, format!("{LISTING_ENV}: {e}")))?;
+    }
     let own_vp = plan.stage == Target::Vertex;
     let vp = g
         .compile(gl::VERTEX_PROGRAM_ARB, &plan.vp_text)
@@ -174,6 +178,26 @@ pub fn compile(shared: &'static Shared, plan: &Plan) -> Result<Programs, (bool, 
             Err((!own_vp, format!("fragment program {e}")))
         }
     }
+}
+
+/// The environment variable naming a path prefix `P`: every compiled program then writes
+/// the texts sent to the driver to `P.vp` and `P.fp`, and `GL_VENDOR`, `GL_RENDERER` and
+/// `GL_VERSION` to `P.driver` (one per line). `scripts/device-check.sh` uses it to record
+/// a capture's `NAME.gl.fp` / `NAME.gl.vp` and driver string.
+pub const LISTING_ENV: &str = "SHADERDIFF_GL_LISTING";
+
+fn write_listing(base: &std::path::Path, g: &Gl, plan: &Plan) -> std::io::Result<()> {
+    let with = |ext: &str| {
+        let mut p = base.as_os_str().to_owned();
+        p.push(ext);
+        std::path::PathBuf::from(p)
+    };
+    std::fs::write(with(".vp"), &plan.vp_text)?;
+    std::fs::write(with(".fp"), &plan.fp_text)?;
+    std::fs::write(
+        with(".driver"),
+        format!("{}\n{}\n{}\n", g.vendor, g.renderer, g.version),
+    )
 }
 
 /// The words of per-invocation input `IN[index]` for invocations `range`.

@@ -35,7 +35,7 @@ FUZZ=5000
 SEED=1
 JOBS=$(nproc 2>/dev/null || echo 4)
 DRY=0
-die() { echo "device-check: error: $*" >&2; exit "${2:-2}"; }
+die() { echo "device-check: error: $1" >&2; exit "${2:-2}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -111,8 +111,17 @@ SUITES=(conformance/nv-spec conformance/arb-spec)
 for s in "${SUITES[@]}"; do
   n=$(basename "$s")
   step "conform $s --backends interp,nvidia (isolated workers)"
+  # conform reads *.tgsi and *.nv: stage the suite as NAME.nv + NAME.inputs.json links.
+  STAGE=$PROBE/stage-$n
+  mkdir -p "$STAGE"
+  for f in "$s"/*.nvfp "$s"/*.nvvp "$s"/*.arbfp "$s"/*.arbvp; do
+    [ -f "$f" ] || continue
+    b=$(basename "${f%.*}")
+    ln -sf "$ROOT/$f" "$STAGE/$b.nv"
+    [ ! -f "${f%.*}.inputs.json" ] || ln -sf "$ROOT/${f%.*}.inputs.json" "$STAGE/$b.inputs.json"
+  done
   rc=0
-  "$BIN" conform "$s" --backends interp,nvidia --out "$OUT/conform-$n" --junit "$OUT/conform-$n/junit.xml" --jobs "$JOBS" </dev/null >"$OUT/conform-$n.txt" 2>&1 || rc=$?
+  "$BIN" conform "$STAGE" --backends interp,nvidia --out "$OUT/conform-$n" --junit "$OUT/conform-$n/junit.xml" --jobs "$JOBS" </dev/null >"$OUT/conform-$n.txt" 2>&1 || rc=$?
   echo "exit $rc" >>"$OUT/conform-$n.txt"
   tail -3 "$OUT/conform-$n.txt"
   [ "$rc" -le 1 ] || die "conform $s exited $rc (see $OUT/conform-$n.txt)" 4

@@ -17,5 +17,6 @@ pub use registry::{
 pub use shaderdiff_cranelift::JitEngine;
 pub use shaderdiff_engine::*;
 pub use shaderdiff_mesa::MesaEngine;
+pub use shaderdiff_nvidia::NvidiaEngine;
 pub use shaderdiff_valhall::engine::ValhallEngine;
 pub use shaderdiff_virgl::VirglEngine;

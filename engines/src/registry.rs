@@ -139,6 +139,17 @@ pub const ENGINES: &[EngineDescriptor] = &[
         available: || shaderdiff_virgl::available().map(drop),
         new: |c| Box::new(shaderdiff_virgl::VirglEngine::new(c)),
     },
+    EngineDescriptor {
+        name: "nvidia",
+        summary: "NVIDIA's OpenGL driver through EGL (NV_gpu_program4/5 and ARB programs; needs \
+                  an EGL device whose GL_VENDOR is NVIDIA at run time)",
+        oracle: false,
+        runtime_only: true,
+        reduce_deaths: false,
+        emits: &[],
+        available: || shaderdiff_nvidia::available().map(drop),
+        new: |c| Box::new(shaderdiff_nvidia::NvidiaEngine::new(c)),
+    },
 ];
 
 /// A table of engine descriptors and the questions the commands ask of it. The build's

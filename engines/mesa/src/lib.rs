@@ -2,18 +2,19 @@
 //! real driver, Mesa's llvmpipe (program → NIR → LLVM → native code), through OSMesa on
 //! the CPU.
 //!
-//! OSMesa is loaded at run time ([`ffi`], `libloading`), so shaderdiff builds and runs
-//! where it is absent: [`available`] then says why, and the registry leaves the engine out
-//! (`diff`/`fuzz` print one note and carry on with the other engines).
+//! OSMesa is loaded at run time (`libloading`, in the shared GL runner `shaderdiff-gl`), so
+//! shaderdiff builds and runs where it is absent: [`available`] then says why, and the
+//! registry leaves the engine out (`diff`/`fuzz` print one note and carry on with the other
+//! engines). `SHADERDIFF_MESA_LOADER=egl` loads llvmpipe through EGL's device platform
+//! instead ([`draw`]).
 //!
 //! The engine runs the program's ARB text, not the IR: it reads it from the program's
 //! [`NvOrigin`] (kept by the NV lowering), so TGSI programs, NV headers and IR programs
 //! changed after lowering are unsupported. [`plan`] decides how the program runs (and
-//! what is refused); [`draw`] runs it. Precision class: `mesa-llvmpipe` in
+//! what is refused); [`draw`] runs it through `shaderdiff_gl::run`. Precision class: `mesa-llvmpipe` in
 //! `oracle/precision.toml`, measured by `tests/precision_measured.rs`.
 
 pub mod draw;
-mod ffi;
 pub mod plan;
 
 use std::any::Any;

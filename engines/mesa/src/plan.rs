@@ -6,7 +6,7 @@
 //! # Design (README "The mesa engine")
 //!
 //! Every invocation is one `GL_POINTS` vertex drawn at the centre of its own pixel of a
-//! [`crate::draw::WIDTH`]-wide float framebuffer; point attributes are constant over the
+//! [`shaderdiff_gl::WIDTH`]-wide float framebuffer; point attributes are constant over the
 //! point, so nothing is interpolated.
 //!
 //! * **Fragment programs** run as written. A fixed pass-through vertex program places the
@@ -44,13 +44,10 @@ use shaderdiff_engine::EngineError;
 use shaderdiff_model::File;
 use shaderdiff_nv::{self as nv, NvLevel, NvOrigin, NvStage};
 
-/// Colour attachments (and so outputs) the engine uses at most: llvmpipe's
-/// `GL_MAX_DRAW_BUFFERS`.
-pub const MAX_TARGETS: usize = 8;
+pub use shaderdiff_gl::run::{ParamKind, Plan, Target, MAX_ATTRIBS, MAX_TARGETS};
+
 /// Texture coordinate sets (`GL_MAX_TEXTURE_COORDS` of llvmpipe).
 pub const MAX_TEXCOORDS: u32 = 8;
-/// Generic vertex attributes (`GL_MAX_VERTEX_ATTRIBS`).
-pub const MAX_ATTRIBS: u32 = 16;
 /// Options the engine refuses itself: fog blends `result.color` with a fog factor from
 /// the fog coordinate (ARB_fragment_program §3.11.4.1), and a position-invariant vertex
 /// program gets `result.position` from fixed-function transform (ARB_vertex_program
@@ -62,44 +59,6 @@ const REFUSED_OPTIONS: &[&str] = &[
     "ARB_fog_linear",
     "ARB_position_invariant",
 ];
-
-/// Which parameter array a constant register is bound to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParamKind {
-    /// `program.local[n]`: per program object.
-    Local,
-    /// `program.env[n]`: shared by every program of the target.
-    Env,
-}
-
-/// Which program target (vertex or fragment) a parameter belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// `GL_VERTEX_PROGRAM_ARB`.
-    Vertex,
-    /// `GL_FRAGMENT_PROGRAM_ARB`.
-    Fragment,
-}
-
-/// Everything needed to run one program (see the module docs).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// The program's stage (`Target::Fragment`: KIL is observed).
-    pub stage: Target,
-    /// ARB vertex program text loaded for the draw.
-    pub vp_text: String,
-    /// ARB fragment program text loaded for the draw.
-    pub fp_text: String,
-    /// Per-invocation inputs: (IR `IN` index, generic vertex attribute).
-    pub attribs: Vec<(u32, u32)>,
-    /// The generic attribute that holds each point's clip-space position.
-    pub position_attrib: u32,
-    /// Constants: (IR `CONST` index, kind, parameter number), all of [`Plan::stage`]'s
-    /// target.
-    pub params: Vec<(u32, ParamKind, u32)>,
-    /// Outputs: (IR `OUT` index, colour attachment).
-    pub outputs: Vec<(u32, u32)>,
-}
 
 fn unsupported(reason: String) -> EngineError {
     EngineError::Unsupported {
@@ -247,6 +206,7 @@ fn fragment_plan(
         vp_text: vp,
         fp_text: text,
         attribs,
+        integer_attribs: false,
         position_attrib: 0,
         params,
         outputs: outs,
@@ -330,6 +290,7 @@ fn vertex_plan(
         vp_text: vp,
         fp_text: fp,
         attribs,
+        integer_attribs: false,
         position_attrib: pos_attr,
         params,
         outputs: outs,

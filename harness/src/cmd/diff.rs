@@ -94,6 +94,17 @@ impl EngineArgs {
         self.differ_with(self.step_limit, true)
     }
 
+    /// Whether at least one engine besides the oracle was asked for and every one of them
+    /// is a run-time engine that cannot run here (`--backends interp,nvidia` on a machine
+    /// without an NVIDIA GPU).
+    pub fn only_unavailable(&self) -> bool {
+        let asked: Vec<&String> = self.backends.iter().filter(|b| *b != ORACLE).collect();
+        !asked.is_empty()
+            && asked
+                .iter()
+                .all(|b| shaderdiff_backends::unavailable_reason(b).is_some())
+    }
+
     /// [`EngineArgs::differ`] with another step budget; `notes`: print the notes (a
     /// second differ for the same command stays quiet).
     ///
@@ -296,6 +307,9 @@ pub fn execute(args: &DiffArgs) -> u8 {
     };
     let differ = match args.engines.differ() {
         Ok(d) => d,
+        // Every engine asked for is one that needs something absent here (the note above
+        // said so): nothing to compare is not an error on such a machine.
+        Err(Failure::Unsupported(_)) if args.engines.only_unavailable() => return 0,
         Err(f) => return fail(f),
     };
     let files = match program_files(&args.paths) {

@@ -1,16 +1,14 @@
-//! Every foreign call of the engine: OSMesa loaded at run time with `libloading`, the GL
-//! entry points through `OSMesaGetProcAddress`, and a few safe wrappers over them. This is
-//! the only module with `unsafe`.
+//! Every GL call of the runner: the entry points resolved through a loader's
+//! `GetProcAddress` ([`crate::osmesa`], [`crate::egl`]) and safe wrappers over them. With
+//! the loaders, this is the only code with `unsafe`.
 //!
-//! A [`Gl`] owns the library, one compatibility-profile context (`OSMesaCreateContextAttribs`,
-//! GL 4.5 compatibility: ARB_vertex_program and ARB_fragment_program are compatibility
-//! features) and its 1x1 default colour buffer. GL contexts are current on one thread at
-//! a time, so the engine keeps its `Gl` behind a mutex and calls [`Gl::make_current`] each
-//! time it takes the lock.
+//! A [`Gl`] owns the loader's context (one GL 4.5 compatibility-profile context:
+//! ARB_vertex_program, ARB_fragment_program and NV_gpu_program4/5 are compatibility
+//! features) and the entry points. GL contexts are current on one thread at a time, so the
+//! engines keep their `Gl` behind a mutex and call [`Gl::make_current`] each time they take
+//! the lock.
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
-
-use libloading::Library;
 
 /// `GLenum`.
 pub type Enum = c_uint;
@@ -24,6 +22,7 @@ pub const DEPTH24_STENCIL8: Enum = 0x88F0;
 pub const FRAMEBUFFER_COMPLETE: Enum = 0x8CD5;
 pub const RGBA: Enum = 0x1908;
 pub const FLOAT: Enum = 0x1406;
+pub const UNSIGNED_INT: Enum = 0x1405;
 pub const UNSIGNED_BYTE: Enum = 0x1401;
 pub const STENCIL_INDEX: Enum = 0x1901;
 pub const POINTS: Enum = 0;
@@ -43,48 +42,57 @@ pub const CLAMP_FRAGMENT_COLOR: Enum = 0x891B;
 pub const CLAMP_READ_COLOR: Enum = 0x891C;
 pub const DITHER: Enum = 0x0BD0;
 pub const PACK_ALIGNMENT: Enum = 0x0D05;
-const VERSION: Enum = 0x1F02;
+const VENDOR: Enum = 0x1F00;
 const RENDERER: Enum = 0x1F01;
+const VERSION: Enum = 0x1F02;
+const EXTENSIONS: Enum = 0x1F03;
+const NUM_EXTENSIONS: Enum = 0x821D;
 const NO_ERROR: Enum = 0;
 
-// OSMesa (GL/osmesa.h).
-const OSMESA_FORMAT: c_int = 0x22;
-const OSMESA_DEPTH_BITS: c_int = 0x30;
-const OSMESA_STENCIL_BITS: c_int = 0x31;
-const OSMESA_PROFILE: c_int = 0x33;
-const OSMESA_COMPAT_PROFILE: c_int = 0x35;
-const OSMESA_CONTEXT_MAJOR_VERSION: c_int = 0x36;
-const OSMESA_CONTEXT_MINOR_VERSION: c_int = 0x37;
+/// A loader's `GetProcAddress` (`OSMesaGetProcAddress`, `eglGetProcAddress`).
+pub type GetProcAddress = unsafe extern "C" fn(*const c_char) -> *const c_void;
 
-type CreateCtx = unsafe extern "C" fn(*const c_int, *mut c_void) -> *mut c_void;
-type MakeCurrent = unsafe extern "C" fn(*mut c_void, *mut c_void, Enum, c_int, c_int) -> u8;
-type GetProcAddress = unsafe extern "C" fn(*const c_char) -> *const c_void;
-type DestroyCtx = unsafe extern "C" fn(*mut c_void);
-
-/// Declares the GL entry points: a struct of function pointers and its loader.
+/// Declares the GL entry points: a struct of function pointers and its loader. Entry
+/// points after `optional` may be missing (extensions a driver need not have).
 macro_rules! gl_fns {
-    ($($name:ident : fn($($arg:ty),*) $(-> $ret:ty)?;)*) => {
+    ($($name:ident : fn($($arg:ty),*) $(-> $ret:ty)?;)*
+     ; optional $($oname:ident : fn($($oarg:ty),*) $(-> $oret:ty)?;)*) => {
         #[allow(non_snake_case)]
-        struct Fns { $($name: unsafe extern "C" fn($($arg),*) $(-> $ret)?,)* }
+        struct Fns {
+            $($name: unsafe extern "C" fn($($arg),*) $(-> $ret)?,)*
+            $($oname: Option<unsafe extern "C" fn($($oarg),*) $(-> $oret)?>,)*
+        }
         impl Fns {
-            /// Resolves every entry point; the error names the first one missing.
+            /// Resolves every entry point; the error names the first required one missing.
             fn load(get: GetProcAddress) -> Result<Fns, String> {
-                Ok(Fns { $($name: {
-                    let name = CString::new(stringify!($name)).expect("no NUL in a GL name");
-                    // SAFETY: OSMesaGetProcAddress takes a NUL-terminated name and returns
-                    // the entry point or null; the name outlives the call.
-                    let p = unsafe { get(name.as_ptr()) };
-                    if p.is_null() {
-                        return Err(format!("OSMesaGetProcAddress({}) returned null", stringify!($name)));
-                    }
-                    // SAFETY: a non-null pointer OSMesa returns for this name is the GL
-                    // function of that name, whose C signature is the one declared here
-                    // (from the GL registry).
-                    unsafe { std::mem::transmute::<*const c_void, unsafe extern "C" fn($($arg),*) $(-> $ret)?>(p) }
-                },)* })
+                Ok(Fns {
+                    $($name: {
+                        let p = lookup(get, stringify!($name));
+                        if p.is_null() {
+                            return Err(format!("GetProcAddress({}) returned null", stringify!($name)));
+                        }
+                        // SAFETY: a non-null pointer the loader returns for this name is the
+                        // GL function of that name, whose C signature is the one declared
+                        // here (from the GL registry).
+                        unsafe { std::mem::transmute::<*const c_void, unsafe extern "C" fn($($arg),*) $(-> $ret)?>(p) }
+                    },)*
+                    $($oname: {
+                        let p = lookup(get, stringify!($oname));
+                        // SAFETY: as above; null stays `None`.
+                        (!p.is_null()).then(|| unsafe { std::mem::transmute::<*const c_void, unsafe extern "C" fn($($oarg),*) $(-> $oret)?>(p) })
+                    },)*
+                })
             }
         }
     };
+}
+
+/// `get(name)`.
+fn lookup(get: GetProcAddress, name: &str) -> *const c_void {
+    let name = CString::new(name).expect("no NUL in a GL name");
+    // SAFETY: GetProcAddress takes a NUL-terminated name and returns the entry point or
+    // null; the name outlives the call.
+    unsafe { get(name.as_ptr()) }
 }
 
 gl_fns! {
@@ -117,147 +125,117 @@ gl_fns! {
     glProgramLocalParameter4fvARB: fn(Enum, c_uint, *const f32);
     glProgramEnvParameter4fvARB: fn(Enum, c_uint, *const f32);
     glVertexAttribPointerARB: fn(c_uint, c_int, Enum, u8, c_int, *const c_void);
+    glVertexAttribIPointer: fn(c_uint, c_int, Enum, c_int, *const c_void);
     glEnableVertexAttribArrayARB: fn(c_uint);
     glDisableVertexAttribArrayARB: fn(c_uint);
     glDrawArrays: fn(Enum, c_int, c_int);
     glReadPixels: fn(c_int, c_int, c_int, c_int, Enum, Enum, *mut c_void);
     glFinish: fn();
+    ; optional
+    glGetStringi: fn(Enum, c_uint) -> *const u8;
+    glProgramLocalParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
+    glProgramEnvParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
 }
 
-/// A loaded OSMesa with one context (module docs).
+/// What a loader hands the runner: its current-context switch. Dropping it destroys the
+/// context (and unloads the library last).
+pub trait Context: Send {
+    /// Makes the context current on the calling thread.
+    ///
+    /// # Errors
+    /// The loader's make-current call failed (message names it).
+    fn make_current(&mut self) -> Result<(), String>;
+}
+
+/// A loaded GL with one context (module docs).
 pub struct Gl {
     fns: Fns,
-    make_current: MakeCurrent,
-    destroy: DestroyCtx,
-    ctx: *mut c_void,
-    /// The context's default framebuffer (1x1 RGBA8); never read.
-    buffer: Vec<u8>,
-    /// `GL_VERSION` and `GL_RENDERER`, e.g. "4.5 (Compatibility Profile) Mesa 22.3.6 /
-    /// llvmpipe (LLVM 15.0.6, 256 bits)".
+    /// The loader's context (declared last: dropped after the entry points are gone).
+    ctx: Box<dyn Context>,
+    /// `GL_VENDOR`, e.g. "NVIDIA Corporation" or "Mesa".
+    pub vendor: String,
+    /// `GL_RENDERER`, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    pub renderer: String,
+    /// `GL_VERSION`, e.g. "4.5 (Compatibility Profile) Mesa 22.3.6".
+    pub version: String,
+    /// `GL_VERSION / GL_RENDERER`, for notes.
     pub description: String,
-    /// Kept last so the library is unloaded after everything that points into it.
-    _lib: Library,
+    /// The extension names the context advertises.
+    pub extensions: Vec<String>,
 }
 
-// SAFETY: the context pointer and the function pointers are only used by the thread that
-// holds the engine's mutex, which makes the context current on that thread first
-// (`make_current`); OSMesa contexts may move between threads that way.
-unsafe impl Send for Gl {}
-
-/// The OSMesa library names tried, in order.
-const LIBRARIES: &[&str] = &["libOSMesa.so.8", "libOSMesa.so"];
-
 impl Gl {
-    /// Loads OSMesa and creates the context.
+    /// Wraps a context: makes it current, resolves the entry points through `get` and
+    /// reads the context's strings.
     ///
-    /// Errors: no library (the message names what was tried), a missing entry point, or a
-    /// context that cannot be created or made current.
-    pub fn open() -> Result<Gl, String> {
-        let mut errors = Vec::new();
-        let lib = LIBRARIES
-            .iter()
-            .find_map(|name| {
-                // SAFETY: loading libOSMesa runs its initialisers, which only set up Mesa's
-                // own state; it is a system library built for this purpose.
-                match unsafe { Library::new(name) } {
-                    Ok(l) => Some(l),
-                    Err(e) => {
-                        errors.push(format!("{name}: {e}"));
-                        None
-                    }
-                }
-            })
-            .ok_or_else(|| format!("OSMesa is not installed ({})", errors.join("; ")))?;
-        // SAFETY: the symbols are the OSMesa functions of GL/osmesa.h with these signatures;
-        // the copies do not outlive `lib`, which `Gl` keeps loaded.
-        let (create, make_current, get, destroy) = unsafe {
-            let sym = |e: libloading::Error| format!("OSMesa: {e}");
-            (
-                *lib.get::<CreateCtx>(b"OSMesaCreateContextAttribs\0")
-                    .map_err(sym)?,
-                *lib.get::<MakeCurrent>(b"OSMesaMakeCurrent\0")
-                    .map_err(sym)?,
-                *lib.get::<GetProcAddress>(b"OSMesaGetProcAddress\0")
-                    .map_err(sym)?,
-                *lib.get::<DestroyCtx>(b"OSMesaDestroyContext\0")
-                    .map_err(sym)?,
-            )
-        };
-        let attribs: [c_int; 15] = [
-            OSMESA_FORMAT,
-            RGBA as c_int,
-            OSMESA_DEPTH_BITS,
-            0,
-            OSMESA_STENCIL_BITS,
-            0,
-            OSMESA_PROFILE,
-            OSMESA_COMPAT_PROFILE,
-            OSMESA_CONTEXT_MAJOR_VERSION,
-            4,
-            OSMESA_CONTEXT_MINOR_VERSION,
-            5,
-            0,
-            0,
-            0,
-        ];
-        // SAFETY: a zero-terminated attribute list and no share context, as osmesa.h asks.
-        let ctx = unsafe { create(attribs.as_ptr(), std::ptr::null_mut()) };
-        if ctx.is_null() {
-            return Err("OSMesaCreateContextAttribs (compatibility profile 4.5) failed".into());
-        }
-        let fns = match Fns::load(get) {
-            Ok(f) => f,
-            Err(e) => {
-                // SAFETY: `ctx` was created above and is not used again.
-                unsafe { destroy(ctx) };
-                return Err(e);
-            }
-        };
+    /// # Errors
+    /// The context cannot be made current, or a required entry point is missing.
+    pub fn new(mut ctx: Box<dyn Context>, get: GetProcAddress) -> Result<Gl, String> {
+        ctx.make_current()?;
+        let fns = Fns::load(get)?;
         let mut gl = Gl {
             fns,
-            make_current,
-            destroy,
             ctx,
-            buffer: vec![0; 4],
+            vendor: String::new(),
+            renderer: String::new(),
+            version: String::new(),
             description: String::new(),
-            _lib: lib,
+            extensions: Vec::new(),
         };
-        gl.make_current()?;
-        gl.description = format!("{} / {}", gl.string(VERSION), gl.string(RENDERER));
+        gl.vendor = gl.string(VENDOR);
+        gl.renderer = gl.string(RENDERER);
+        gl.version = gl.string(VERSION);
+        gl.description = format!("{} / {}", gl.version, gl.renderer);
+        gl.extensions = gl.read_extensions();
+        // Mesa's GetProcAddress returns a dispatch stub for any name, so an entry point
+        // counts only with its extension (calling the stub is GL_INVALID_OPERATION).
+        if !gl.has_extension("GL_NV_gpu_program4") {
+            gl.fns.glProgramLocalParameterI4uivNV = None;
+            gl.fns.glProgramEnvParameterI4uivNV = None;
+        }
+        // Reading the strings leaves no error; a stale one would fail the first check.
+        let _ = gl.check("context strings");
         Ok(gl)
     }
 
     /// Makes the context current on the calling thread.
     ///
-    /// Errors: OSMesaMakeCurrent failed.
+    /// # Errors
+    /// The loader's make-current call failed.
     pub fn make_current(&mut self) -> Result<(), String> {
-        // SAFETY: `ctx` is live; `buffer` is a 1x1 RGBA8 buffer owned by `self`, which
-        // outlives every use of the context (it is destroyed in `drop` first).
-        let ok = unsafe {
-            (self.make_current)(
-                self.ctx,
-                self.buffer.as_mut_ptr().cast(),
-                UNSIGNED_BYTE,
-                1,
-                1,
-            )
-        };
-        if ok == 0 {
-            return Err("OSMesaMakeCurrent failed".into());
+        self.ctx.make_current()
+    }
+
+    /// Whether the context advertises extension `name` (`GL_NV_gpu_program5`).
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e == name)
+    }
+
+    /// The extension list: `glGetStringi` per index where there is one, else the
+    /// space-separated `GL_EXTENSIONS` string (compatibility contexts have both).
+    fn read_extensions(&self) -> Vec<String> {
+        if let Some(geti) = self.fns.glGetStringi {
+            let mut n = 0;
+            // SAFETY: out-pointer for one integer.
+            unsafe { (self.fns.glGetIntegerv)(NUM_EXTENSIONS, &mut n) };
+            let names: Vec<String> = (0..n.max(0) as c_uint)
+                // SAFETY: an index below GL_NUM_EXTENSIONS; the result is null or a static
+                // NUL-terminated string.
+                .filter_map(|i| unsafe { cstr(geti(EXTENSIONS, i)) })
+                .collect();
+            if !names.is_empty() {
+                return names;
+            }
         }
-        Ok(())
+        self.string(EXTENSIONS)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
     }
 
     fn string(&self, name: Enum) -> String {
         // SAFETY: glGetString returns null or a static NUL-terminated string.
-        unsafe {
-            let p = (self.fns.glGetString)(name);
-            if p.is_null() {
-                String::new()
-            } else {
-                CStr::from_ptr(p.cast()).to_string_lossy().into_owned()
-            }
-        }
+        unsafe { cstr((self.fns.glGetString)(name)) }.unwrap_or_default()
     }
 
     /// Takes (and clears) the GL error flag: `Err("GL error 0x....")` after `what`.
@@ -339,7 +317,7 @@ impl Gl {
     /// Compiles an ARB program for `target` (`GL_VERTEX_PROGRAM_ARB` or
     /// `GL_FRAGMENT_PROGRAM_ARB`) into a new program object and returns its name.
     ///
-    /// Errors: Mesa rejects the text: `position N: GL_PROGRAM_ERROR_STRING_ARB`.
+    /// Errors: the driver rejects the text: `position N: GL_PROGRAM_ERROR_STRING_ARB`.
     pub fn compile(&self, target: Enum, text: &str) -> Result<u32, String> {
         let f = &self.fns;
         let mut id = 0;
@@ -379,26 +357,57 @@ impl Gl {
         unsafe { (self.fns.glBindProgramARB)(target, id) }
     }
 
-    /// Sets `program.local[index]` (of the bound program) or `program.env[index]`.
-    pub fn param(&self, target: Enum, env: bool, index: u32, v: [f32; 4]) {
+    /// Sets `program.local[index]` (of the bound program) or `program.env[index]` to the
+    /// words `v`: exactly, through `glProgram{Local,Env}ParameterI4uivNV` where the driver
+    /// has NV_gpu_program4, else as floats through the ARB calls (bit-exact for every
+    /// value but NaNs, whose payload a driver may change).
+    pub fn param(&self, target: Enum, env: bool, index: u32, v: [u32; 4]) {
+        let exact = if env {
+            self.fns.glProgramEnvParameterI4uivNV
+        } else {
+            self.fns.glProgramLocalParameterI4uivNV
+        };
+        if let Some(f) = exact {
+            // SAFETY: `v` holds the four words the call reads.
+            unsafe { f(target, index, v.as_ptr()) };
+            return;
+        }
         let f = if env {
             self.fns.glProgramEnvParameter4fvARB
         } else {
             self.fns.glProgramLocalParameter4fvARB
         };
+        let v = v.map(f32::from_bits);
         // SAFETY: `v` holds the four floats the call reads.
         unsafe { f(target, index, v.as_ptr()) }
     }
 
-    /// Points generic attribute `index` at `data` (4 floats per vertex) and enables it,
-    /// or disables it when `data` is `None`. The data is read by the next [`Gl::draw`],
-    /// which must be given the same slices.
-    pub fn attrib(&self, index: u32, data: Option<&[f32]>) {
+    /// Whether constants are set bit-exactly (NV_gpu_program4's integer parameter calls).
+    pub fn exact_params(&self) -> bool {
+        self.fns.glProgramLocalParameterI4uivNV.is_some()
+    }
+
+    /// Points generic attribute `index` at `data` (4 words per vertex) and enables it,
+    /// or disables it when `data` is `None`. `integer`: the words reach the program as
+    /// they are (`glVertexAttribIPointer`, `GL_UNSIGNED_INT`; GL 4.5 §10.3.2), else as
+    /// floats (`glVertexAttribPointer`, `GL_FLOAT`). The data is read by the next
+    /// [`Gl::draw`], which must be given the same slices.
+    pub fn attrib(&self, index: u32, data: Option<(&[u32], bool)>) {
         // SAFETY: a client-side array (no buffer object is ever bound) that the caller
         // keeps alive until the draw that reads it (see `draw`).
         unsafe {
             match data {
-                Some(d) => {
+                Some((d, true)) => {
+                    (self.fns.glVertexAttribIPointer)(
+                        index,
+                        4,
+                        UNSIGNED_INT,
+                        16,
+                        d.as_ptr().cast(),
+                    );
+                    (self.fns.glEnableVertexAttribArrayARB)(index);
+                }
+                Some((d, false)) => {
                     (self.fns.glVertexAttribPointerARB)(index, 4, FLOAT, 0, 16, d.as_ptr().cast());
                     (self.fns.glEnableVertexAttribArrayARB)(index);
                 }
@@ -410,10 +419,10 @@ impl Gl {
     /// Clears every colour attachment to zero and the stencil to 0, then draws `count`
     /// points from the arrays set by [`Gl::attrib`]. `arrays` are those arrays: the draw
     /// reads them (client-side arrays are read during `glDrawArrays`), so they are borrowed
-    /// for its duration; each must hold `4 * count` floats.
+    /// for its duration; each must hold `4 * count` words.
     ///
     /// Errors: a GL error, or an array shorter than `4 * count`.
-    pub fn draw(&self, count: usize, arrays: &[&[f32]]) -> Result<(), String> {
+    pub fn draw(&self, count: usize, arrays: &[&[u32]]) -> Result<(), String> {
         if arrays.iter().any(|a| a.len() < 4 * count) {
             return Err("vertex array shorter than the draw".into());
         }
@@ -461,9 +470,10 @@ impl Gl {
     }
 }
 
-impl Drop for Gl {
-    fn drop(&mut self) {
-        // SAFETY: `ctx` is live and destroyed once; the library is still loaded.
-        unsafe { (self.destroy)(self.ctx) }
-    }
+/// The string at `p` (`None` for null).
+///
+/// # Safety
+/// `p` is null or points to a NUL-terminated string.
+unsafe fn cstr(p: *const u8) -> Option<String> {
+    (!p.is_null()).then(|| CStr::from_ptr(p.cast()).to_string_lossy().into_owned())
 }

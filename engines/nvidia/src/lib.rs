@@ -1,0 +1,219 @@
+//! Engine `nvidia`: NV_gpu_program4/5 and ARB vertex and fragment programs run by NVIDIA's
+//! own OpenGL driver, the languages' home implementation, through EGL's device platform
+//! (no display server).
+//!
+//! libEGL is loaded at run time (`shaderdiff_gl::egl`), so shaderdiff builds and runs
+//! everywhere: the engine exists only where an EGL device whose GL_VENDOR is NVIDIA is
+//! present; elsewhere [`available`] says why and `diff`/`fuzz` print one note and carry on.
+//! The draw logic is the GL runner shared with engine `mesa` ([`shaderdiff_gl::run`]);
+//! [`plan`] decides the exact bit transport (integer attributes, `FLAT` inputs, integer
+//! parameters). The engine runs in the isolation layer's worker processes like any other,
+//! so a driver crash costs one worker and becomes a finding `nvidia-crash-CLASS`.
+//!
+//! [`VENDOR_ENV`] (`SHADERDIFF_NVIDIA_VENDOR`) replaces the GL_VENDOR the device filter
+//! looks for: tests and `scripts/device-check.sh --dry-run` set it to `Mesa` to run this
+//! engine's code on llvmpipe (ARB programs; NV programs are then unsupported, as Mesa has
+//! no NV_gpu_program4).
+
+pub mod plan;
+
+use std::any::Any;
+
+use shaderdiff_engine::{
+    Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
+};
+use shaderdiff_gl::{egl, Gl, Plan, Programs, Shared, Target};
+use shaderdiff_model::{Program, Stage, ALL_OPCODES};
+use shaderdiff_nv::NvOrigin;
+
+/// The engine name.
+pub const NAME: &str = "nvidia";
+
+/// The environment variable that replaces the GL_VENDOR the engine looks for (module docs).
+pub const VENDOR_ENV: &str = "SHADERDIFF_NVIDIA_VENDOR";
+
+/// The GL_VENDOR substring the device filter looks for: `NVIDIA` unless [`VENDOR_ENV`]
+/// names another.
+pub fn wanted_vendor() -> String {
+    std::env::var(VENDOR_ENV)
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "NVIDIA".into())
+}
+
+fn open() -> Result<Gl, String> {
+    let vendor = wanted_vendor();
+    egl::open(
+        &format!("EGL device whose GL_VENDOR is {vendor}"),
+        &|gl: &Gl| gl.vendor.contains(vendor.as_str()),
+    )
+}
+
+/// The process's one context, created on first use.
+static CONTEXT: Shared = Shared::new(open);
+
+/// Whether the engine can run here: `Ok(GL_VERSION / GL_RENDERER)` or why not.
+pub fn available() -> Result<String, String> {
+    CONTEXT.available()
+}
+
+/// The driver's `GL_VENDOR`, `GL_RENDERER`, `GL_VERSION` and whether it advertises each
+/// extension the engine uses, one `key: value` per line (for device-check summaries).
+///
+/// # Errors
+/// The engine is unavailable (why).
+pub fn driver_info() -> Result<String, String> {
+    let g = CONTEXT.lock()?;
+    let mut s = format!(
+        "GL_VENDOR: {}\nGL_RENDERER: {}\nGL_VERSION: {}\n",
+        g.vendor, g.renderer, g.version
+    );
+    for e in [
+        "GL_NV_gpu_program4",
+        "GL_NV_gpu_program4_1",
+        "GL_NV_gpu_program5",
+        "GL_NV_gpu_program_fp64",
+        "GL_NV_compute_program5",
+        "GL_NV_shader_storage_buffer_object",
+        "GL_ARB_vertex_program",
+        "GL_ARB_fragment_program",
+    ] {
+        s += &format!("{e}: {}\n", if g.has_extension(e) { "yes" } else { "no" });
+    }
+    Ok(s)
+}
+
+/// NVIDIA's driver through EGL (module docs).
+pub struct NvidiaEngine {
+    caps: Capabilities,
+}
+
+/// A program compiled by the driver: its run plan and GL program objects (deleted on drop).
+struct Prepared {
+    plan: Plan,
+    programs: Programs,
+}
+
+impl Compiled for Prepared {
+    fn listing(&self) -> Option<String> {
+        Some(format!("{}\n{}", self.plan.vp_text, self.plan.fp_text))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl NvidiaEngine {
+    /// The engine. It needs no settings: the driver has no step limit the engine could
+    /// set, and there is no fault catalogue.
+    pub fn new(_config: &EngineConfig) -> NvidiaEngine {
+        NvidiaEngine {
+            caps: Capabilities {
+                opcodes: ALL_OPCODES.iter().copied().collect(),
+                stages: [Stage::Vertex, Stage::Fragment].into_iter().collect(),
+            },
+        }
+    }
+}
+
+fn origin(program: &Program) -> Result<&NvOrigin, EngineError> {
+    NvOrigin::of(program).ok_or_else(|| {
+        plan::unsupported(
+            "programs other than NV / ARB assembly as lowered (the driver runs the assembly text; TGSI and changed copies have none)"
+                .into(),
+        )
+    })
+}
+
+/// Refuses textures: the engine binds none yet.
+fn no_textures(program: &Program) -> Result<(), EngineError> {
+    use shaderdiff_model::File;
+    match program.declarations.iter().find(|d| {
+        matches!(
+            d.file,
+            File::Sampler | File::SamplerView | File::Resource | File::Image
+        )
+    }) {
+        Some(d) => Err(plan::unsupported(format!(
+            "{} declarations (textures and images are not bound by the engine yet)",
+            d.file.name()
+        ))),
+        None => Ok(()),
+    }
+}
+
+impl Engine for NvidiaEngine {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn capabilities(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    fn check(&self, program: &Program) -> Result<(), EngineError> {
+        no_textures(program)?;
+        plan::plan(origin(program)?).map(|_| ())
+    }
+
+    fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
+        no_textures(program)?;
+        let o = origin(program)?;
+        let plan = plan::plan(o)?;
+        let need = plan::required_extension(o).map(|e| (e, true));
+        let pass = (plan.integer_attribs).then_some(("GL_NV_gpu_program4", false));
+        for (ext, own) in need.into_iter().chain(pass) {
+            let has = CONTEXT
+                .lock()
+                .map(|g| g.has_extension(ext))
+                .map_err(|message| EngineError::Compile {
+                    engine: NAME.into(),
+                    message,
+                })?;
+            if !has {
+                let what = if own {
+                    "this program's header"
+                } else {
+                    "the exact-transport pass-through"
+                };
+                return Err(plan::unsupported(format!(
+                    "the driver does not advertise {ext} ({what} needs it)"
+                )));
+            }
+        }
+        let programs = shaderdiff_gl::compile(&CONTEXT, &plan).map_err(|(own, message)| {
+            if own {
+                plan::unsupported(format!(
+                    "the driver's glProgramStringARB rejected the {message}"
+                ))
+            } else {
+                EngineError::Compile {
+                    engine: NAME.into(),
+                    message,
+                }
+            }
+        })?;
+        Ok(Box::new(Prepared { plan, programs }))
+    }
+
+    fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        let Some(p) = compiled.as_any().downcast_ref::<Prepared>() else {
+            return Err(EngineError::InvalidProgram {
+                pos: None,
+                message: "nvidia was given code prepared by another engine".into(),
+            });
+        };
+        if p.plan.stage == Target::Fragment && inputs.invocations % 4 != 0 {
+            return Err(EngineError::InvalidInputs(format!(
+                "{} invocations: fragment programs run in quads (a multiple of 4)",
+                inputs.invocations
+            )));
+        }
+        shaderdiff_gl::run::run(&CONTEXT, &p.plan, &p.programs, inputs).map_err(|message| {
+            EngineError::Trap {
+                engine: NAME.into(),
+                message,
+            }
+        })
+    }
+}

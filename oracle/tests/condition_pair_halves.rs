@@ -10,8 +10,8 @@
 //! EXEC-NOTES.md IF). Both branches are therefore allowed: the lanes testing the low word
 //! must be unconstrained, and an engine that takes the branch must not be a mismatch.
 
-use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
+use shaderdiff_model::{File, Program};
+use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
@@ -20,7 +20,7 @@ use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};
 const FOUR: u64 = 0x4010_0000_0000_0000;
 
 fn parse(text: &str) -> Program {
-    shaderdiff_ir::tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
+    shaderdiff_tgsi::parse(text, "test.tgsi").unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn inputs() -> Inputs {

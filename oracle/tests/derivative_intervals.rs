@@ -12,14 +12,14 @@
 //! that value at lane 1, 0 at lanes 2 and 3) along the top row is `v1 - v0` (EXEC-NOTES.md
 //! §11): any of them; along the bottom row it is 0 - 0 = 0 exactly.
 
-use shaderdiff_ir::{File, Program};
-use shaderdiff_oracles::compare::{compare, CompareOptions, Mismatch};
+use shaderdiff_model::{File, Program};
+use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 
 fn program() -> Program {
-    shaderdiff_ir::tgsi::parse(
+    shaderdiff_tgsi::parse(
         "FRAG\nDCL IN[1], GENERIC[1], CONSTANT\nDCL TEMP[1]\nDCL OUT[3]\n\
          IMM[0] FLT32 {0.0, -1.7014118e38, 2.0, 0.0}\n\
          DPH TEMP[1].y, IN[1].yyyy, IMM[0]\nDDX_FINE OUT[3].x, TEMP[1].yyyy\nEND\n",

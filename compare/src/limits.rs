@@ -220,6 +220,38 @@ pub fn check_program(program: &Program, shared: Option<u32>, name: &str) -> Resu
     Ok(())
 }
 
+/// Parses a memory size: `4GiB`, `512MiB`, `2G`, `1000000` (bytes), `0` or `none` for no
+/// limit.
+///
+/// # Errors
+/// A message for anything else.
+pub fn parse_memory(s: &str) -> Result<Option<u64>, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") || t == "0" {
+        return Ok(None);
+    }
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("`{s}`: expected a size such as 4GiB, 512MiB or none"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        u => {
+            return Err(format!(
+                "`{s}`: unknown unit `{u}` (use KiB, MiB, GiB or TiB)"
+            ))
+        }
+    };
+    n.checked_mul(mult)
+        .map(Some)
+        .ok_or_else(|| format!("`{s}`: too large"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,36 +286,4 @@ mod tests {
         assert_eq!(d.max_gs_vertices, 1024);
         assert!(worker_args().is_empty());
     }
-}
-
-/// Parses a memory size: `4GiB`, `512MiB`, `2G`, `1000000` (bytes), `0` or `none` for no
-/// limit.
-///
-/// # Errors
-/// A message for anything else.
-pub fn parse_memory(s: &str) -> Result<Option<u64>, String> {
-    let t = s.trim();
-    if t.eq_ignore_ascii_case("none") || t == "0" {
-        return Ok(None);
-    }
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("`{s}`: expected a size such as 4GiB, 512MiB or none"))?;
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        u => {
-            return Err(format!(
-                "`{s}`: unknown unit `{u}` (use KiB, MiB, GiB or TiB)"
-            ))
-        }
-    };
-    n.checked_mul(mult)
-        .map(Some)
-        .ok_or_else(|| format!("`{s}`: too large"))
 }

@@ -10,8 +10,8 @@
 //! EXEC-NOTES.md IF). Both branches are therefore allowed: the lanes testing the low word
 //! must be unconstrained, and an engine that takes the branch must not be a mismatch.
 
-use shaderdiff_model::{File, Program};
 use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, Outputs, RegKey, Vec4};

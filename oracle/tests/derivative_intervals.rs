@@ -12,8 +12,8 @@
 //! that value at lane 1, 0 at lanes 2 and 3) along the top row is `v1 - v0` (EXEC-NOTES.md
 //! §11): any of them; along the bottom row it is 0 - 0 = 0 exactly.
 
-use shaderdiff_model::{File, Program};
 use shaderdiff_compare::output::{compare, CompareOptions, Mismatch};
+use shaderdiff_model::{File, Program};
 use shaderdiff_oracles::interp::{run_with_intervals, InterpConfig};
 use shaderdiff_oracles::precision::PrecisionContract;
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
@@ -64,7 +64,11 @@ fn judge(top_row: u32, bottom_row: u32) -> Vec<Mismatch> {
 #[test]
 fn a_fine_derivative_keeps_the_fused_alternative() {
     // The fused DPHs' +inf and -inf, and the unfused one's NaN (the oracle's own value).
-    for top in [f32::INFINITY.to_bits(), f32::NEG_INFINITY.to_bits(), 0x7fc0_0000] {
+    for top in [
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0x7fc0_0000,
+    ] {
         assert!(judge(top, 0).is_empty(), "{top:#x}");
     }
     // The bottom row's derivative is exact.

@@ -337,12 +337,12 @@ mod tests {
     #[test]
     fn derived_lists_follow_the_table() {
         assert_eq!(ENGINE_NAMES, ["interp", "jit", "valhall"]);
-        assert_eq!(RUNTIME_ENGINE_NAMES, ["mesa", "virgl"]);
+        assert_eq!(RUNTIME_ENGINE_NAMES, ["mesa", "virgl", "nvidia"]);
         assert_eq!(ORACLE, "interp");
         assert_eq!(ENGINE_LIST, "interp,jit,valhall");
         assert_eq!(REGISTRY.oracle(), ORACLE);
         let all: Vec<_> = REGISTRY.names().collect();
-        assert_eq!(all, ["interp", "jit", "valhall", "mesa", "virgl"]);
+        assert_eq!(all, ["interp", "jit", "valhall", "mesa", "virgl", "nvidia"]);
         for d in ENGINES {
             if let Some(e) = engine(d.name, &EngineConfig::default()) {
                 assert_eq!(e.name(), d.name);

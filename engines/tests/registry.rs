@@ -45,7 +45,10 @@ fn one_line_adds_the_toy_to_every_derived_list() {
     let lines = lines();
     let r = Registry::new(&lines);
     let names: Vec<_> = r.names().collect();
-    assert_eq!(names, ["interp", "jit", "valhall", "mesa", "virgl", "toy"]);
+    assert_eq!(
+        names,
+        ["interp", "jit", "valhall", "mesa", "virgl", "nvidia", "toy"]
+    );
     let built_in: Vec<_> = r.built_in_names().collect();
     assert_eq!(built_in, ["interp", "jit", "valhall", "toy"]);
     assert_eq!(r.oracle(), "interp");

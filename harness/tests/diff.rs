@@ -221,13 +221,27 @@ fn bad_programs_and_inputs_exit_2_with_a_located_message() {
     assert_eq!(code(&o), 2);
     assert!(err(&o).starts_with(&format!("{bad}:3:")), "{}", err(&o));
     let p = s.file("dp3.tgsi", DP3);
+    // INTERFACE.md "The inputs file": a name that is no input binding of the stage is bad
+    // input; a valid binding the program does not read (IN[7] here) is accepted with a note.
     let i = s.file(
         "in.json",
-        "{\"invocations\": 1, \"registers\": {\"IN[7]\": [0,0,0,0]}}",
+        "{\"invocations\": 1, \"registers\": {\"SAMP[0]\": [0,0,0,0]}}",
     );
     let o = run(&["diff", &p, "--inputs", &i, "--backends", "interp,jit"]);
     assert_eq!(code(&o), 2);
     assert!(err(&o).contains("in.json:1:"), "{}", err(&o));
+    let unread = s.file(
+        "unread.json",
+        "{\"invocations\": 1, \"registers\": {\"IN[7]\": [0,0,0,0]}}",
+    );
+    let o = run(&["diff", &p, "--inputs", &unread, "--backends", "interp,jit"]);
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(
+        err(&o).matches("does not read IN[7]").count(),
+        1,
+        "{}",
+        err(&o)
+    );
 }
 
 #[test]

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{engine, inputs, lower, out, run};
-use shaderdiff_engine::{Engine, EngineError};
+use shaderdiff_engine::Engine;
+use shaderdiff_nv as nv;
 
 #[test]
 fn fragment_alu_reads_texcoords_and_locals() {
@@ -131,20 +132,19 @@ fn vertex_program_outputs_and_its_own_position() {
 }
 
 #[test]
-fn programs_mesa_rejects_are_unsupported_with_its_message() {
-    let Some(e) = engine() else { return };
-    // ARB_vertex_program §2.14.1: MAX_PROGRAM_LOCAL_PARAMETERS_ARB locals (Mesa: 4096 at
-    // most), so program.local[5000] passes our parser but not Mesa's limits.
-    let l = lower("!!ARBvp1.0\nMOV result.position, program.local[5000];\nEND\n");
-    match e.prepare(&l.program) {
-        Err(EngineError::Unsupported { reason, .. }) => {
-            assert!(
-                reason.contains("glProgramStringARB rejected the vertex program"),
-                "{reason}"
-            );
-        }
-        Err(other) => panic!("expected unsupported, got {other}"),
-        Ok(_) => panic!("expected unsupported, got a compiled program"),
+fn programs_beyond_mesas_limits_are_refused_before_the_engine() {
+    // ARB_vertex_program §2.14.1: MAX_PROGRAM_LOCAL_PARAMETERS_ARB locals; a program
+    // exceeding a resource limit fails to load. Mesa allows 4096 (src/mesa/main/config.h),
+    // so program.local[5000] is refused by the front-end under every limit profile, mesa's
+    // included, before glProgramStringARB would reject it (docs/frontends.md).
+    let text = "!!ARBvp1.0\nMOV result.position, program.local[5000];\nEND\n";
+    for profile in [nv::LimitProfile::Spec, nv::LimitProfile::Mesa] {
+        let e = nv::parse_with(text, "test", profile).expect_err("beyond the limit");
+        assert_eq!((e.pos.line, e.pos.col), (2, 22), "{e}");
+        assert!(
+            e.message.contains("MAX_PROGRAM_LOCAL_PARAMETERS_ARB"),
+            "{e}"
+        );
     }
 }
 

@@ -190,3 +190,55 @@ fn an_unwritten_nv_result_channel_is_undefined() {
         shaderdiff_oracles::interp::run(&l.program, &inputs, &Default::default()).expect("runs");
     assert_eq!(o.undefined.get(&key).map(|u| u[0]), Some(0b1110));
 }
+
+/// A capture's suite text that fails to load (`result.color[1]` without `OPTION
+/// ARB_draw_buffers`: NV_fragment_program4 §2.X.3.5) is judged as the text the driver ran,
+/// `NAME.gl.fp` beside it (../shared/captures/nvidia-h200/README.md: a transport rewrite that
+/// changes no computation). ABS of -2.0 is 2.0 (NV_gpu_program4 ABS); MOV copies 1.5.
+#[test]
+fn a_suite_text_that_fails_to_load_is_judged_as_the_driver_text() {
+    let dir = std::env::temp_dir().join(format!("shaderdiff-recorded-gl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = "ABS result.color, fragment.texcoord[0];\n\
+                MOV result.color[1], fragment.texcoord[0].w;\nEND\n";
+    std::fs::write(dir.join("t.nvfp"), format!("!!NVfp4.0\n{body}")).unwrap();
+    std::fs::write(
+        dir.join("t.gl.fp"),
+        format!("!!NVfp4.0\nOPTION ARB_draw_buffers;\n{body}"),
+    )
+    .unwrap();
+    let word = "[\"0xc0000000\", \"0xc0000000\", \"0xc0000000\", \"0x3fc00000\"]";
+    let inputs = format!(
+        "{{\"invocations\": 4, \"registers\": {{\"fragment.texcoord[0]\": [{word}, {word}, {word}, {word}]}}}}"
+    );
+    std::fs::write(dir.join("t.inputs.json"), inputs).unwrap();
+    let c0 = "[\"0x40000000\", \"0x40000000\", \"0x40000000\", \"0x3fc00000\"]";
+    let c1 = "[\"0x3fc00000\", \"0x3fc00000\", \"0x3fc00000\", \"0x3fc00000\"]";
+    let rec = format!(
+        "{{\"engine\": \"nvidia\", \"invocations\": 4, \"registers\": {{\"result.color\": [{c0}, {c0}, {c0}, {c0}], \"result.color[1]\": [{c1}, {c1}, {c1}, {c1}]}}, \"killed\": [false, false, false, false]}}"
+    );
+    std::fs::write(dir.join("t.nvidia.json"), rec).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(["diff", "--recorded"])
+        .arg(dir.join("t.nvfp"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("t.nvfp: agree (interp vs nvidia, recorded)"),
+        "{stdout}{stderr}"
+    );
+    // Without the driver's text the suite's program is bad input.
+    std::fs::remove_file(dir.join("t.gl.fp")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderdiff"))
+        .args(["diff", "--recorded"])
+        .arg(dir.join("t.nvfp"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ARB_draw_buffers"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -148,17 +148,23 @@ pub(crate) fn eval_alu(
     };
     let zero_ties = matches!(op, Opcode::MIN | Opcode::MAX)
         && env.contract.signed_zero(op, env.class) == SignedZeroPolicy::Either;
-    // Lanes with an inexact source channel that channel c depends on.
+    // Lanes with an inexact source channel that channel c depends on (`dep`), and lanes
+    // reading a channel that holds one word of a binary64 set (its `half` flag: not a
+    // binary32 range; `halves::alu` moves it with its partner or leaves the result
+    // undetermined after this evaluation).
     let mut dep = [0 as Mask; 4];
-    for (c, d) in dep.iter_mut().enumerate() {
+    let mut halves = [0 as Mask; 4];
+    for c in 0..4 {
         for k in 0..nsrc {
-            *d |= match sh {
-                Shape::Component => s.inexact[k][c],
-                Shape::Replicate => s.inexact[k][0],
-                Shape::Vector => (0..4)
-                    .filter(|&j| insn.read_mask[k] >> j & 1 != 0)
-                    .fold(0, |m, j| m | s.inexact[k][j]),
+            let reads: u8 = match sh {
+                Shape::Component => 1 << c,
+                Shape::Replicate => 1,
+                Shape::Vector => insn.read_mask[k] & 0xF,
             };
+            for j in (0..4).filter(|j| reads >> j & 1 != 0) {
+                dep[c] |= s.inexact[k][j];
+                halves[c] |= s.iv[k].half[j];
+            }
         }
     }
     // Replicated results are computed once (first written channel) and copied.
@@ -186,6 +192,12 @@ pub(crate) fn eval_alu(
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
             let v = result[c][l];
+            if halves[c] >> l & 1 != 0 {
+                undet[c] |= 1 << l;
+                let any = crate::io::Interval::ANY;
+                put(out, c, l, (any.lo, any.hi, true));
+                continue;
+            }
             let inexact = dep[c] >> l & 1 != 0;
             let flush_risk = flushes && denormal_involved(&fl, sh, insn, s, c, l, v);
             let tie = zero_ties && f32::from_bits(v) == 0.0;

@@ -42,6 +42,12 @@ pub const CLAMP_FRAGMENT_COLOR: Enum = 0x891B;
 pub const CLAMP_READ_COLOR: Enum = 0x891C;
 pub const DITHER: Enum = 0x0BD0;
 pub const PACK_ALIGNMENT: Enum = 0x0D05;
+/// `GL_COMPUTE_PROGRAM_NV` (NV_compute_program5): the target of `!!NVcp5.0` programs.
+pub const COMPUTE_PROGRAM_NV: Enum = 0x90FB;
+/// `GL_SHADER_STORAGE_BUFFER` (GL 4.3, NV_shader_storage_buffer_object's binding points).
+pub const SHADER_STORAGE_BUFFER: Enum = 0x90D2;
+const DYNAMIC_COPY: Enum = 0x88EA;
+const ALL_BARRIER_BITS: c_uint = 0xFFFF_FFFF;
 const VENDOR: Enum = 0x1F00;
 const RENDERER: Enum = 0x1F01;
 const VERSION: Enum = 0x1F02;
@@ -135,6 +141,14 @@ gl_fns! {
     glGetStringi: fn(Enum, c_uint) -> *const u8;
     glProgramLocalParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
     glProgramEnvParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
+    glGenBuffers: fn(c_int, *mut c_uint);
+    glDeleteBuffers: fn(c_int, *const c_uint);
+    glBindBuffer: fn(Enum, c_uint);
+    glBufferData: fn(Enum, isize, *const c_void, Enum);
+    glBindBufferBase: fn(Enum, c_uint, c_uint);
+    glGetBufferSubData: fn(Enum, isize, isize, *mut c_void);
+    glDispatchCompute: fn(c_uint, c_uint, c_uint);
+    glMemoryBarrier: fn(c_uint);
 }
 
 /// What a loader hands the runner: its current-context switch. Dropping it destroys the
@@ -192,6 +206,9 @@ impl Gl {
         if !gl.has_extension("GL_NV_gpu_program4") {
             gl.fns.glProgramLocalParameterI4uivNV = None;
             gl.fns.glProgramEnvParameterI4uivNV = None;
+        }
+        if !gl.has_extension("GL_NV_compute_program5") {
+            gl.fns.glDispatchCompute = None;
         }
         // Reading the strings leaves no error; a stale one would fail the first check.
         let _ = gl.check("context strings");
@@ -467,6 +484,102 @@ impl Gl {
         }
         self.check("glReadPixels stencil")?;
         Ok(out)
+    }
+}
+
+/// Storage buffers and compute dispatch (NV_compute_program5, NV_shader_storage_buffer_object
+/// over GL 4.3's `GL_SHADER_STORAGE_BUFFER` binding points).
+impl Gl {
+    /// Whether compute programs can be dispatched: NV_compute_program5 and the buffer
+    /// entry points.
+    pub fn can_dispatch(&self) -> bool {
+        let f = &self.fns;
+        f.glDispatchCompute.is_some()
+            && f.glMemoryBarrier.is_some()
+            && f.glGenBuffers.is_some()
+            && f.glDeleteBuffers.is_some()
+            && f.glBindBuffer.is_some()
+            && f.glBufferData.is_some()
+            && f.glBindBufferBase.is_some()
+            && f.glGetBufferSubData.is_some()
+    }
+
+    /// A new buffer object holding `bytes`, bound to storage binding point `binding`.
+    ///
+    /// Errors: the entry points are missing ([`Gl::can_dispatch`]) or a GL error.
+    pub fn storage_buffer(&self, binding: u32, bytes: &[u8]) -> Result<u32, String> {
+        let (Some(gen), Some(bind), Some(data), Some(base)) = (
+            self.fns.glGenBuffers,
+            self.fns.glBindBuffer,
+            self.fns.glBufferData,
+            self.fns.glBindBufferBase,
+        ) else {
+            return Err("no buffer objects (glGenBuffers / glBufferData missing)".into());
+        };
+        let mut id = 0;
+        // SAFETY: out-pointer for one name; `bytes` outlives glBufferData, which copies
+        // exactly `bytes.len()` bytes.
+        unsafe {
+            gen(1, &mut id);
+            bind(SHADER_STORAGE_BUFFER, id);
+            data(
+                SHADER_STORAGE_BUFFER,
+                bytes.len() as isize,
+                bytes.as_ptr().cast(),
+                DYNAMIC_COPY,
+            );
+            base(SHADER_STORAGE_BUFFER, binding, id);
+        }
+        self.check("storage buffer upload")?;
+        Ok(id)
+    }
+
+    /// Reads the first `len` bytes of buffer object `id`.
+    ///
+    /// Errors: the entry points are missing or a GL error.
+    pub fn read_buffer(&self, id: u32, len: usize) -> Result<Vec<u8>, String> {
+        let (Some(bind), Some(get)) = (self.fns.glBindBuffer, self.fns.glGetBufferSubData) else {
+            return Err("no glGetBufferSubData".into());
+        };
+        let mut out = vec![0u8; len];
+        // SAFETY: `out` holds the `len` bytes the call writes.
+        unsafe {
+            bind(SHADER_STORAGE_BUFFER, id);
+            get(
+                SHADER_STORAGE_BUFFER,
+                0,
+                len as isize,
+                out.as_mut_ptr().cast(),
+            );
+        }
+        self.check("glGetBufferSubData")?;
+        Ok(out)
+    }
+
+    /// Deletes buffer object `id`.
+    pub fn delete_buffer(&self, id: u32) {
+        if let Some(del) = self.fns.glDeleteBuffers {
+            // SAFETY: pointer to one buffer name.
+            unsafe { del(1, &id) }
+        }
+    }
+
+    /// Dispatches `groups` work groups along x with the bound compute program, then waits
+    /// for every write (`glMemoryBarrier(GL_ALL_BARRIER_BITS)`, `glFinish`).
+    ///
+    /// Errors: no NV_compute_program5, or a GL error.
+    pub fn dispatch(&self, groups: u32) -> Result<(), String> {
+        let (Some(go), Some(barrier)) = (self.fns.glDispatchCompute, self.fns.glMemoryBarrier)
+        else {
+            return Err("the driver has no NV_compute_program5 dispatch".into());
+        };
+        // SAFETY: plain calls on the bound compute program and buffers.
+        unsafe {
+            go(groups, 1, 1);
+            barrier(ALL_BARRIER_BITS);
+            (self.fns.glFinish)();
+        }
+        self.check("glDispatchCompute")
     }
 }
 

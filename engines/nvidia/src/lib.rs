@@ -18,6 +18,7 @@
 pub mod compute;
 mod dispatch;
 pub mod plan;
+pub mod texture;
 
 use std::any::Any;
 
@@ -135,18 +136,19 @@ fn origin(program: &Program) -> Result<&NvOrigin, EngineError> {
     })
 }
 
-/// Refuses textures: the engine binds none yet.
-fn no_textures(program: &Program) -> Result<(), EngineError> {
+/// Refuses images and resources, and textures (samplers, sampler views) in compute programs:
+/// the engine binds textures of vertex and fragment programs only ([`texture`]).
+fn no_images(program: &Program) -> Result<(), EngineError> {
     use shaderdiff_model::File;
+    let compute = program.stage == Stage::Compute;
     match program.declarations.iter().find(|d| {
-        matches!(
-            d.file,
-            File::Sampler | File::SamplerView | File::Resource | File::Image
-        )
+        matches!(d.file, File::Resource | File::Image)
+            || (compute && matches!(d.file, File::Sampler | File::SamplerView))
     }) {
         Some(d) => Err(plan::unsupported(format!(
-            "{} declarations (textures and images are not bound by the engine yet)",
-            d.file.name()
+            "{} declarations in a {} program (images are not bound by the engine; textures in vertex and fragment programs only)",
+            d.file.name(),
+            program.stage
         ))),
         None => Ok(()),
     }
@@ -180,7 +182,7 @@ impl Engine for NvidiaEngine {
     }
 
     fn check(&self, program: &Program) -> Result<(), EngineError> {
-        no_textures(program)?;
+        no_images(program)?;
         let o = origin(program)?;
         if o.stage == NvStage::Compute {
             return compute::compute_plan(o).map(|_| ());
@@ -190,7 +192,7 @@ impl Engine for NvidiaEngine {
     }
 
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
-        no_textures(program)?;
+        no_images(program)?;
         let o = origin(program)?;
         if o.stage == NvStage::Compute {
             let plan = compute::compute_plan(o)?;
@@ -246,15 +248,15 @@ impl Engine for NvidiaEngine {
                 inputs.invocations
             )));
         }
+        let fragment = p.draws[0].0.stage == Target::Fragment;
+        let textures = texture::uploads(inputs, fragment).map_err(plan::unsupported)?;
         let mut out: Option<Outputs> = None;
         for (plan, programs) in &p.draws {
-            let o =
-                shaderdiff_gl::run::run(&CONTEXT, plan, programs, inputs).map_err(|message| {
-                    EngineError::Trap {
-                        engine: NAME.into(),
-                        message,
-                    }
-                })?;
+            let o = shaderdiff_gl::run::run_textured(&CONTEXT, plan, programs, inputs, &textures)
+                .map_err(|message| EngineError::Trap {
+                engine: NAME.into(),
+                message,
+            })?;
             match &mut out {
                 // Each draw reads back its own group of outputs (`plan::plans`).
                 Some(all) => all.registers.extend(o.registers),

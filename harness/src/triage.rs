@@ -146,11 +146,11 @@ impl EngineRules {
                 by_engine.push((e.clone(), rules));
             }
         }
-        Ok(EngineRules::new(by_engine))
+        Ok(EngineRules::classifier(by_engine))
     }
 
     /// A classifier from rules already loaded (`None` when there are none).
-    pub fn new(by_engine: Vec<(String, Rules)>) -> Option<SharedKnown> {
+    pub fn classifier(by_engine: Vec<(String, Rules)>) -> Option<SharedKnown> {
         (!by_engine.is_empty()).then(|| Arc::new(EngineRules { by_engine }) as SharedKnown)
     }
 }

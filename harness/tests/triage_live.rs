@@ -55,7 +55,7 @@ fn rules() -> Rules {
 fn differ(with_rules: bool) -> Differ {
     let interp = backends::engine("interp", &EngineConfig::default()).unwrap();
     let known = with_rules
-        .then(|| EngineRules::new(vec![("nvidia".into(), rules())]))
+        .then(|| EngineRules::classifier(vec![("nvidia".into(), rules())]))
         .flatten();
     Differ::new(vec![Box::new(SignedAbs(interp))], 100_000, NanPolicy::Any)
         .unwrap()
@@ -128,7 +128,7 @@ fn a_mismatch_no_rule_covers_stays_a_mismatch() {
 fn rules_of_another_engine_do_not_apply() {
     // The rules are nvidia's; under another engine name they cover nothing.
     let (p, inputs) = program(ABS_U);
-    let known = EngineRules::new(vec![("mesa".into(), rules())]);
+    let known = EngineRules::classifier(vec![("mesa".into(), rules())]);
     let interp = backends::engine("interp", &EngineConfig::default()).unwrap();
     let d = Differ::new(vec![Box::new(SignedAbs(interp))], 100_000, NanPolicy::Any)
         .unwrap()

@@ -128,7 +128,7 @@ for s in "${SUITES[@]}"; do
   step "diff $s --backends interp,nvidia"
   rc=0
   "$BIN" diff "$s" --backends interp,nvidia </dev/null >"$OUT/diff-$n.txt" 2>"$OUT/diff-$n.err" || rc=$?
-  echo "diff exit $rc: $(grep -c ': agree' "$OUT/diff-$n.txt" || true) agree, $(grep -c ': MISMATCH' "$OUT/diff-$n.txt" || true) mismatch, $(grep -c ': unsupported' "$OUT/diff-$n.txt" || true) unsupported"
+  echo "diff exit $rc: $(grep -c ': agree' "$OUT/diff-$n.txt" || true) agree, $(grep -c ': known' "$OUT/diff-$n.txt" || true) known (results/triage/nvidia), $(grep -c ': MISMATCH' "$OUT/diff-$n.txt" || true) mismatch, $(grep -c ': unsupported' "$OUT/diff-$n.txt" || true) unsupported"
 done
 
 step "fuzz --lang nv --programs $FUZZ --backends interp,nvidia"
@@ -204,6 +204,7 @@ for n in ('nv-spec', 'arb-spec'):
             if len(row) > 2 and row[1] == 'nvidia': st[row[2]] += 1
     d = open(os.path.join(out, f'diff-{n}.txt')).read().splitlines()
     s['suites'][n] = {'conform': dict(st), 'diff_agree': sum(': agree' in l for l in d),
+                      'diff_known': sum(': known ' in l for l in d),
                       'diff_mismatch': sum(': MISMATCH' in l for l in d), 'diff_unsupported': sum(': unsupported' in l for l in d)}
 fs = os.path.join(out, 'fuzz', 'summary.json')
 if os.path.exists(fs):
@@ -212,7 +213,7 @@ if os.path.exists(fs):
 json.dump(s, open(os.path.join(out, 'summary.json'), 'w'), indent=1)
 lines = [f'device-check: {driver}' + (' (DRY RUN on Mesa EGL)' if dry else '')]
 for n, v in s['suites'].items():
-    lines.append(f"{n}: conform {v['conform']}; diff {v['diff_agree']} agree, {v['diff_mismatch']} mismatch, {v['diff_unsupported']} unsupported")
+    lines.append(f"{n}: conform {v['conform']}; diff {v['diff_agree']} agree, {v['diff_known']} known, {v['diff_mismatch']} mismatch, {v['diff_unsupported']} unsupported")
 if s['fuzz']: lines.append(f"fuzz --lang nv seed {seed}: {s['fuzz']['programs']} programs, {s['fuzz']['mismatches']} mismatches, {s['fuzz']['unique_findings']} unique findings")
 lines.append(f"capture: {s['capture']}")
 open(os.path.join(out, 'summary.txt'), 'w').write('\n'.join(lines) + '\n')

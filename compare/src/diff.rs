@@ -22,6 +22,7 @@ use shaderdiff_oracles::interp::{self, ExecError, InterpConfig};
 use shaderdiff_oracles::precision::{EngineClass, NanPolicy, PrecisionContract};
 use shaderdiff_oracles::{Inputs, Outputs};
 
+use crate::known::{self, SharedKnown};
 use crate::outcomes;
 
 /// The oracle's engine name (the registry's oracle line, [`backends::ORACLE`]).
@@ -66,6 +67,14 @@ pub enum Outcome {
     },
     /// Some channels differ (comparator order: `killed` first, then registers).
     Mismatch(Vec<Mismatch>),
+    /// Some channels differ, and known-deviation rules of the engine cover the program
+    /// ([`crate::known`]): reported, but not a divergence.
+    Known {
+        /// The ids of the covering rules.
+        rules: Vec<String>,
+        /// The differing channels.
+        mismatches: Vec<Mismatch>,
+    },
     /// The engine does not support something the program uses (the message names it).
     Unsupported(String),
     /// The engine failed where the oracle did not.
@@ -196,6 +205,8 @@ pub struct Differ {
     opts: CompareOptions,
     /// `--denormals`; `None`: each engine class's own ([`crate::outcomes`]).
     denormals: Option<DenormalMode>,
+    /// Known-deviation rules applied to mismatches ([`crate::known`]).
+    known: Option<SharedKnown>,
 }
 
 /// Preparation results of one program, one per engine.
@@ -229,7 +240,14 @@ impl Differ {
             interp: InterpConfig { step_limit },
             opts: CompareOptions { nan },
             denormals: None,
+            known: None,
         })
+    }
+
+    /// This differ with mismatches that `known` covers reported as [`Outcome::Known`].
+    pub fn with_known(mut self, known: Option<SharedKnown>) -> Differ {
+        self.known = known;
+        self
     }
 
     /// This differ with the oracle admitting denormal evaluations `mode` for every engine
@@ -393,6 +411,7 @@ impl Differ {
                     message: "not prepared".into(),
                 }),
             };
+            let outcome = known::classify(self.known.as_deref(), engine.name(), program, outcome);
             engines.push(EngineOutcome {
                 engine: engine.name().to_string(),
                 outcome,

@@ -52,8 +52,9 @@ pub struct EngineDescriptor {
     /// [`ENGINE_NAMES`].
     pub runtime_only: bool,
     /// A program that kills this engine can be reduced by replaying each candidate alone
-    /// in a fresh `shaderdiff run CANDIDATE.tgsi --backend NAME` (the candidates are TGSI
-    /// text, so the engine must run TGSI, and the replay must not need outside state).
+    /// in a fresh `shaderdiff run CANDIDATE --backend NAME` (candidates are TGSI text for
+    /// TGSI findings and NV text for NV findings, so the engine must run the finding's
+    /// language, and the replay must need no state of the dying process).
     pub reduce_deaths: bool,
     /// The listings `compile --backend NAME --emit FORM` prints; empty: not a `compile`
     /// backend (it compiles nothing a person would read).
@@ -145,7 +146,7 @@ pub const ENGINES: &[EngineDescriptor] = &[
                   an EGL device whose GL_VENDOR is NVIDIA at run time)",
         oracle: false,
         runtime_only: true,
-        reduce_deaths: false,
+        reduce_deaths: true,
         emits: &[],
         available: || shaderdiff_nvidia::available().map(drop),
         new: |c| Box::new(shaderdiff_nvidia::NvidiaEngine::new(c)),

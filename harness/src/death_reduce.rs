@@ -1,7 +1,7 @@
-//! Reducing crash and hang findings: a candidate is kept when running it alone on the
-//! engine, in a fresh process (`shaderdiff run CANDIDATE --backend ENGINE`), dies the same
-//! way as the original: the same crash class (`sigsegv`, `sigabrt`, `stack_overflow`, ...)
-//! or a timeout. Each candidate costs one process, so the reduction's time budget bounds
+//! Reducing crash and hang findings (TGSI programs on the IR, NV / ARB programs as NV
+//! assembly): a candidate is kept when running it alone on the engine, in a fresh process
+//! (`shaderdiff run CANDIDATE --backend ENGINE`), dies the same way as the original: the
+//! same crash class (`sigsegv`, `sigabrt`, `stack_overflow`, ...) or a timeout. Each candidate costs one process, so the reduction's time budget bounds
 //! it; a hang costs a whole candidate timeout, which is capped at
 //! [`HANG_CANDIDATE_TIMEOUT`].
 
@@ -15,7 +15,9 @@ use shaderdiff_tgsi::{print_with, PrintOptions};
 
 use crate::inputs_json;
 use crate::isolate::{run_once, Death, WorkerSpec};
+use crate::reduce::nv::{reduce_nv_with, ReducedNv};
 use crate::reduce::{reduce_with, ReduceOptions, Reduced};
+use shaderdiff_nv::{self as nv, NvProgram};
 
 /// Longest a candidate of a hang finding may run before it counts as hanging.
 pub const HANG_CANDIDATE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -66,50 +68,100 @@ pub fn reduce_death(
     signature: &Signature,
     opts: &ReduceOptions,
 ) -> Option<Reduced> {
-    let replayable = shaderdiff_backends::REGISTRY
-        .get(&case.engine)
-        .is_some_and(|d| d.reduce_deaths);
-    if !replayable {
-        return None;
-    }
-    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("shaderdiff-death-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let scratch = Scratch(dir);
-    let prog_path = scratch.0.join("candidate.tgsi");
-    let inputs_path = scratch.0.join("candidate.inputs.json");
-    let timeout = match case.death {
-        Death::Timeout => case.timeout.min(HANG_CANDIDATE_TIMEOUT),
-        _ => case.timeout,
-    };
-    let mut args: Vec<String> = vec![
-        "run".into(),
-        prog_path.display().to_string(),
-        "--backend".into(),
-        case.engine.clone(),
-        "--inputs".into(),
-        inputs_path.display().to_string(),
-        "--step-limit".into(),
-        case.step_limit.to_string(),
-    ];
-    if let Some(f) = &case.fault {
-        args.extend(["--inject-fault".into(), f.clone()]);
-    }
-    let spec = WorkerSpec {
-        args: args.into_iter().map(Into::into).collect(),
-        memory_limit: case.memory_limit,
-    };
+    let cand = Candidate::new(case, "tgsi")?;
     let mut keep = |p: &Program, i: &Inputs| -> bool {
         let text = print_with(p, &PrintOptions { lossless: true });
-        if std::fs::write(&prog_path, text).is_err()
-            || std::fs::write(&inputs_path, inputs_json::to_json(i)).is_err()
+        cand.dies_alike(case, &text, &inputs_json::to_json(i))
+    };
+    reduce_with(program, inputs, signature, &mut keep, opts).ok()
+}
+
+/// [`reduce_death`] for an NV / ARB program: candidates are NV programs
+/// ([`reduce_nv_with`]), written as canonical NV text with NV-keyed inputs, so that an
+/// engine that runs the assembly itself (`nvidia`) sees each candidate as a program file.
+/// `None` as for [`reduce_death`], or when the program does not lower.
+pub fn reduce_death_nv(
+    case: &DeathCase,
+    program: &NvProgram,
+    inputs: &Inputs,
+    signature: &Signature,
+    opts: &ReduceOptions,
+) -> Option<ReducedNv> {
+    let cand = Candidate::new(case, "nv")?;
+    let mut keep = |p: &NvProgram, l: &nv::Lowered, i: &Inputs| -> bool {
+        let json = inputs_json::to_json_nv(i, &l.names);
+        cand.dies_alike(case, &nv::print(p), &json)
+    };
+    reduce_nv_with(program, inputs, signature, &mut keep, opts).ok()
+}
+
+/// Where candidates of one reduction are written, and how one is run.
+struct Candidate {
+    scratch: Scratch,
+    program: PathBuf,
+    inputs: PathBuf,
+    spec: WorkerSpec,
+    timeout: Duration,
+}
+
+impl Candidate {
+    /// `None` when the engine cannot replay a candidate in a fresh process (the registry's
+    /// [`shaderdiff_backends::EngineDescriptor::reduce_deaths`]) or no scratch directory
+    /// can be made; `ext`: the candidate file's extension (`tgsi`, `nv`).
+    fn new(case: &DeathCase, ext: &str) -> Option<Candidate> {
+        let replayable = shaderdiff_backends::REGISTRY
+            .get(&case.engine)
+            .is_some_and(|d| d.reduce_deaths);
+        if !replayable {
+            return None;
+        }
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("shaderdiff-death-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        let scratch = Scratch(dir);
+        let program = scratch.0.join(format!("candidate.{ext}"));
+        let inputs = scratch.0.join("candidate.inputs.json");
+        let timeout = match case.death {
+            Death::Timeout => case.timeout.min(HANG_CANDIDATE_TIMEOUT),
+            _ => case.timeout,
+        };
+        let mut args: Vec<String> = vec![
+            "run".into(),
+            program.display().to_string(),
+            "--backend".into(),
+            case.engine.clone(),
+            "--inputs".into(),
+            inputs.display().to_string(),
+            "--step-limit".into(),
+            case.step_limit.to_string(),
+        ];
+        if let Some(f) = &case.fault {
+            args.extend(["--inject-fault".into(), f.clone()]);
+        }
+        let spec = WorkerSpec {
+            args: args.into_iter().map(Into::into).collect(),
+            memory_limit: case.memory_limit,
+        };
+        Some(Candidate {
+            scratch,
+            program,
+            inputs,
+            spec,
+            timeout,
+        })
+    }
+
+    /// Writes the candidate and runs it alone: whether it dies as the original did.
+    fn dies_alike(&self, case: &DeathCase, program: &str, inputs: &str) -> bool {
+        debug_assert!(self.program.starts_with(&self.scratch.0));
+        if std::fs::write(&self.program, program).is_err()
+            || std::fs::write(&self.inputs, inputs).is_err()
         {
             return false;
         }
-        matches!(run_once(&spec, timeout), Ok(Some(d)) if alike(&case.death, &d))
-    };
-    reduce_with(program, inputs, signature, &mut keep, opts).ok()
+        matches!(run_once(&self.spec, self.timeout), Ok(Some(d)) if alike(&case.death, &d))
+    }
 }
 
 #[cfg(test)]

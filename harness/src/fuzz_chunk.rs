@@ -316,15 +316,9 @@ impl Runner<'_> {
     }
 }
 
-/// Why the `reduced.nv` of an NV finding that crashed or hung an engine is the original
-/// program: those are reduced in subprocesses on the IR only (recorded in its
-/// `finding.json` as `"reduced"`).
-pub const NV_NOT_REDUCED: &str =
-    "not reduced: crash and hang findings of NV programs are not reduced; reduced.nv is the original program";
-
 /// Instructions of a finding's original program: NV instructions for NV programs (the
 /// unit `reduced_instructions` counts in for them), IR instructions otherwise.
-fn original_size(g: &FuzzItem) -> usize {
+pub(crate) fn original_size(g: &FuzzItem) -> usize {
     match shaderdiff_nv::parse(&g.text, "program.nv") {
         Ok(p) if g.is_nv() => crate::reduce::nv::insn_count(&p),
         _ => size(&g.program),

@@ -27,7 +27,7 @@ use shaderdiff_results::Signature;
 
 use std::time::Instant;
 
-use crate::death_reduce::{reduce_death, DeathCase};
+use crate::death_reduce::{reduce_death, reduce_death_nv, DeathCase};
 use crate::fuzz::{Isolation, Shared};
 use crate::fuzz_chunk::{pretty, write_original, Hit, Hooks, ProgramResult, Runner, PHASE_REDUCE};
 use crate::inputs_json;
@@ -355,10 +355,9 @@ fn record_death(
             "index": g.index,
             "generator_version": GENERATOR_VERSION,
             "nv_generator_version": g.is_nv().then_some(NV_GENERATOR_VERSION),
-            "reduced": if g.is_nv() { Some(crate::fuzz_chunk::NV_NOT_REDUCED) } else { None },
             "fault": sh.campaign.fault,
             "death": death.describe(),
-            "original_instructions": crate::reduce::size(&g.program),
+            "original_instructions": crate::fuzz_chunk::original_size(g),
             "reduced_instructions": reduced,
             "replay": replay,
             "binary": crate::fuzz_chunk::binary(),
@@ -369,7 +368,7 @@ fn record_death(
         .campaign
         .isolation
         .as_ref()
-        .filter(|_| sh.campaign.reduce && !g.is_nv())
+        .filter(|_| sh.campaign.reduce)
     else {
         return Ok(None);
     };
@@ -385,6 +384,9 @@ fn record_death(
         deadline: Some(Instant::now() + sh.campaign.reduce_time),
         ..ReduceOptions::default()
     };
+    if g.is_nv() {
+        return record_death_nv(st, g, sig, &case, &opts, &meta);
+    }
     let Some(r) = reduce_death(&case, &g.program, &g.inputs, sig, &opts) else {
         return Ok(None);
     };
@@ -395,6 +397,32 @@ fn record_death(
     st.write_finding_file(sig, "inputs.json", &inputs_json::to_json(&r.inputs))?;
     st.write_finding_file(sig, "reduced.tgsi", &text)?;
     let n = crate::reduce::size(&r.program);
+    st.write_finding_file(sig, "finding.json", &pretty(&meta(Some(n))))?;
+    Ok(Some(n))
+}
+
+/// Reduces an NV crash or hang finding as NV assembly ([`reduce_death_nv`]) and writes
+/// `reduced.nv` (canonical NV text), NV-keyed `inputs.json` and `finding.json` with the
+/// reduced size (NV instructions). Returns the reduced size.
+fn record_death_nv(
+    st: &shaderdiff_results::Store,
+    g: &crate::fuzz_item::FuzzItem,
+    sig: &Signature,
+    case: &DeathCase,
+    opts: &ReduceOptions,
+    meta: &dyn Fn(Option<usize>) -> serde_json::Value,
+) -> Result<Option<usize>, shaderdiff_results::StoreError> {
+    let Ok(ast) = shaderdiff_nv::parse(&g.text, "program.nv") else {
+        return Ok(None);
+    };
+    let Some(r) = reduce_death_nv(case, &ast, &g.inputs, sig, opts) else {
+        return Ok(None);
+    };
+    let text = r.stamped_text(&format!("program.nv (seed {} index {})", g.seed, g.index));
+    let inputs = inputs_json::to_json_nv(&r.inputs, &r.lowered.names);
+    st.write_finding_file(sig, "inputs.json", &inputs)?;
+    st.write_finding_file(sig, "reduced.nv", &text)?;
+    let n = r.size();
     st.write_finding_file(sig, "finding.json", &pretty(&meta(Some(n))))?;
     Ok(Some(n))
 }

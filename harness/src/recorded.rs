@@ -228,6 +228,8 @@ pub fn judge(
                 Verdict::Known(ids)
             }
         }
+        // `judge` applies no rules itself (this differ has none).
+        Outcome::Known { rules, .. } => Verdict::Known(rules),
         Outcome::Failed { message, .. } => Verdict::Error(message),
         Outcome::Unsupported(m) => Verdict::Unsupported(m),
     }

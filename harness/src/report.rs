@@ -3,14 +3,16 @@
 //!
 //! JSON keys, in order: the INTERFACE.md fields `program`, `oracle`, `engines` (the engines
 //! compared against the oracle), `verdict` (`agree` | `mismatch`, and additionally
-//! `unsupported` when nothing could be compared and `error` when the oracle's own run
-//! failed), `mismatches` (INTERFACE.md records; with several input sets each record also
-//! has `input_set`, the 0-based index of the set); then the additions: `mismatch_count`
+//! `unsupported` when nothing could be compared, `error` when the oracle's own run
+//! failed, and `known` when the only divergences are ones known-deviation rules cover),
+//! `mismatches` (INTERFACE.md records; with several input sets each record also has
+//! `input_set`, the 0-based index of the set); then the additions: `mismatch_count`
 //! (all differing channels; `mismatches` lists at most [`MAX_LISTED`]), `diverged` (engines
 //! that diverged), `oracle_suspect`, `input_sets`, `signatures` (per diverging engine: the
 //! signature and the first diverging instruction), `failures` (engine compile errors, traps,
-//! step limits), `unsupported` (engines that could not run the program, with the reason) and
-//! `oracle_error`.
+//! step limits), `unsupported` (engines that could not run the program, with the reason),
+//! `known` (engines whose mismatch rules of `results/triage/ENGINE/` cover: engine, rule
+//! ids, differing channels) and `oracle_error`.
 
 use serde::Serialize;
 use shaderdiff_compare::output::Mismatch;
@@ -55,6 +57,17 @@ pub struct UnsupportedRecord {
     pub reason: String,
 }
 
+/// An engine whose mismatch known-deviation rules cover (`results/triage/ENGINE/`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KnownRecord {
+    /// Engine.
+    pub engine: String,
+    /// The ids of the covering rules.
+    pub rules: Vec<String>,
+    /// Its differing channels, over every input set.
+    pub mismatch_count: usize,
+}
+
 /// The signature of one diverging engine.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SignatureRecord {
@@ -95,7 +108,7 @@ pub struct DiffReport {
     pub oracle: String,
     /// Engines compared against the oracle.
     pub engines: Vec<String>,
-    /// `agree`, `mismatch`, `unsupported` or `error`.
+    /// `agree`, `mismatch`, `known`, `unsupported` or `error`.
     pub verdict: String,
     /// Differing channels (at most [`MAX_LISTED`]).
     pub mismatches: Vec<Record>,
@@ -115,6 +128,9 @@ pub struct DiffReport {
     /// Engines that do not support the program.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsupported: Vec<UnsupportedRecord>,
+    /// Engines whose mismatch known-deviation rules cover (not divergences).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<KnownRecord>,
     /// Why the oracle produced nothing to compare.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oracle_error: Option<String>,
@@ -143,6 +159,7 @@ impl DiffReport {
             signatures,
             failures: Vec::new(),
             unsupported: Vec::new(),
+            known: Vec::new(),
             oracle_error: None,
         };
         let mut compared = false;
@@ -175,6 +192,10 @@ impl DiffReport {
                                 });
                             }
                         }
+                    }
+                    Outcome::Known { rules, mismatches } => {
+                        compared = true;
+                        r.add_known(&e.engine, rules, mismatches.len());
                     }
                     Outcome::Unsupported(reason) => {
                         if !r.unsupported.iter().any(|u| u.engine == e.engine) {
@@ -211,6 +232,8 @@ impl DiffReport {
             "mismatch"
         } else if oracle_failed {
             "error"
+        } else if !r.known.is_empty() {
+            "known"
         } else if !compared {
             "unsupported"
         } else {
@@ -218,6 +241,44 @@ impl DiffReport {
         }
         .to_string();
         r
+    }
+
+    /// Records `engine`'s known deviation (rules `rules`, `n` differing channels).
+    fn add_known(&mut self, engine: &str, rules: &[String], n: usize) {
+        if !self.known.iter().any(|k| k.engine == engine) {
+            self.known.push(KnownRecord {
+                engine: engine.to_string(),
+                rules: Vec::new(),
+                mismatch_count: 0,
+            });
+        }
+        let k = self
+            .known
+            .iter_mut()
+            .find(|k| k.engine == engine)
+            .expect("just added");
+        for id in rules {
+            if !k.rules.contains(id) {
+                k.rules.push(id.clone());
+            }
+        }
+        k.mismatch_count += n;
+    }
+
+    /// `known ID,ID (interp vs ENGINE)` for each known deviation, joined by `; `.
+    fn known_text(&self) -> String {
+        self.known
+            .iter()
+            .map(|k| {
+                format!(
+                    "known {} ({} vs {})",
+                    k.rules.join(","),
+                    self.oracle,
+                    k.engine
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// One line of JSON (no newline).
@@ -263,6 +324,7 @@ impl DiffReport {
                     ""
                 }
             )),
+            "known" => out.push_str(&format!("{}: {}\n", self.program, self.known_text())),
             "unsupported" => {
                 out.push_str(&format!(
                     "{}: unsupported: nothing compared\n",
@@ -301,6 +363,9 @@ impl DiffReport {
         }
         for u in &self.unsupported {
             out.push_str(&format!("  {} unsupported: {}\n", u.engine, u.reason));
+        }
+        if !self.known.is_empty() && self.verdict != "known" {
+            out.push_str(&format!("  {}\n", self.known_text()));
         }
         for rec in self.mismatches.iter().take(listed) {
             out.push_str(&format!("  {}\n", mismatch_line(rec)));

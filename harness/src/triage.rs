@@ -10,9 +10,13 @@
 //! must be narrow enough that every program it matches diverges only in the triaged way.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use regex::Regex;
 use serde::Deserialize;
+use shaderdiff_compare::known::{KnownDeviations, SharedKnown};
+use shaderdiff_model::Program;
+use shaderdiff_nv::NvOrigin;
 
 /// The most instructions a rule's reproducer may have (`END` and declarations excluded).
 pub const MAX_REPRODUCER_INSTRUCTIONS: usize = 4;
@@ -118,6 +122,62 @@ impl Rules {
     }
 }
 
+/// The rules of the engines of a live comparison (`diff`, `fuzz`, `conform`): a mismatch of
+/// an engine on a program that one of its rules covers becomes `known`
+/// ([`shaderdiff_compare::known`]), exactly as `diff --recorded` judges it
+/// ([`crate::recorded::judge`]): the same matcher on the program's assembly text.
+#[derive(Clone, Debug, Default)]
+pub struct EngineRules {
+    /// `(engine, rules)` for each engine that has at least one rule.
+    by_engine: Vec<(String, Rules)>,
+}
+
+impl EngineRules {
+    /// The rules of `engines` from the project's `results/triage/ENGINE/`
+    /// ([`Rules::for_engine`]); `None` when none of them has a rule.
+    ///
+    /// # Errors
+    /// As [`Rules::load`].
+    pub fn for_engines(engines: &[String]) -> Result<Option<SharedKnown>, String> {
+        let mut by_engine = Vec::new();
+        for e in engines {
+            let rules = Rules::for_engine(e)?;
+            if !rules.rules.is_empty() {
+                by_engine.push((e.clone(), rules));
+            }
+        }
+        Ok(EngineRules::classifier(by_engine))
+    }
+
+    /// A classifier from rules already loaded (`None` when there are none).
+    pub fn classifier(by_engine: Vec<(String, Rules)>) -> Option<SharedKnown> {
+        (!by_engine.is_empty()).then(|| Arc::new(EngineRules { by_engine }) as SharedKnown)
+    }
+}
+
+impl KnownDeviations for EngineRules {
+    fn covering(&self, engine: &str, program: &Program) -> Vec<String> {
+        let Some((_, rules)) = self.by_engine.iter().find(|(e, _)| e == engine) else {
+            return Vec::new();
+        };
+        let Some(text) = assembly_text(program) else {
+            return Vec::new();
+        };
+        rules
+            .matching(&text)
+            .into_iter()
+            .filter(|r| r.engine == engine)
+            .map(|r| r.id.clone())
+            .collect()
+    }
+}
+
+/// The NV / ARB assembly text of `program` (canonical print of the source it was lowered
+/// from), `None` for a program that has none (TGSI, or an IR changed since lowering).
+pub fn assembly_text(program: &Program) -> Option<String> {
+    NvOrigin::of(program).map(|o| shaderdiff_nv::print(&o.ast))
+}
+
 /// One instruction of a program text: mnemonic, its suffix modifiers, operand text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Insn {
@@ -138,6 +198,8 @@ impl Rule {
                 .without_modifiers
                 .iter()
                 .any(|m| i.modifiers.contains(m))
+            && (self.any_modifiers.is_empty()
+                || self.any_modifiers.iter().any(|m| i.modifiers.contains(m)))
             && self
                 .operands
                 .as_ref()
@@ -325,5 +387,29 @@ mod tests {
         assert!(!rule.matches(&i("UP2H.F r, |a|")));
         assert!(!rule.matches(&i("UP2H.F.CC r, -|a|")));
         assert!(!rule.matches(&i("UP2US.F r, -|a|")));
+    }
+
+    #[test]
+    fn any_modifiers_needs_one_of_them() {
+        // docs/triage.md: `any_modifiers` lists suffixes of which one must be present
+        // (results/triage/nvidia/sad64-cc-overflow.toml: SAD.CC with S64 or U64).
+        let rule = Rule {
+            id: "x".into(),
+            engine: "nvidia".into(),
+            opcode: "SAD".into(),
+            modifiers: vec!["CC".into()],
+            without_modifiers: Vec::new(),
+            any_modifiers: vec!["S64".into(), "U64".into()],
+            operands: None,
+            driver: String::new(),
+            spec: String::new(),
+            reproducer: String::new(),
+            file: PathBuf::new(),
+        };
+        let i = |s: &str| parse_insn(s).unwrap();
+        assert!(rule.matches(&i("SAD.U64.CC r, a, b, c")));
+        assert!(rule.matches(&i("SAD.S64.CC r, a, b, c")));
+        assert!(!rule.matches(&i("SAD.S.CC r, a, b, c")));
+        assert!(!rule.matches(&i("SAD.U64 r, a, b, c")));
     }
 }

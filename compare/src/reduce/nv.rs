@@ -145,11 +145,13 @@ impl Named {
     }
 }
 
+/// What keeps a candidate: its divergence when it shows the finding (lowered, with its
+/// inputs keyed by that lowering's IR registers), `None` otherwise.
+type Judge<'a> = dyn FnMut(&NvProgram, &nv::Lowered, &Inputs) -> Option<Divergence> + 'a;
+
 /// The current case and the budget.
 struct Ctx<'a> {
-    differ: &'a Differ,
-    engine: usize,
-    target: Signature,
+    judge: &'a mut Judge<'a>,
     opts: &'a ReduceOptions,
     tests: usize,
     program: NvProgram,
@@ -176,7 +178,7 @@ impl Ctx<'_> {
         }
         self.tests += 1;
         let inputs = named.to_ir(&l);
-        let Some(div) = judge(self.differ, self.engine, &l.program, &inputs, &self.target) else {
+        let Some(div) = (self.judge)(&program, &l, &inputs) else {
             return false;
         };
         self.program = program;
@@ -235,10 +237,11 @@ pub fn reduce_nv(
             });
         }
     }
-    let mut ctx = Ctx {
-        differ,
-        engine,
-        target: div.signature.clone(),
+    let target = div.signature.clone();
+    let mut judge_ir =
+        |_: &NvProgram, l: &nv::Lowered, i: &Inputs| judge(differ, engine, &l.program, i, &target);
+    let ctx = Ctx {
+        judge: &mut judge_ir,
         opts,
         tests: 1,
         program: program.clone(),
@@ -246,6 +249,54 @@ pub fn reduce_nv(
         lowered: lowered.clone(),
         div,
     };
+    Ok(run_passes(ctx))
+}
+
+/// Reduces the NV program `program` on `inputs` (keyed by the IR registers of
+/// `nv::lower(program)`) while `keep` holds for a candidate (its NV program, its lowering,
+/// its inputs keyed by that lowering), with the passes of [`reduce_nv`]: for findings no
+/// divergence describes, a crash or hang of an engine tested in a subprocess (the NV
+/// counterpart of [`super::reduce_with`]). `signature` is recorded in the result.
+///
+/// # Errors
+/// [`ReduceError::NoDivergence`] when the program does not lower or `keep` does not hold
+/// for the original.
+pub fn reduce_nv_with(
+    program: &NvProgram,
+    inputs: &Inputs,
+    signature: &Signature,
+    keep: &mut dyn FnMut(&NvProgram, &nv::Lowered, &Inputs) -> bool,
+    opts: &ReduceOptions,
+) -> Result<ReducedNv, ReduceError> {
+    let none = || ReduceError::NoDivergence(signature.engine.clone());
+    let lowered = nv::lower(program).map_err(|_| none())?;
+    if !keep(program, &lowered, inputs) {
+        return Err(none());
+    }
+    let div = Divergence {
+        signature: signature.clone(),
+        instruction: None,
+        opcode: None,
+        pos: None,
+        located: crate::signature::Located::Failure,
+    };
+    let kept = div.clone();
+    let mut judge_keep =
+        |p: &NvProgram, l: &nv::Lowered, i: &Inputs| keep(p, l, i).then(|| kept.clone());
+    let ctx = Ctx {
+        judge: &mut judge_keep,
+        opts,
+        tests: 1,
+        program: program.clone(),
+        named: Named::from_ir(inputs, &lowered.names),
+        lowered,
+        div,
+    };
+    Ok(run_passes(ctx))
+}
+
+/// The passes of [`reduce_nv`], to a fixed point or the end of the budget.
+fn run_passes(mut ctx: Ctx) -> ReducedNv {
     invocations(&mut ctx);
     let complete = loop {
         if ctx.stopped() {
@@ -260,14 +311,14 @@ pub fn reduce_nv(
         }
     };
     let inputs = ctx.named.to_ir(&ctx.lowered);
-    Ok(ReducedNv {
+    ReducedNv {
         program: ctx.program,
         lowered: ctx.lowered,
         inputs,
         divergence: ctx.div,
         tests: ctx.tests,
         complete,
-    })
+    }
 }
 
 /// Keeps the first invocation (quad, for fragment programs) that still shows the divergence.

@@ -42,6 +42,35 @@ pub const CLAMP_FRAGMENT_COLOR: Enum = 0x891B;
 pub const CLAMP_READ_COLOR: Enum = 0x891C;
 pub const DITHER: Enum = 0x0BD0;
 pub const PACK_ALIGNMENT: Enum = 0x0D05;
+/// `GL_COMPUTE_PROGRAM_NV` (NV_compute_program5): the target of `!!NVcp5.0` programs.
+pub const COMPUTE_PROGRAM_NV: Enum = 0x90FB;
+/// `GL_SHADER_STORAGE_BUFFER` (GL 4.3, NV_shader_storage_buffer_object's binding points).
+pub const SHADER_STORAGE_BUFFER: Enum = 0x90D2;
+const DYNAMIC_COPY: Enum = 0x88EA;
+pub const TEXTURE_1D: Enum = 0x0DE0;
+pub const TEXTURE_2D: Enum = 0x0DE1;
+pub const TEXTURE_3D: Enum = 0x806F;
+pub const TEXTURE_RECTANGLE: Enum = 0x84F5;
+pub const TEXTURE_1D_ARRAY: Enum = 0x8C18;
+pub const TEXTURE_2D_ARRAY: Enum = 0x8C1A;
+pub const RGBA32UI: Enum = 0x8D70;
+pub const RGBA32I: Enum = 0x8D82;
+pub const RGBA_INTEGER: Enum = 0x8D99;
+pub const INT: Enum = 0x1404;
+pub const NEAREST: Enum = 0x2600;
+pub const NEAREST_MIPMAP_NEAREST: Enum = 0x2700;
+pub const CLAMP_TO_EDGE: Enum = 0x812F;
+pub const REPEAT: Enum = 0x2901;
+const TEXTURE0: Enum = 0x84C0;
+const TEXTURE_MAG_FILTER: Enum = 0x2800;
+const TEXTURE_MIN_FILTER: Enum = 0x2801;
+const TEXTURE_WRAP_S: Enum = 0x2802;
+const TEXTURE_WRAP_T: Enum = 0x2803;
+const TEXTURE_WRAP_R: Enum = 0x8072;
+const TEXTURE_BASE_LEVEL: Enum = 0x813C;
+const TEXTURE_MAX_LEVEL: Enum = 0x813D;
+const UNPACK_ALIGNMENT: Enum = 0x0CF5;
+const ALL_BARRIER_BITS: c_uint = 0xFFFF_FFFF;
 const VENDOR: Enum = 0x1F00;
 const RENDERER: Enum = 0x1F01;
 const VERSION: Enum = 0x1F02;
@@ -135,6 +164,22 @@ gl_fns! {
     glGetStringi: fn(Enum, c_uint) -> *const u8;
     glProgramLocalParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
     glProgramEnvParameterI4uivNV: fn(Enum, c_uint, *const c_uint);
+    glGenBuffers: fn(c_int, *mut c_uint);
+    glDeleteBuffers: fn(c_int, *const c_uint);
+    glBindBuffer: fn(Enum, c_uint);
+    glBufferData: fn(Enum, isize, *const c_void, Enum);
+    glBindBufferBase: fn(Enum, c_uint, c_uint);
+    glGetBufferSubData: fn(Enum, isize, isize, *mut c_void);
+    glDispatchCompute: fn(c_uint, c_uint, c_uint);
+    glMemoryBarrier: fn(c_uint);
+    glActiveTexture: fn(Enum);
+    glGenTextures: fn(c_int, *mut c_uint);
+    glDeleteTextures: fn(c_int, *const c_uint);
+    glBindTexture: fn(Enum, c_uint);
+    glTexParameteri: fn(Enum, Enum, c_int);
+    glTexImage1D: fn(Enum, c_int, c_int, c_int, c_int, Enum, Enum, *const c_void);
+    glTexImage2D: fn(Enum, c_int, c_int, c_int, c_int, c_int, Enum, Enum, *const c_void);
+    glTexImage3D: fn(Enum, c_int, c_int, c_int, c_int, c_int, c_int, Enum, Enum, *const c_void);
 }
 
 /// What a loader hands the runner: its current-context switch. Dropping it destroys the
@@ -192,6 +237,9 @@ impl Gl {
         if !gl.has_extension("GL_NV_gpu_program4") {
             gl.fns.glProgramLocalParameterI4uivNV = None;
             gl.fns.glProgramEnvParameterI4uivNV = None;
+        }
+        if !gl.has_extension("GL_NV_compute_program5") {
+            gl.fns.glDispatchCompute = None;
         }
         // Reading the strings leaves no error; a stale one would fail the first check.
         let _ = gl.check("context strings");
@@ -467,6 +515,214 @@ impl Gl {
         }
         self.check("glReadPixels stencil")?;
         Ok(out)
+    }
+}
+
+/// Storage buffers and compute dispatch (NV_compute_program5, NV_shader_storage_buffer_object
+/// over GL 4.3's `GL_SHADER_STORAGE_BUFFER` binding points).
+impl Gl {
+    /// Whether compute programs can be dispatched: NV_compute_program5 and the buffer
+    /// entry points.
+    pub fn can_dispatch(&self) -> bool {
+        let f = &self.fns;
+        f.glDispatchCompute.is_some()
+            && f.glMemoryBarrier.is_some()
+            && f.glGenBuffers.is_some()
+            && f.glDeleteBuffers.is_some()
+            && f.glBindBuffer.is_some()
+            && f.glBufferData.is_some()
+            && f.glBindBufferBase.is_some()
+            && f.glGetBufferSubData.is_some()
+    }
+
+    /// A new buffer object holding `bytes`, bound to storage binding point `binding`.
+    ///
+    /// Errors: the entry points are missing ([`Gl::can_dispatch`]) or a GL error.
+    pub fn storage_buffer(&self, binding: u32, bytes: &[u8]) -> Result<u32, String> {
+        let (Some(gen), Some(bind), Some(data), Some(base)) = (
+            self.fns.glGenBuffers,
+            self.fns.glBindBuffer,
+            self.fns.glBufferData,
+            self.fns.glBindBufferBase,
+        ) else {
+            return Err("no buffer objects (glGenBuffers / glBufferData missing)".into());
+        };
+        let mut id = 0;
+        // SAFETY: out-pointer for one name; `bytes` outlives glBufferData, which copies
+        // exactly `bytes.len()` bytes.
+        unsafe {
+            gen(1, &mut id);
+            bind(SHADER_STORAGE_BUFFER, id);
+            data(
+                SHADER_STORAGE_BUFFER,
+                bytes.len() as isize,
+                bytes.as_ptr().cast(),
+                DYNAMIC_COPY,
+            );
+            base(SHADER_STORAGE_BUFFER, binding, id);
+        }
+        self.check("storage buffer upload")?;
+        Ok(id)
+    }
+
+    /// Reads the first `len` bytes of buffer object `id`.
+    ///
+    /// Errors: the entry points are missing or a GL error.
+    pub fn read_buffer(&self, id: u32, len: usize) -> Result<Vec<u8>, String> {
+        let (Some(bind), Some(get)) = (self.fns.glBindBuffer, self.fns.glGetBufferSubData) else {
+            return Err("no glGetBufferSubData".into());
+        };
+        let mut out = vec![0u8; len];
+        // SAFETY: `out` holds the `len` bytes the call writes.
+        unsafe {
+            bind(SHADER_STORAGE_BUFFER, id);
+            get(
+                SHADER_STORAGE_BUFFER,
+                0,
+                len as isize,
+                out.as_mut_ptr().cast(),
+            );
+        }
+        self.check("glGetBufferSubData")?;
+        Ok(out)
+    }
+
+    /// Deletes buffer object `id`.
+    pub fn delete_buffer(&self, id: u32) {
+        if let Some(del) = self.fns.glDeleteBuffers {
+            // SAFETY: pointer to one buffer name.
+            unsafe { del(1, &id) }
+        }
+    }
+
+    /// Dispatches `groups` work groups along x with the bound compute program, then waits
+    /// for every write (`glMemoryBarrier(GL_ALL_BARRIER_BITS)`, `glFinish`).
+    ///
+    /// Errors: no NV_compute_program5, or a GL error.
+    pub fn dispatch(&self, groups: u32) -> Result<(), String> {
+        let (Some(go), Some(barrier)) = (self.fns.glDispatchCompute, self.fns.glMemoryBarrier)
+        else {
+            return Err("the driver has no NV_compute_program5 dispatch".into());
+        };
+        // SAFETY: plain calls on the bound compute program and buffers.
+        unsafe {
+            go(groups, 1, 1);
+            barrier(ALL_BARRIER_BITS);
+            (self.fns.glFinish)();
+        }
+        self.check("glDispatchCompute")
+    }
+}
+
+/// One level of a texture upload: `words` holds `size[0] * size[1] * size[2]` texels of
+/// four words each, x fastest (the texture model's memory order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelUpload {
+    /// Mip level.
+    pub level: i32,
+    /// Width, height, depth (or layers); unused extents 1.
+    pub size: [i32; 3],
+    /// The texels' words.
+    pub words: Vec<u32>,
+}
+
+/// A texture to upload to one texture unit with nearest filtering.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureUpload {
+    /// Texture unit (`GL_TEXTURE0 + unit`).
+    pub unit: u32,
+    /// `GL_TEXTURE_1D`, `GL_TEXTURE_2D`, ...
+    pub target: Enum,
+    /// Internal format (`GL_RGBA32F`, `GL_RGBA32UI`, `GL_RGBA32I`).
+    pub internal: Enum,
+    /// Pixel format (`GL_RGBA`, `GL_RGBA_INTEGER`).
+    pub format: Enum,
+    /// Pixel type (`GL_FLOAT`, `GL_UNSIGNED_INT`, `GL_INT`).
+    pub ty: Enum,
+    /// `GL_NEAREST` or `GL_NEAREST_MIPMAP_NEAREST` (magnification is `GL_NEAREST`).
+    pub min_filter: Enum,
+    /// Wrap modes of s, t, r.
+    pub wrap: [Enum; 3],
+    /// Levels 0.. (`GL_TEXTURE_MAX_LEVEL` is the last one's).
+    pub levels: Vec<LevelUpload>,
+}
+
+/// Textures (GL 4.5 §8).
+impl Gl {
+    /// Uploads `t` to a new texture object bound to its unit and target; returns its name.
+    ///
+    /// Errors: entry points missing, a level whose words do not fill it, or a GL error.
+    pub fn upload_texture(&self, t: &TextureUpload) -> Result<u32, String> {
+        let f = &self.fns;
+        let (Some(active), Some(gen), Some(bind), Some(param), Some(img1), Some(img2), Some(img3)) = (
+            f.glActiveTexture,
+            f.glGenTextures,
+            f.glBindTexture,
+            f.glTexParameteri,
+            f.glTexImage1D,
+            f.glTexImage2D,
+            f.glTexImage3D,
+        ) else {
+            return Err("no texture entry points".into());
+        };
+        for l in &t.levels {
+            let texels: i64 = l.size.iter().map(|&v| i64::from(v)).product();
+            if l.words.len() as i64 != 4 * texels {
+                return Err(format!("texture level {}: words do not fill it", l.level));
+            }
+        }
+        let mut id = 0;
+        let max = t.levels.len().saturating_sub(1) as c_int;
+        // SAFETY: out-pointer for one name; each level's `words` holds exactly the texels
+        // the call reads (checked above; unpack alignment 4 suits 16-byte texels).
+        unsafe {
+            active(TEXTURE0 + t.unit);
+            gen(1, &mut id);
+            bind(t.target, id);
+            (f.glPixelStorei)(UNPACK_ALIGNMENT, 4);
+            for (name, v) in [
+                (TEXTURE_MIN_FILTER, t.min_filter),
+                (TEXTURE_MAG_FILTER, NEAREST),
+                (TEXTURE_WRAP_S, t.wrap[0]),
+                (TEXTURE_WRAP_T, t.wrap[1]),
+                (TEXTURE_WRAP_R, t.wrap[2]),
+            ] {
+                param(t.target, name, v as c_int);
+            }
+            param(t.target, TEXTURE_BASE_LEVEL, 0);
+            param(t.target, TEXTURE_MAX_LEVEL, max);
+            for l in &t.levels {
+                let [w, h, d] = l.size;
+                let p = l.words.as_ptr().cast();
+                let i = t.internal as c_int;
+                match t.target {
+                    TEXTURE_1D => img1(t.target, l.level, i, w, 0, t.format, t.ty, p),
+                    TEXTURE_3D | TEXTURE_2D_ARRAY => {
+                        img3(t.target, l.level, i, w, h, d, 0, t.format, t.ty, p)
+                    }
+                    _ => img2(t.target, l.level, i, w, h, 0, t.format, t.ty, p),
+                }
+            }
+            active(TEXTURE0);
+        }
+        self.check("texture upload")?;
+        Ok(id)
+    }
+
+    /// Unbinds and deletes texture `id` of `t`'s unit and target.
+    pub fn delete_texture(&self, t: &TextureUpload, id: u32) {
+        let f = &self.fns;
+        if let (Some(active), Some(bind), Some(del)) =
+            (f.glActiveTexture, f.glBindTexture, f.glDeleteTextures)
+        {
+            // SAFETY: plain state calls; pointer to one texture name.
+            unsafe {
+                active(TEXTURE0 + t.unit);
+                bind(t.target, 0);
+                del(1, &id);
+                active(TEXTURE0);
+            }
+        }
     }
 }
 

@@ -233,8 +233,42 @@ pub fn run(
     progs: &Programs,
     inputs: &Inputs,
 ) -> Result<Outputs, String> {
-    let n = inputs.invocations;
+    run_textured(shared, plan, progs, inputs, &[])
+}
+
+/// [`run`] with `textures` uploaded to their units for the draws (and deleted after).
+///
+/// # Errors
+/// A GL failure (message).
+pub fn run_textured(
+    shared: &Shared,
+    plan: &Plan,
+    progs: &Programs,
+    inputs: &Inputs,
+    textures: &[gl::TextureUpload],
+) -> Result<Outputs, String> {
     let g = shared.lock()?;
+    let mut ids = Vec::new();
+    let mut result = Ok(());
+    for t in textures {
+        match g.upload_texture(t) {
+            Ok(id) => ids.push((t, id)),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    let out = result.and_then(|()| draw_all(&g, plan, progs, inputs));
+    for (t, id) in ids {
+        g.delete_texture(t, id);
+    }
+    out
+}
+
+/// Every draw of one run, in the locked context `g`.
+fn draw_all(g: &Gl, plan: &Plan, progs: &Programs, inputs: &Inputs) -> Result<Outputs, String> {
+    let n = inputs.invocations;
     g.bind(gl::VERTEX_PROGRAM_ARB, progs.vp);
     g.bind(gl::FRAGMENT_PROGRAM_ARB, progs.fp);
     let target = match plan.stage {
@@ -258,8 +292,8 @@ pub fn run(
     let mut start = 0;
     while start < n {
         let count = (WIDTH * HEIGHT).min(n - start);
-        draw_batch(&g, plan, inputs, start..start + count)?;
-        read_batch(&g, plan, count, &mut regs, &mut killed)?;
+        draw_batch(g, plan, inputs, start..start + count)?;
+        read_batch(g, plan, count, &mut regs, &mut killed)?;
         start += count;
     }
     for a in 0..MAX_ATTRIBS {

@@ -15,7 +15,10 @@
 //! engine's code on llvmpipe (ARB programs; NV programs are then unsupported, as Mesa has
 //! no NV_gpu_program4).
 
+pub mod compute;
+mod dispatch;
 pub mod plan;
+pub mod texture;
 
 use std::any::Any;
 
@@ -24,7 +27,7 @@ use shaderdiff_engine::{
 };
 use shaderdiff_gl::{egl, Gl, Plan, Programs, Shared, Target};
 use shaderdiff_model::{Program, Stage, ALL_OPCODES};
-use shaderdiff_nv::NvOrigin;
+use shaderdiff_nv::{NvOrigin, NvStage};
 
 /// The engine name.
 pub const NAME: &str = "nvidia";
@@ -88,15 +91,21 @@ pub struct NvidiaEngine {
     caps: Capabilities,
 }
 
-/// A program compiled by the driver: its run plan and GL program objects (deleted on drop).
+/// A program compiled by the driver: one draw per plan ([`plan::plans`]), each with its GL
+/// program objects (deleted on drop).
 struct Prepared {
-    plan: Plan,
-    programs: Programs,
+    draws: Vec<(Plan, Programs)>,
 }
 
 impl Compiled for Prepared {
     fn listing(&self) -> Option<String> {
-        Some(format!("{}\n{}", self.plan.vp_text, self.plan.fp_text))
+        Some(
+            self.draws
+                .iter()
+                .map(|(p, _)| format!("{}\n{}", p.vp_text, p.fp_text))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -110,7 +119,9 @@ impl NvidiaEngine {
         NvidiaEngine {
             caps: Capabilities {
                 opcodes: ALL_OPCODES.iter().copied().collect(),
-                stages: [Stage::Vertex, Stage::Fragment].into_iter().collect(),
+                stages: [Stage::Vertex, Stage::Fragment, Stage::Compute]
+                    .into_iter()
+                    .collect(),
             },
         }
     }
@@ -125,18 +136,37 @@ fn origin(program: &Program) -> Result<&NvOrigin, EngineError> {
     })
 }
 
-/// Refuses textures: the engine binds none yet.
-fn no_textures(program: &Program) -> Result<(), EngineError> {
+/// Refuses images and resources, and textures (samplers, sampler views) in compute programs:
+/// the engine binds textures of vertex and fragment programs only ([`texture`]).
+fn no_images(program: &Program) -> Result<(), EngineError> {
     use shaderdiff_model::File;
+    let compute = program.stage == Stage::Compute;
     match program.declarations.iter().find(|d| {
-        matches!(
-            d.file,
-            File::Sampler | File::SamplerView | File::Resource | File::Image
-        )
+        matches!(d.file, File::Resource | File::Image)
+            || (compute && matches!(d.file, File::Sampler | File::SamplerView))
     }) {
         Some(d) => Err(plan::unsupported(format!(
-            "{} declarations (textures and images are not bound by the engine yet)",
-            d.file.name()
+            "{} declarations in a {} program (images are not bound by the engine; textures in vertex and fragment programs only)",
+            d.file.name(),
+            program.stage
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses storage buffers, parameter buffers and memory outside compute programs: a draw
+/// binds none, and the oracle would report their final contents.
+fn no_memory(o: &NvOrigin) -> Result<(), EngineError> {
+    use shaderdiff_model::File;
+    match o
+        .names
+        .entries
+        .iter()
+        .find(|(_, f, _)| matches!(f, File::Buffer | File::Memory))
+    {
+        Some((name, ..)) => Err(plan::unsupported(format!(
+            "{name} in a {:?} program (buffers and memory are bound for compute programs only)",
+            o.stage
         ))),
         None => Ok(()),
     }
@@ -152,16 +182,26 @@ impl Engine for NvidiaEngine {
     }
 
     fn check(&self, program: &Program) -> Result<(), EngineError> {
-        no_textures(program)?;
-        plan::plan(origin(program)?).map(|_| ())
+        no_images(program)?;
+        let o = origin(program)?;
+        if o.stage == NvStage::Compute {
+            return compute::compute_plan(o).map(|_| ());
+        }
+        no_memory(o)?;
+        plan::plans(o).map(|_| ())
     }
 
     fn prepare(&self, program: &Program) -> Result<Box<dyn Compiled>, EngineError> {
-        no_textures(program)?;
+        no_images(program)?;
         let o = origin(program)?;
-        let plan = plan::plan(o)?;
+        if o.stage == NvStage::Compute {
+            let plan = compute::compute_plan(o)?;
+            return Ok(Box::new(dispatch::prepare(&CONTEXT, plan)?));
+        }
+        no_memory(o)?;
+        let plans = plan::plans(o)?;
         let need = plan::required_extension(o).map(|e| (e, true));
-        let pass = (plan.integer_attribs).then_some(("GL_NV_gpu_program4", false));
+        let pass = (plans[0].integer_attribs).then_some(("GL_NV_gpu_program4", false));
         for (ext, own) in need.into_iter().chain(pass) {
             let has = CONTEXT
                 .lock()
@@ -181,39 +221,64 @@ impl Engine for NvidiaEngine {
                 )));
             }
         }
-        let programs = shaderdiff_gl::compile(&CONTEXT, &plan).map_err(|(own, message)| {
-            if own {
-                plan::unsupported(format!(
-                    "the driver's glProgramStringARB rejected the {message}"
-                ))
-            } else {
-                EngineError::Compile {
-                    engine: NAME.into(),
-                    message,
-                }
-            }
-        })?;
-        Ok(Box::new(Prepared { plan, programs }))
+        let mut draws = Vec::with_capacity(plans.len());
+        for plan in plans {
+            let programs = shaderdiff_gl::compile(&CONTEXT, &plan).map_err(compile_error)?;
+            draws.push((plan, programs));
+        }
+        Ok(Box::new(Prepared { draws }))
     }
 
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
+        if let Some(c) = compiled
+            .as_any()
+            .downcast_ref::<dispatch::PreparedCompute>()
+        {
+            return dispatch::run(c, inputs);
+        }
         let Some(p) = compiled.as_any().downcast_ref::<Prepared>() else {
             return Err(EngineError::InvalidProgram {
                 pos: None,
                 message: "nvidia was given code prepared by another engine".into(),
             });
         };
-        if p.plan.stage == Target::Fragment && inputs.invocations % 4 != 0 {
+        if p.draws[0].0.stage == Target::Fragment && inputs.invocations % 4 != 0 {
             return Err(EngineError::InvalidInputs(format!(
                 "{} invocations: fragment programs run in quads (a multiple of 4)",
                 inputs.invocations
             )));
         }
-        shaderdiff_gl::run::run(&CONTEXT, &p.plan, &p.programs, inputs).map_err(|message| {
-            EngineError::Trap {
+        let fragment = p.draws[0].0.stage == Target::Fragment;
+        let textures = texture::uploads(inputs, fragment).map_err(plan::unsupported)?;
+        let mut out: Option<Outputs> = None;
+        for (plan, programs) in &p.draws {
+            let o = shaderdiff_gl::run::run_textured(&CONTEXT, plan, programs, inputs, &textures)
+                .map_err(|message| EngineError::Trap {
                 engine: NAME.into(),
                 message,
+            })?;
+            match &mut out {
+                // Each draw reads back its own group of outputs (`plan::plans`).
+                Some(all) => all.registers.extend(o.registers),
+                None => out = Some(o),
             }
-        })
+        }
+        Ok(out.expect("plans gives at least one draw"))
+    }
+}
+
+/// The engine error of a program the driver rejected: unsupported with the driver's
+/// message when it is the program under test, a compile failure when it is one of the
+/// engine's pass-through programs.
+fn compile_error((own, message): (bool, String)) -> EngineError {
+    if own {
+        plan::unsupported(format!(
+            "the driver's glProgramStringARB rejected the {message}"
+        ))
+    } else {
+        EngineError::Compile {
+            engine: NAME.into(),
+            message,
+        }
     }
 }

@@ -98,51 +98,94 @@ pub fn required_extension(o: &NvOrigin) -> Option<&'static str> {
 /// # Errors
 /// [`EngineError::Unsupported`] naming the stage, binding or limit.
 pub fn plan(o: &NvOrigin) -> Result<Plan, EngineError> {
-    let target = match o.stage {
-        NvStage::Fragment => Target::Fragment,
-        NvStage::Vertex => Target::Vertex,
-        NvStage::Compute => {
-            return Err(unsupported(
-                "compute programs (!!NVcp5.0: storage buffers are not yet bound by the engine)"
-                    .into(),
-            ))
-        }
-        s => {
-            return Err(unsupported(format!(
-                "{s:?} programs (the driver advertises no NV_geometry_program4 / NV_tessellation_program5)"
-            )))
-        }
-    };
+    let mut all = plans(o)?;
+    if all.len() > 1 {
+        return Err(unsupported(format!(
+            "{} outputs in one draw (at most {MAX_TARGETS} render targets; `plans` splits them)",
+            all.iter().map(|p| p.outputs.len()).sum::<usize>()
+        )));
+    }
+    Ok(all.remove(0))
+}
+
+/// The draws that run `o`: one plan, except for an NV vertex program with more than
+/// [`MAX_TARGETS`] outputs, which runs once per group of at most [`MAX_TARGETS`] outputs
+/// (the same vertex program each time, each draw's fragment pass-through reading back
+/// one group: [`output_groups`]). A vertex program's outputs depend only on its inputs and
+/// constants, which every draw sets alike, so the groups together are one run's outputs.
+///
+/// # Errors
+/// As [`plan`].
+pub fn plans(o: &NvOrigin) -> Result<Vec<Plan>, EngineError> {
+    let target = stage_target(o)?;
     if o.ast.header.level == NvLevel::Arb10 {
-        return shaderdiff_mesa::plan::plan(o).map_err(|e| match e {
-            EngineError::Unsupported {
-                opcode,
-                pos,
-                reason,
-                ..
-            } => EngineError::Unsupported {
-                engine: NAME.into(),
-                opcode,
-                pos,
-                reason,
-            },
-            other => other,
-        });
+        return arb_plan(o).map(|p| vec![p]);
     }
     let params = params(o)?;
     let inputs = named(o, File::Input)?;
     let outputs = named(o, File::Output)?;
-    if outputs.len() > MAX_TARGETS {
-        return Err(unsupported(format!(
-            "{} outputs (at most {MAX_TARGETS} render targets)",
-            outputs.len()
-        )));
-    }
     let text = nv::print(&o.ast);
     match target {
-        Target::Fragment => fragment_plan(&text, &inputs, &outputs, params),
-        Target::Vertex => vertex_plan(&text, &inputs, &outputs, params),
+        Target::Fragment => {
+            if outputs.len() > MAX_TARGETS {
+                return Err(unsupported(format!(
+                    "{} outputs (at most {MAX_TARGETS} render targets)",
+                    outputs.len()
+                )));
+            }
+            fragment_plan(&text, &inputs, &outputs, params).map(|p| vec![p])
+        }
+        Target::Vertex => output_groups(outputs.len())
+            .into_iter()
+            .map(|g| vertex_plan(&text, &inputs, &outputs, g, params.clone()))
+            .collect(),
     }
+}
+
+/// The output index ranges of the draws of a vertex program with `n` outputs: consecutive
+/// groups of at most [`MAX_TARGETS`] (at least one group, so a program without outputs
+/// still runs once).
+pub fn output_groups(n: usize) -> Vec<std::ops::Range<usize>> {
+    if n == 0 {
+        return std::iter::once(0..0).collect();
+    }
+    (0..n)
+        .step_by(MAX_TARGETS)
+        .map(|s| s..(s + MAX_TARGETS).min(n))
+        .collect()
+}
+
+/// The program target of `o`'s stage, or why the engine does not run that stage.
+fn stage_target(o: &NvOrigin) -> Result<Target, EngineError> {
+    match o.stage {
+        NvStage::Fragment => Ok(Target::Fragment),
+        NvStage::Vertex => Ok(Target::Vertex),
+        NvStage::Compute => Err(unsupported(
+            "compute programs in a draw (!!NVcp5.0 programs run as dispatches: crate::compute)"
+                .into(),
+        )),
+        s => Err(unsupported(format!(
+            "{s:?} programs (the driver advertises no NV_geometry_program4 / NV_tessellation_program5)"
+        ))),
+    }
+}
+
+/// An ARB program's plan: as engine `mesa` plans it, refusals named as this engine's.
+fn arb_plan(o: &NvOrigin) -> Result<Plan, EngineError> {
+    shaderdiff_mesa::plan::plan(o).map_err(|e| match e {
+        EngineError::Unsupported {
+            opcode,
+            pos,
+            reason,
+            ..
+        } => EngineError::Unsupported {
+            engine: NAME.into(),
+            opcode,
+            pos,
+            reason,
+        },
+        other => other,
+    })
 }
 
 /// The program's constants as `program.local[n]` / `program.env[n]` parameters.
@@ -309,10 +352,13 @@ fn vertex_result_reader(name: &str) -> Result<String, EngineError> {
     }
 }
 
+/// The draw of vertex program `text` that reads back `outputs[group]` (all of `outputs`
+/// decide which generic output carries the points' position).
 fn vertex_plan(
     text: &str,
     inputs: &[(u32, String)],
     outputs: &[(u32, String)],
+    group: std::ops::Range<usize>,
     params: Vec<(u32, ParamKind, u32)>,
 ) -> Result<Plan, EngineError> {
     let mut attribs = Vec::new();
@@ -353,7 +399,7 @@ fn vertex_plan(
     let mut fp = String::from("!!NVfp4.0\nOPTION ARB_draw_buffers;\n");
     let mut moves = String::new();
     let mut outs = Vec::new();
-    for (j, (i, name)) in outputs.iter().enumerate() {
+    for (j, (i, name)) in outputs[group].iter().enumerate() {
         let src = if name == "result.position" {
             format!("fragment.attrib[{k}]")
         } else {
@@ -462,6 +508,67 @@ mod tests {
             "{}",
             p.vp_text
         );
+    }
+
+    #[test]
+    fn output_groups_hold_at_most_eight_outputs() {
+        // GL_MAX_DRAW_BUFFERS is 8 on NVIDIA's driver and llvmpipe (shaderdiff_gl).
+        let one = |n| {
+            let g = output_groups(n);
+            assert_eq!(g.len(), 1);
+            g[0].clone()
+        };
+        assert_eq!(one(0), 0..0);
+        assert_eq!(one(8), 0..8);
+        assert_eq!(output_groups(9), [0..8, 8..9]);
+        assert_eq!(output_groups(17), [0..8, 8..16, 16..17]);
+    }
+
+    #[test]
+    fn a_vertex_program_with_ten_outputs_runs_in_two_draws() {
+        let mut text = String::from("!!NVvp4.0\n");
+        for n in 0..6 {
+            text += &format!("MOV result.attrib[{n}], vertex.attrib[{n}];\n");
+        }
+        text += "MOV result.texcoord[6], vertex.attrib[6];\nMOV result.color, vertex.attrib[7];\n\
+                 MOV result.color.secondary, vertex.attrib[8];\nMOV result.position, vertex.attrib[9];\nEND\n";
+        let o = origin(&text);
+        let p = plans(&o).unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].outputs.len(), p[1].outputs.len()), (8, 2));
+        // Every output is read back exactly once, each draw from attachments 0, 1, ...
+        let mut all: Vec<u32> = p
+            .iter()
+            .flat_map(|d| d.outputs.iter().map(|o| o.0))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 10);
+        for d in &p {
+            let att: Vec<u32> = d.outputs.iter().map(|o| o.1).collect();
+            assert_eq!(att, (0..d.outputs.len() as u32).collect::<Vec<_>>());
+        }
+        // The same vertex program; its own position moves to the generic output no
+        // output of the program uses (7), in both draws.
+        assert_eq!(p[0].vp_text, p[1].vp_text);
+        assert!(
+            p[0].vp_text
+                .contains("MOV result.attrib[7], vertex.attrib[9];"),
+            "{}",
+            p[0].vp_text
+        );
+        assert!(
+            p[1].fp_text.contains("MOV.U result.color[1], o1;"),
+            "{}",
+            p[1].fp_text
+        );
+        assert!(
+            !p[1].fp_text.contains("result.color[2]"),
+            "{}",
+            p[1].fp_text
+        );
+        // One draw cannot hold them.
+        assert!(plan(&o).unwrap_err().to_string().contains("10 outputs"));
     }
 
     #[test]

@@ -191,3 +191,36 @@ fn arb_spec_gives_the_same_bits_through_egl_as_through_osmesa() {
         files.len()
     );
 }
+
+#[test]
+fn arb_tex_reads_the_nearest_texel_of_an_uploaded_texture() {
+    use shaderdiff_model::texture::{Format, Target, Texture, Wrap};
+    use shaderdiff_model::{File, RegKey};
+    let Some(e) = on_mesa_egl() else { return };
+    let l = lower("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND\n");
+    // A 2x2 RGBA32F texture whose texel n is (n, -n, 0.5, 1e30): with GL_NEAREST the texel
+    // read at (s, t) is (floor(2s), floor(2t)) (OpenGL 3.x §3.8.8, eq. 3.23), so the
+    // centres (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75) read texels 0..3.
+    let texel = |n: u32| bits([n as f32, -(n as f32), 0.5, 1e30]);
+    let tex = Texture::filled(
+        Target::T2D,
+        Format::Rgba32F,
+        [2, 2, 1],
+        1,
+        Wrap::ClampToEdge,
+        |_, n| texel(n),
+    );
+    let tc = vec![
+        bits([0.25, 0.25, 0.0, 1.0]),
+        bits([0.75, 0.25, 0.0, 1.0]),
+        bits([0.25, 0.75, 0.0, 1.0]),
+        bits([0.75, 0.75, 0.0, 1.0]),
+    ];
+    let mut i = inputs(&l, 4, &[("fragment.texcoord[0]", tc)], &[]);
+    i.textures.insert(RegKey::new(File::Sampler, 1), tex);
+    let o = e.execute(&l.program, &i).unwrap();
+    assert_eq!(
+        out(&l, &o, "result.color"),
+        (0..4).map(texel).collect::<Vec<_>>()
+    );
+}

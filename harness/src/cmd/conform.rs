@@ -9,7 +9,9 @@
 //! `--seed` (recorded in the JUnit properties and in each replay command). Every (program,
 //! engine) pair gets a [`Status`]: `Pass`; `Fail` (a mismatch); `Crash` (the engine failed
 //! where the oracle did not); `Timeout` (its step budget); `Skip` (unsupported by the
-//! engine or the oracle, or matched by `--skips`). `--retries N` reruns a failure up to N
+//! engine or the oracle, or matched by `--skips`); `ExpectedFail` for a mismatch that a
+//! known-deviation rule of the engine covers (`results/triage/ENGINE/`, as `diff` reports
+//! `known`). `--retries N` reruns a failure up to N
 //! times: a result that changes is a `Flake`. `--baseline FILE` then maps expected failures
 //! to `ExpectedFail` and expected failures that passed to `UnexpectedPass`.
 //!
@@ -217,9 +219,10 @@ fn raw_status(diffs: &[Diff], e: usize) -> (Status, Option<String>) {
     let mut status = Status::Pass;
     let mut reason = None;
     let rank = |s: Status| match s {
-        Status::Crash => 4,
-        Status::Timeout => 3,
-        Status::Fail => 2,
+        Status::Crash => 5,
+        Status::Timeout => 4,
+        Status::Fail => 3,
+        Status::ExpectedFail => 2,
         Status::Pass => 1,
         _ => 0,
     };
@@ -249,6 +252,15 @@ fn raw_status(diffs: &[Diff], e: usize) -> (Status, Option<String>) {
                 );
                 (Status::Fail, why)
             }
+            // Known-deviation rules cover the mismatch: expected, as a baseline entry.
+            Outcome::Known { rules, mismatches } => (
+                Status::ExpectedFail,
+                format!(
+                    "input set {k}: known {} ({} differing channels)",
+                    rules.join(","),
+                    mismatches.len()
+                ),
+            ),
             Outcome::Failed { kind, message } => {
                 let s = if *kind == FailureKind::StepLimit {
                     Status::Timeout
@@ -476,6 +488,8 @@ pub(crate) fn run_entry(
                 "passed, but the baseline expects {}",
                 baseline.get(&entry.name, engine).map_or("?", |s| s.name())
             )),
+            // A known deviation (raw ExpectedFail) says so itself.
+            Status::ExpectedFail if raw == Status::ExpectedFail => last_reason.clone(),
             Status::ExpectedFail => last_reason
                 .clone()
                 .map(|r| format!("{raw} (expected): {r}")),

@@ -151,8 +151,15 @@ impl EngineArgs {
             NanArg::Any => NanPolicy::Any,
             NanArg::Strict => NanPolicy::Strict,
         };
+        // Known-deviation rules (results/triage/ENGINE/) turn covered mismatches into
+        // `known`, as `diff --recorded` judges them.
+        let names: Vec<String> = engines.iter().map(|e| e.name().to_string()).collect();
+        let known = crate::triage::EngineRules::for_engines(&names).map_err(Failure::BadInput)?;
         Differ::new(engines, step_limit, nan)
-            .map(|d| d.with_denormals(self.denormals.map(Into::into)))
+            .map(|d| {
+                d.with_denormals(self.denormals.map(Into::into))
+                    .with_known(known)
+            })
             .map_err(Failure::BadInput)
     }
 }
@@ -369,7 +376,7 @@ pub fn execute(args: &DiffArgs) -> u8 {
         };
         match r.verdict.as_str() {
             "mismatch" | "error" => diverged = true,
-            "agree" => compared = true,
+            "agree" | "known" => compared = true,
             _ => {}
         }
         if r.verdict == "mismatch" {

@@ -19,8 +19,8 @@
 //!
 //! `--lang nv` generates NV assembly programs, `--lang mixed` TGSI at even and NV at odd
 //! program indices ([`crate::fuzz_item`]); NV findings are written as `program.nv` /
-//! `reduced.nv` with NV-keyed inputs and are not reduced (`reduce` does not take NV
-//! assembly; `finding.json` says so).
+//! `reduced.nv` with NV-keyed inputs, reduced as NV assembly (crash and hang findings
+//! too: each candidate runs alone in a fresh process, [`crate::death_reduce`]).
 //!
 //! Exit status: 1 if any engine diverged on any program; else 4 if programs were poisoned
 //! (their worker ran out of memory); else 0. 2 bad usage; 3 no engine to compare; 4 the

@@ -1,0 +1,112 @@
+//! A seeded, bounded differential campaign against one engine, for mutation testing
+//! (`docs/mutation-testing.md`): the test an engine crate's `tests/mutation_campaign.rs`
+//! runs, and the only test cargo-mutants runs on that crate's lowering code.
+//!
+//! Programs come from the campaign generators exactly as `shaderdiff fuzz` draws them
+//! (`harness/src/fuzz_item.rs`): TGSI from `random::generate` with the campaign defaults
+//! (also with `--64bit` and `--memory`), NV from `nv::generate_with` with its inputs
+//! completed by `nv_runtime::prepare`. Each program runs on the oracle and the engine
+//! through the same [`Differ`] `fuzz` builds (`engines_from_names`, NaN policy `any`, the
+//! default step budget), and any engine divergence (mismatch or failure) fails the test
+//! with the first few diverging programs named by mode, seed and index.
+//!
+//! Size: `SHADERDIFF_MUTANTS_PROGRAMS` programs (default [`DEFAULT_PROGRAMS`], small
+//! enough for CI), campaign seed `SHADERDIFF_MUTANTS_SEED` (default [`DEFAULT_SEED`]).
+
+use shaderdiff_compare::diff::{engines_from_names, Differ};
+use shaderdiff_compare::nv_runtime;
+use shaderdiff_oracles::precision::NanPolicy;
+use shaderdiff_generators::nv as nv_gen;
+use shaderdiff_generators::random::{generate, RandomConfig};
+use shaderdiff_model::Program;
+use shaderdiff_oracles::Inputs;
+
+/// Programs per run when `SHADERDIFF_MUTANTS_PROGRAMS` is unset.
+pub const DEFAULT_PROGRAMS: u64 = 40;
+/// Campaign seed when `SHADERDIFF_MUTANTS_SEED` is unset.
+pub const DEFAULT_SEED: u64 = 25;
+/// `fuzz --step-limit`'s default (`harness/src/cmd/diff.rs`).
+const STEP_LIMIT: u64 = 1_000_000;
+
+/// The generator modes a campaign cycles through, by program index.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// `fuzz` (TGSI, campaign defaults).
+    Tgsi,
+    /// `fuzz --64bit`.
+    Wide,
+    /// `fuzz --memory`.
+    Memory,
+    /// `fuzz --lang nv`.
+    Nv,
+    /// `fuzz --lang nv --64bit`.
+    Nv64,
+}
+
+const MODES: [Mode; 5] = [Mode::Tgsi, Mode::Wide, Mode::Memory, Mode::Nv, Mode::Nv64];
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
+        Err(_) => default,
+    }
+}
+
+/// Program `index` of campaign `seed` in `mode`, as `fuzz` generates it.
+fn item(mode: Mode, seed: u64, index: u64) -> (Program, Inputs) {
+    let mut cfg = RandomConfig::default();
+    let (max, n) = (cfg.gen.max_instructions, cfg.invocations);
+    let nv = |wide| {
+        let mut g = nv_gen::generate_with(seed, index, max, n, wide)
+            .unwrap_or_else(|e| panic!("NV generator bug at seed {seed} index {index}: {e}"));
+        nv_runtime::prepare(&g.lowered.program, &g.lowered.names, &mut g.inputs)
+            .unwrap_or_else(|e| panic!("NV inputs at seed {seed} index {index}: {e}"));
+        (g.lowered.program, g.inputs)
+    };
+    match mode {
+        Mode::Nv => nv(false),
+        Mode::Nv64 => nv(true),
+        Mode::Tgsi | Mode::Wide | Mode::Memory => {
+            cfg.gen.wide = matches!(mode, Mode::Wide);
+            cfg.gen.memory = matches!(mode, Mode::Memory);
+            let g = generate(seed, index, &cfg);
+            (g.program, g.inputs)
+        }
+    }
+}
+
+/// Runs the campaign against engine `engine` and panics naming the diverging programs.
+pub fn run(engine: &str) {
+    let programs = env_u64("SHADERDIFF_MUTANTS_PROGRAMS", DEFAULT_PROGRAMS);
+    let seed = env_u64("SHADERDIFF_MUTANTS_SEED", DEFAULT_SEED);
+    let (engines, missing) = engines_from_names(&[engine.to_string()], STEP_LIMIT, None);
+    assert!(missing.is_empty(), "engine {engine} is not in this build");
+    let differ = Differ::new(engines, STEP_LIMIT, NanPolicy::Any).expect("differ");
+    let mut diverged = Vec::new();
+    let mut compared = 0;
+    for index in 0..programs {
+        let modes = MODES.len() as u64;
+        let (mode, stream) = (MODES[(index % modes) as usize], index / modes);
+        let (program, inputs) = item(mode, seed, stream);
+        let d = differ.diff(&program, &inputs);
+        if d.oracle.is_err() || d.unsupported() > 0 {
+            continue;
+        }
+        compared += 1;
+        if d.diverged() {
+            diverged.push(format!("{mode:?} seed {seed} index {stream}"));
+        }
+    }
+    assert!(
+        diverged.is_empty(),
+        "{engine}: {} of {compared} compared programs diverged from the oracle, first: {:?}",
+        diverged.len(),
+        &diverged[..diverged.len().min(5)]
+    );
+    assert!(
+        compared * 2 >= programs,
+        "{engine}: only {compared} of {programs} programs compared"
+    );
+}

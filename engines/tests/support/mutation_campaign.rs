@@ -8,7 +8,10 @@
 //! completed by `nv_runtime::prepare`. Each program runs on the oracle and the engine
 //! through the same [`Differ`] `fuzz` builds (`engines_from_names`, NaN policy `any`, the
 //! default step budget), and any engine divergence (mismatch or failure) fails the test
-//! with the first few diverging programs named by mode, seed and index.
+//! with the first few diverging programs named by mode, seed and index. Programs the
+//! engine's static check (`Engine::check`) refuses are skipped; a program it accepts and
+//! then refuses while compiling or running fails the test too (a lowering that gives up is
+//! as wrong as one that miscompiles).
 //!
 //! Size: `SHADERDIFF_MUTANTS_PROGRAMS` programs (default [`DEFAULT_PROGRAMS`], small
 //! enough for CI), campaign seed `SHADERDIFF_MUTANTS_SEED` (default [`DEFAULT_SEED`]).
@@ -90,18 +93,24 @@ pub fn run(engine: &str) {
         let modes = MODES.len() as u64;
         let (mode, stream) = (MODES[(index % modes) as usize], index / modes);
         let (program, inputs) = item(mode, seed, stream);
+        // The engine's static check declares what it supports (`Engine::check`): a
+        // program it declares is not skipped when its lowering later refuses it.
+        if differ.engines()[0].check(&program).is_err() {
+            continue;
+        }
         let d = differ.diff(&program, &inputs);
-        if d.oracle.is_err() || d.unsupported() > 0 {
+        if d.oracle.is_err() {
             continue;
         }
         compared += 1;
-        if d.diverged() {
-            diverged.push(format!("{mode:?} seed {seed} index {stream}"));
+        if d.diverged() || d.unsupported() > 0 {
+            let what = if d.diverged() { "diverged" } else { "refused after check" };
+            diverged.push(format!("{mode:?} seed {seed} index {stream} {what}"));
         }
     }
     assert!(
         diverged.is_empty(),
-        "{engine}: {} of {compared} compared programs diverged from the oracle, first: {:?}",
+        "{engine}: {} of {compared} compared programs diverged from the oracle or were refused, first: {:?}",
         diverged.len(),
         &diverged[..diverged.len().min(5)]
     );

@@ -4,7 +4,7 @@
 //!
 //! Programs come from the campaign generators exactly as `shaderdiff fuzz` draws them
 //! (`harness/src/fuzz_item.rs`): TGSI from `random::generate` with the campaign defaults
-//! (also with `--64bit` and `--memory`), NV from `nv::generate_with` with its inputs
+//! (also with `--64bit` and `--memory`; `--max-instructions` 48, 8 or 16 in turn), NV from `nv::generate_with` with its inputs
 //! completed by `nv_runtime::prepare`. Each program runs on the oracle and the engine
 //! through the same [`Differ`] `fuzz` builds (`engines_from_names`, NaN policy `any`, the
 //! default step budget), and any engine divergence (mismatch or failure) fails the test
@@ -18,10 +18,10 @@
 
 use shaderdiff_compare::diff::{engines_from_names, Differ};
 use shaderdiff_compare::nv_runtime;
-use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_generators::nv as nv_gen;
 use shaderdiff_generators::random::{generate, RandomConfig};
 use shaderdiff_model::Program;
+use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_oracles::Inputs;
 
 /// Programs per run when `SHADERDIFF_MUTANTS_PROGRAMS` is unset.
@@ -48,6 +48,12 @@ enum Mode {
 
 const MODES: [Mode; 5] = [Mode::Tgsi, Mode::Wide, Mode::Memory, Mode::Nv, Mode::Nv64];
 
+/// `fuzz --max-instructions` per round of [`MODES`]: the default 48, and short programs,
+/// in which a larger share of the results reaches an output (the generator writes each
+/// output once at the end from one register, so most long programs leave many results
+/// unobserved).
+const SIZES: [usize; 3] = [48, 8, 16];
+
 fn env_u64(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
         Ok(v) => v
@@ -57,10 +63,12 @@ fn env_u64(name: &str, default: u64) -> u64 {
     }
 }
 
-/// Program `index` of campaign `seed` in `mode`, as `fuzz` generates it.
-fn item(mode: Mode, seed: u64, index: u64) -> (Program, Inputs) {
+/// Program `index` of campaign `seed` in `mode`, as `fuzz --max-instructions max`
+/// generates it.
+fn item(mode: Mode, max: usize, seed: u64, index: u64) -> (Program, Inputs) {
     let mut cfg = RandomConfig::default();
-    let (max, n) = (cfg.gen.max_instructions, cfg.invocations);
+    cfg.gen.max_instructions = max;
+    let n = cfg.invocations;
     let nv = |wide| {
         let mut g = nv_gen::generate_with(seed, index, max, n, wide)
             .unwrap_or_else(|e| panic!("NV generator bug at seed {seed} index {index}: {e}"));
@@ -92,7 +100,8 @@ pub fn run(engine: &str) {
     for index in 0..programs {
         let modes = MODES.len() as u64;
         let (mode, stream) = (MODES[(index % modes) as usize], index / modes);
-        let (program, inputs) = item(mode, seed, stream);
+        let max = SIZES[(stream % SIZES.len() as u64) as usize];
+        let (program, inputs) = item(mode, max, seed, stream);
         // The engine's static check declares what it supports (`Engine::check`): a
         // program it declares is not skipped when its lowering later refuses it.
         if differ.engines()[0].check(&program).is_err() {
@@ -104,8 +113,14 @@ pub fn run(engine: &str) {
         }
         compared += 1;
         if d.diverged() || d.unsupported() > 0 {
-            let what = if d.diverged() { "diverged" } else { "refused after check" };
-            diverged.push(format!("{mode:?} seed {seed} index {stream} {what}"));
+            let what = if d.diverged() {
+                "diverged"
+            } else {
+                "refused after check"
+            };
+            diverged.push(format!(
+                "{mode:?} --max-instructions {max} seed {seed} index {stream} {what}"
+            ));
         }
     }
     assert!(

@@ -28,6 +28,17 @@ use crate::outcomes;
 /// The oracle's engine name (the registry's oracle line, [`backends::ORACLE`]).
 pub const ORACLE: &str = backends::ORACLE;
 
+/// `program` against `engine`'s instruction limit ([`crate::engine_limits`]): a longer
+/// program is [`EngineError::Unsupported`] by that engine, never given to it.
+fn within_limit(engine: &str, program: &Program) -> Result<(), EngineError> {
+    crate::engine_limits::check(engine, program).map_err(|reason| EngineError::Unsupported {
+        engine: engine.to_string(),
+        opcode: None,
+        pos: None,
+        reason,
+    })
+}
+
 /// How an engine failed where the oracle did not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FailureKind {
@@ -322,7 +333,11 @@ impl Differ {
     pub fn prepare(&self, program: &Program) -> Prepared {
         self.engines
             .iter()
-            .map(|e| e.check(program).and_then(|()| e.prepare(program)))
+            .map(|e| {
+                within_limit(e.name(), program)
+                    .and_then(|()| e.check(program))
+                    .and_then(|()| e.prepare(program))
+            })
             .collect()
     }
 
@@ -331,8 +346,22 @@ impl Differ {
     pub fn prepare_batch(&self, programs: &[&Program]) -> Vec<Prepared> {
         let mut out: Vec<Prepared> = programs.iter().map(|_| Vec::new()).collect();
         for e in &self.engines {
-            for (slot, r) in out.iter_mut().zip(e.prepare_batch(programs)) {
-                slot.push(r);
+            // Programs over the engine's instruction limit never reach it.
+            let fits: Vec<&Program> = programs
+                .iter()
+                .copied()
+                .filter(|p| within_limit(e.name(), p).is_ok())
+                .collect();
+            let mut done = e.prepare_batch(&fits).into_iter();
+            for (slot, p) in out.iter_mut().zip(programs) {
+                slot.push(within_limit(e.name(), p).and_then(|()| {
+                    done.next().unwrap_or_else(|| {
+                        Err(EngineError::InvalidProgram {
+                            pos: None,
+                            message: format!("{} prepared fewer programs than given", e.name()),
+                        })
+                    })
+                }));
             }
         }
         out
@@ -343,10 +372,14 @@ impl Differ {
     /// last `begin` names the engine that killed it (crash attribution, `shaderdiff::isolate`).
     pub fn run_each_engine(&self, program: &Program, inputs: &Inputs, begin: &mut dyn FnMut(&str)) {
         begin(ORACLE);
-        let _ = interp::run(program, inputs, &self.interp);
+        if within_limit(ORACLE, program).is_ok() {
+            let _ = interp::run(program, inputs, &self.interp);
+        }
         for e in &self.engines {
             begin(e.name());
-            let _ = e.check(program).and_then(|()| e.execute(program, inputs));
+            let _ = within_limit(e.name(), program)
+                .and_then(|()| e.check(program))
+                .and_then(|()| e.execute(program, inputs));
         }
     }
 
@@ -379,6 +412,13 @@ impl Differ {
     /// Compares `program` on `inputs` with code already prepared (`prepared[e]` for engine
     /// `e`). The oracle runs once per engine class.
     pub fn diff_prepared(&self, program: &Program, inputs: &Inputs, prepared: &Prepared) -> Diff {
+        if let Err(e) = within_limit(ORACLE, program) {
+            return Diff {
+                oracle: Err(OracleProblem::Unsupported(e.to_string())),
+                engines: Vec::new(),
+                oracle_suspect: false,
+            };
+        }
         let mut oracles: Vec<(EngineClass, Outputs)> = Vec::new();
         let mut engines = Vec::with_capacity(self.engines.len());
         for (e, engine) in self.engines.iter().enumerate() {

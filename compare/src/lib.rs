@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod diff;
 pub mod diff_memory;
 pub mod edit;
+pub mod engine_limits;
 pub mod known;
 pub mod limits;
 pub mod memory;

@@ -15,6 +15,9 @@
 //! | NV global window, image      | 256 MiB    | `--max-buffer`                |
 //! | `GS_MAX_OUTPUT_VERTICES`     | 1024       | `--max-gs-vertices`           |
 //! | instructions of one program  | 65536      | `--max-program-instructions`  |
+//! | instructions, per engine     | (below)    | `--max-ENGINE-instructions`   |
+//!
+//! The per-engine instruction limits are in [`crate::engine_limits`].
 //!
 //! The defaults lie far above what the generators, the spec suites and the corpus use
 //! (generated programs: at most 10 000 instructions, 4096 invocations), so a limit only
@@ -26,6 +29,8 @@ use std::sync::OnceLock;
 
 use clap::Args;
 use shaderdiff_model::Program;
+
+use crate::engine_limits::EngineLimits;
 
 /// The most invocations an inputs file or `--invocations` may give (the harness's inputs
 /// file re-exports it as `inputs::MAX_INVOCATIONS`).
@@ -71,6 +76,9 @@ pub struct Limits {
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_INSTRUCTIONS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_program_instructions: u64,
+    /// The most instructions each engine is given.
+    #[command(flatten)]
+    pub engines: EngineLimits,
 }
 
 impl Default for Limits {
@@ -82,6 +90,7 @@ impl Default for Limits {
             max_buffer: DEFAULT_BUFFER_BYTES,
             max_gs_vertices: DEFAULT_GS_VERTICES,
             max_program_instructions: DEFAULT_INSTRUCTIONS,
+            engines: EngineLimits::default(),
         }
     }
 }
@@ -119,6 +128,11 @@ pub fn worker_args() -> Vec<String> {
             "--max-program-instructions",
         ),
     ] {
+        if now != def {
+            v.push(format!("{flag}={now}"));
+        }
+    }
+    for ((_, now, flag), (_, def, _)) in l.engines.table().into_iter().zip(d.engines.table()) {
         if now != def {
             v.push(format!("{flag}={now}"));
         }

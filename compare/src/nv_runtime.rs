@@ -22,6 +22,9 @@
 //!   `globalid = groupid · groupsize + localid`, the `w` components 0 (the spec leaves them
 //!   undefined). This is the grouping the engines use for workgroups (invocation `i` is in
 //!   workgroup `i / s`).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use shaderdiff_model::{File, Program, PropertyName};
 use shaderdiff_nv::NameMap;
@@ -54,11 +57,15 @@ fn window(inputs: &Inputs) -> (u64, Vec<u8>) {
         .map(|(a, b)| a.saturating_add(b.len() as u64))
         .max()
         .unwrap_or(base);
-    let len = (end - base).div_ceil(4) * 4;
-    let mut bytes = vec![0u8; len as usize];
+    // `prepare` checked the span against --max-buffer, so these fit (saturating keeps
+    // them defined; an out-of-range region is skipped rather than sliced).
+    let len = end.saturating_sub(base).div_ceil(4).saturating_mul(4);
+    let mut bytes = vec![0u8; usize::try_from(len).unwrap_or(0)];
     for (a, b) in &inputs.global {
-        let at = (a - base) as usize;
-        bytes[at..at + b.len()].copy_from_slice(b);
+        let at = usize::try_from(a.saturating_sub(base)).unwrap_or(usize::MAX);
+        if let Some(dst) = bytes.get_mut(at..at.saturating_add(b.len())) {
+            dst.copy_from_slice(b);
+        }
     }
     (base, bytes)
 }
@@ -125,7 +132,7 @@ fn prepare_images(names: &NameMap, inputs: &mut Inputs) -> Result<(), String> {
                 size[3]
             ));
         }
-        bytes.resize(bytes.len().div_ceil(4) * 4, 0);
+        bytes.resize(bytes.len().div_ceil(4).saturating_mul(4), 0);
     }
     Ok(())
 }
@@ -156,10 +163,10 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
         }
         if let Some(first) = inputs.global.keys().next() {
             let limit = crate::limits::get().max_buffer;
-            if end - first > limit {
+            let span = end.saturating_sub(*first);
+            if span > limit {
                 return Err(format!(
-                    "global regions span {:#x} bytes, more than the limit {limit:#x} (raise it with --max-buffer)",
-                    end - first
+                    "global regions span {span:#x} bytes, more than the limit {limit:#x} (raise it with --max-buffer)"
                 ));
             }
         }
@@ -208,12 +215,17 @@ pub fn prepare(program: &Program, names: &NameMap, inputs: &mut Inputs) -> Resul
         }
         let values = (0..n)
             .map(|i| {
-                let l = (i % per_group) as u32;
-                let g = (i / per_group) as u32;
+                // The divisors are at least 1 (`max(1)`, `clamp(1, ..)` above): the
+                // checked forms never give their `0` fallback.
+                let l = i.checked_rem(per_group).unwrap_or(0) as u32;
+                let g = i.checked_div(per_group).unwrap_or(0) as u32;
+                let plane = u64::from(size[0]).saturating_mul(u64::from(size[1]));
                 let local = [
-                    l % size[0],
-                    (l / size[0]) % size[1],
-                    (u64::from(l) / (u64::from(size[0]) * u64::from(size[1]))) as u32,
+                    l.checked_rem(size[0]).unwrap_or(0),
+                    l.checked_div(size[0])
+                        .and_then(|q| q.checked_rem(size[1]))
+                        .unwrap_or(0),
+                    u64::from(l).checked_div(plane).unwrap_or(0) as u32,
                 ];
                 match name.as_str() {
                     "invocation.localid" => [local[0], local[1], local[2], 0],
@@ -292,8 +304,8 @@ pub fn regions(names: &NameMap, inputs: &Inputs, outputs: &mut Outputs) {
         return;
     };
     for (a, b) in &inputs.global {
-        let at = (a - base) as usize;
-        if let Some(slice) = bytes.get(at..at + b.len()) {
+        let at = usize::try_from(a.saturating_sub(base)).unwrap_or(usize::MAX);
+        if let Some(slice) = bytes.get(at..at.saturating_add(b.len())) {
             outputs.global.insert(*a, slice.to_vec());
         }
     }

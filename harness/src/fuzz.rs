@@ -30,6 +30,7 @@ use shaderdiff_results::{FindingEntry, Store, StoreError, Summary, SummaryStatus
 
 use crate::diff::{Differ, ORACLE};
 use crate::fuzz_chunk::{Hooks, ProgramResult, Runner};
+use crate::fuzz_staging::{self, Claims};
 use crate::isolate::WorkerSpec;
 use crate::progress::{from_ranges, to_ranges, Progress, PROGRESS_VERSION};
 
@@ -135,7 +136,7 @@ pub(crate) struct Shared<'a> {
     start: Instant,
     elapsed_before: f64,
     cursor: Mutex<u64>,
-    claims: Mutex<BTreeSet<String>>,
+    claims: Mutex<Claims>,
     known: Vec<String>,
     state: Mutex<State>,
     last_summary: Mutex<Instant>,
@@ -172,11 +173,12 @@ impl Shared<'_> {
         (first, last)
     }
 
-    /// Whether `signature` is new to the campaign (and now claimed).
-    pub(crate) fn claim(&self, signature: &str) -> bool {
+    /// Whether program `index` should record `signature` (no lower index claimed it;
+    /// [`Claims::claim`]).
+    pub(crate) fn claim(&self, signature: &str, index: u64) -> bool {
         self.claims
             .lock()
-            .map(|mut c| c.insert(signature.to_string()))
+            .map(|mut c| c.claim(signature, index))
             .unwrap_or(false)
     }
 
@@ -233,11 +235,20 @@ impl Shared<'_> {
                     s.findings.fetch_add(1, Ordering::Relaxed);
                 }
                 e.count += 1;
-                if h.recorded {
+                // The lowest index's recording is kept (crate::fuzz_staging).
+                if h.recorded && e.first_index.is_none_or(|i| r.index < i) {
+                    let store = self.runner.store;
+                    if let Err(err) = fuzz_staging::promote(store, r.index, &h.signature) {
+                        self.fail(err.to_string());
+                        return;
+                    }
                     e.first_index = Some(r.index);
                     e.reduced = h.reduced_instructions.is_some();
                     e.reduced_instructions = h.reduced_instructions;
                 }
+            }
+            if r.hits.iter().any(|h| h.recorded) {
+                fuzz_staging::discard(self.runner.store, r.index);
             }
         }
         st.done.insert(c);
@@ -335,8 +346,8 @@ struct LocalHooks<'s, 'a> {
 impl Hooks for LocalHooks<'_, '_> {
     fn begin(&mut self, _position: u64, _phase: &str) {}
 
-    fn claim(&mut self, signature: &str, _index: u64) -> bool {
-        self.sh.claim(signature)
+    fn claim(&mut self, signature: &str, index: u64) -> bool {
+        self.sh.claim(signature, index)
     }
 
     fn result(&mut self, result: ProgramResult) {
@@ -396,12 +407,11 @@ pub fn run(
             // Claimed for good: findings known before the campaign and those whose
             // recording program was committed. A claim of a chunk that never committed is
             // made again by its rerun.
-            let mut claims: BTreeSet<String> = p.known.iter().cloned().collect();
-            claims.extend(
+            let claims = Claims::new(
+                p.known.iter().cloned(),
                 findings
                     .values()
-                    .filter(|f| f.first_index.is_some())
-                    .map(|f| f.signature.clone()),
+                    .filter_map(|f| Some((f.signature.clone(), f.first_index?))),
             );
             let state = State {
                 findings,
@@ -435,7 +445,7 @@ pub fn run(
                 poisoned: Vec::new(),
                 log: Vec::new(),
             };
-            let claims = known.iter().cloned().collect();
+            let claims = Claims::new(known.iter().cloned(), []);
             (state, known, claims, 0.0)
         }
     };
@@ -459,6 +469,8 @@ pub fn run(
         errors: Mutex::new(Vec::new()),
     };
     {
+        // Recordings of chunks that never committed (an interrupted run) are dropped.
+        fuzz_staging::clear(store)?;
         let st = sh.state.lock().expect("state lock");
         sh.progress(&st).save(store.root())?;
         store.write_summary(&sh.summary(&st, SummaryStatus::Running))?;
@@ -486,6 +498,9 @@ pub fn run(
     } else {
         SummaryStatus::Complete
     };
+    // Every committed chunk has moved or dropped its recordings; an interrupted
+    // campaign's in-flight ones are of no use either.
+    fuzz_staging::clear(store)?;
     let st = sh.state.lock().expect("state lock");
     let final_summary = sh.summary(&st, status);
     store.write_summary(&final_summary)?;

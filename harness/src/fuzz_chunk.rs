@@ -5,8 +5,8 @@
 //!
 //! **Findings.** A diverging engine's first divergence is located ([`locate`]) and its
 //! signature claimed ([`Hooks::claim`]: the campaign decides which program records a
-//! signature first). The program that wins the claim writes
-//! `DIR/findings/<signature>/` (`program.tgsi`, `program.inputs.json`, `inputs.json`,
+//! signature: the lowest index, [`crate::fuzz_staging`]). The program that wins the claim
+//! writes (staged until its chunk commits) `DIR/findings/<signature>/` (`program.tgsi`, `program.inputs.json`, `inputs.json`,
 //! `report.json`, `finding.json`) at once, then reduces it ([`reduce`]) and writes
 //! `reduced.tgsi`, `inputs.json` (the reduced inputs) and `report.json` (the reduced
 //! program's report). When the oracle is suspect (two or more engines agree against it) the
@@ -208,7 +208,9 @@ impl Runner<'_> {
         sig: &Signature,
         div: &Divergence,
     ) -> Result<Option<usize>, StoreError> {
-        let st = self.store;
+        // Staged until its chunk commits (crate::fuzz_staging).
+        let staged = crate::fuzz_staging::staged(self.store, g.index)?;
+        let st = &staged;
         let engines = self.differ.engine_names();
         write_original(st, sig, g)?;
         let engine = &engines[e];
@@ -284,7 +286,8 @@ impl Runner<'_> {
         div: &Divergence,
         meta: &dyn Fn(Option<usize>) -> serde_json::Value,
     ) -> Result<Option<usize>, StoreError> {
-        let st = self.store;
+        let staged = crate::fuzz_staging::staged(self.store, g.index)?;
+        let st = &staged;
         let engines = self.differ.engine_names();
         let Ok(ast) = shaderdiff_nv::parse(&g.text, "program.nv") else {
             return Ok(None);

@@ -223,8 +223,8 @@ fn drive(
             Recv::Message(m) => match m {
                 Message::Ready => {}
                 Message::Begin { position, phase } => begun = Some((position, phase)),
-                Message::Claim { signature, .. } => {
-                    let _ = w.send(&Request::Claimed(sh.claim(&signature)));
+                Message::Claim { signature, index } => {
+                    let _ = w.send(&Request::Claimed(sh.claim(&signature, index)));
                 }
                 Message::Result(r) => {
                     results.insert(r.position, r);
@@ -298,7 +298,7 @@ fn died(sh: &Shared, k: u64, phase: Option<&str>, death: &Death) -> Result<Progr
         signature: name.clone(),
         ..Hit::default()
     };
-    if sh.claim(&name) {
+    if sh.claim(&name, g.index) {
         hit.recorded = true;
         hit.reduced_instructions =
             record_death(sh, &g, &sig, &engine, death).map_err(|e| e.to_string())?;
@@ -334,7 +334,9 @@ fn record_death(
     engine: &str,
     death: &Death,
 ) -> Result<Option<usize>, shaderdiff_results::StoreError> {
-    let st = sh.runner.store;
+    // Staged until its chunk commits (crate::fuzz_staging).
+    let staged = crate::fuzz_staging::staged(sh.runner.store, g.index)?;
+    let st = &staged;
     write_original(st, sig, g)?;
     let replay = death_replay(sh, engine, g.ext());
     let report = serde_json::json!({

@@ -5,6 +5,9 @@
 //! (declared registers, invocation count, fragment quads) and builds the engine's
 //! [`Inputs`]. [`load`] does both. Every error is an [`InputsError`] whose `Display` is one
 //! line: `inputs.json:3:14: message`.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::fmt;
 
@@ -142,9 +145,11 @@ impl<'t> Locator<'t> {
     fn at(&self, offset: usize) -> Pos {
         let offset = offset.min(self.text.len());
         let before = &self.text[..offset];
-        let line = before.matches('\n').count() as u32 + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() as u32 + 1;
+        // Saturating: only an inputs file of more than 4 GiB lines could reach u32::MAX.
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1);
+        let line = count(before.matches('\n').count());
+        let line_start = before.rfind('\n').map_or(0, |i| i.saturating_add(1));
+        let col = count(before[line_start..].chars().count());
         Pos { line, col }
     }
     /// Byte offset of `sub`, which must be a slice of the document.
@@ -154,7 +159,8 @@ impl<'t> Locator<'t> {
     /// Position of a raw value's first character.
     pub(crate) fn value(&self, raw: &RawValue) -> Pos {
         let s = raw.get();
-        self.at(self.offset(s) + (s.len() - s.trim_start().len()))
+        let lead = s.len().saturating_sub(s.trim_start().len());
+        self.at(self.offset(s).saturating_add(lead))
     }
     /// Position of the key (its opening quote) whose value is `raw`; the value's position
     /// if the text before it is not `"key" :` as expected.
@@ -162,19 +168,21 @@ impl<'t> Locator<'t> {
         let bytes = self.text.as_bytes();
         let mut i = self.offset(raw.get());
         let skip_ws = |i: &mut usize| {
-            while *i > 0 && bytes[*i - 1].is_ascii_whitespace() {
-                *i -= 1;
+            while let Some(j) = i.checked_sub(1).filter(|&j| bytes[j].is_ascii_whitespace()) {
+                *i = j;
             }
         };
         skip_ws(&mut i);
-        if i > 0 && bytes[i - 1] == b':' {
-            i -= 1;
+        // Every `i - 1` below follows a check that `i > 0`: the checked forms say so.
+        let before = |i: usize| i.checked_sub(1).map(|j| (j, bytes[j]));
+        if let Some((j, b':')) = before(i) {
+            i = j;
             skip_ws(&mut i);
-            if i > 0 && bytes[i - 1] == b'"' {
-                i -= 1;
-                while i > 0 {
-                    i -= 1;
-                    if bytes[i] == b'"' && (i == 0 || bytes[i - 1] != b'\\') {
+            if let Some((j, b'"')) = before(i) {
+                i = j;
+                while let Some(j) = i.checked_sub(1) {
+                    i = j;
+                    if bytes[i] == b'"' && before(i).is_none_or(|(_, c)| c != b'\\') {
                         return self.at(i);
                     }
                 }
@@ -227,7 +235,7 @@ pub fn parse_document_with(
     };
     // serde's derived struct reader also takes a list; the file must be an object.
     if text.trim_start().starts_with('[') {
-        let first = text.len() - text.trim_start().len();
+        let first = text.len().saturating_sub(text.trim_start().len());
         return Err(err(
             Some(loc.at(first)),
             "the inputs file must be a JSON object such as {\"invocations\": 4, \"registers\": {..}}, found a list".into(),
@@ -340,7 +348,7 @@ fn vec4_at(loc: &Locator, raw: &RawValue) -> Result<Vec4, (Pos, String)> {
             0 => loc.value(raw),
             k => list_elements(raw)
                 .ok()
-                .and_then(|e| e.get(k - 1).map(|e| loc.value(e)))
+                .and_then(|e| e.get(k.checked_sub(1)?).map(|e| loc.value(e)))
                 .unwrap_or_else(|| loc.value(raw)),
         };
         (pos, m)

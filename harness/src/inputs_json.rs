@@ -1,6 +1,9 @@
 //! Writing [`Inputs`] as an inputs file (INTERFACE.md "The inputs file"): the inverse of
 //! [`crate::inputs::load`]. Every channel is written as raw bits (`"0x3f800000"`), so the
 //! file reads back to exactly the same words (NaN payloads, `-0.0` and denormals included).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::fmt::Write as _;
 
@@ -19,7 +22,11 @@ fn vec4(v: &Vec4) -> String {
 fn object(out: &mut String, name: &str, entries: Vec<(String, String)>, last: bool) {
     let _ = write!(out, "  \"{name}\": {{");
     for (i, (k, v)) in entries.iter().enumerate() {
-        let sep = if i + 1 < entries.len() { "," } else { "" };
+        let sep = if i.saturating_add(1) < entries.len() {
+            ","
+        } else {
+            ""
+        };
         let _ = write!(out, "\n    \"{k}\": {v}{sep}");
     }
     if !entries.is_empty() {

@@ -32,6 +32,9 @@
 //! * `samples` (2DMS, ARRAY2DMS only, required there): samples per pixel, 1 to
 //!   [`MAX_SAMPLES`]; the one level holds each pixel's samples in a row, sample 0 first
 //!   (texel `((layer * height + y) * width + x) * samples + sample`).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use serde_json::value::RawValue;
 use shaderdiff_model::Pos;
@@ -286,9 +289,11 @@ pub(crate) fn parse_texture(loc: &Locator, raw: &RawValue) -> Res<Texture> {
         tex.levels.push(
             b.chunks(TEXEL_BYTES)
                 .map(|t| {
-                    [0, 1, 2, 3].map(|c| {
-                        u32::from_le_bytes([t[4 * c], t[4 * c + 1], t[4 * c + 2], t[4 * c + 3]])
-                    })
+                    // Whole texels of TEXEL_BYTES (16), checked above.
+                    let mut words = t
+                        .chunks_exact(4)
+                        .map(|w| u32::from_le_bytes(w.try_into().unwrap_or([0; 4])));
+                    [(); 4].map(|()| words.next().unwrap_or(0))
                 })
                 .collect(),
         );

@@ -9,6 +9,7 @@ pub mod faults;
 pub mod fuzz;
 pub mod fuzz_chunk;
 pub mod fuzz_item;
+pub mod fuzz_staging;
 pub mod fuzz_worker;
 pub mod fuzzing;
 pub mod inputs;
@@ -31,5 +32,5 @@ pub mod value;
 // The differential core lives in the `shaderdiff-compare` crate; its modules keep their
 // paths here (`shaderdiff::diff::Differ`, `crate::reduce::reduce`, ...).
 pub use shaderdiff_compare::{
-    diff, diff_memory, edit, limits, nv_runtime, probe, reduce, roots, signature,
+    diff, diff_memory, edit, engine_limits, limits, nv_runtime, probe, reduce, roots, signature,
 };

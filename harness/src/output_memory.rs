@@ -1,5 +1,8 @@
 //! The memory parts of `run` output: undefined bytes (`buffers_undefined`) and the atomic
 //! log (`atomics`), in JSON and as text.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::fmt::Write as _;
 
@@ -13,8 +16,9 @@ pub fn byte_ranges(flags: &[bool]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     for (i, _) in flags.iter().enumerate().filter(|(_, &u)| u) {
         match out.last_mut() {
-            Some((_, end)) if *end == i => *end = i + 1,
-            _ => out.push((i, i + 1)),
+            // `i < flags.len()`, so `i + 1` fits.
+            Some((_, end)) if *end == i => *end = i.saturating_add(1),
+            _ => out.push((i, i.saturating_add(1))),
         }
     }
     out

@@ -4,6 +4,9 @@
 //! Every function here takes the JSON text of one value (as `serde_json::value::RawValue`
 //! hands it out) or one string, and returns the 32-bit word(s) or a one-line message
 //! saying what was expected. Positions are added by the caller ([`crate::inputs`]).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use serde_json::value::RawValue;
 use shaderdiff_model::File;
@@ -111,7 +114,7 @@ pub fn parse_vec4(json: &RawValue) -> Result<Vec4, (usize, String)> {
     }
     let mut v = [0u32; 4];
     for (i, e) in elems.iter().enumerate() {
-        v[i] = parse_channel(e.get()).map_err(|m| (i + 1, m))?;
+        v[i] = parse_channel(e.get()).map_err(|m| (i.saturating_add(1), m))?;
     }
     Ok(v)
 }
@@ -167,11 +170,8 @@ pub fn parse_hex_bytes(s: &str) -> Result<Vec<u8>, String> {
 }
 
 fn hex_val(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b - b'A' + 10,
-    }
+    // Callers pass hex digits only (checked first); anything else reads as 0.
+    char::from(b).to_digit(16).map_or(0, |d| d as u8)
 }
 
 /// Formats bytes as lowercase hex pairs (the inverse of [`parse_hex_bytes`]).
@@ -212,7 +212,7 @@ pub fn parse_reg_name(s: &str) -> Result<RegKey, String> {
             return Err(bad());
         }
         idx.push(digits.parse::<u32>().map_err(|_| bad())?);
-        rest = &inner[close + 1..];
+        rest = &inner[close.saturating_add(1)..];
     }
     match idx[..] {
         [i] => Ok(RegKey::new(file, i)),

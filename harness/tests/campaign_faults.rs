@@ -62,16 +62,19 @@ fn spawn(args: &[String]) -> Child {
 }
 
 /// `fuzz --resume DIR --jobs 1`. The job count is not recorded (a resume may use
-/// another machine's cores), and with several workers the program that records a
-/// finding's example is whichever claims it first: one job keeps that deterministic, so
-/// the files compare byte for byte.
+/// another machine's cores); the example of a finding is the lowest index that shows it
+/// whatever the job count (`two_jobs_...` below).
 fn resume(dir: &Path) -> Output {
+    resume_jobs(dir, "1")
+}
+
+fn resume_jobs(dir: &Path, jobs: &str) -> Output {
     run(&[
         "fuzz".into(),
         "--resume".into(),
         dir.display().to_string(),
         "--jobs".into(),
-        "1".into(),
+        jobs.into(),
     ])
 }
 
@@ -330,6 +333,39 @@ fn a_second_signal_quits_at_once_with_130() {
     assert_eq!(status.code(), Some(130), "{status:?}");
     // What was committed is on disk and resumes.
     let o = resume(&dir);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_same_as_whole(&dir);
+}
+
+/// With two jobs, chunks finish in any order, and the program that first claimed a
+/// signature used to record its example. The lowest index that shows a signature records
+/// it, so a two-job campaign, and a two-job campaign stopped by SIGTERM and resumed with two
+/// jobs, end with the files of the one-job campaign, byte for byte (timings and the job
+/// count aside, as everywhere here).
+#[test]
+fn two_jobs_interrupted_and_resumed_give_the_same_files() {
+    let _ = whole();
+    let two = |dir: &Path| {
+        let mut a = args(dir);
+        assert_eq!(a[5], "--jobs");
+        a[6] = "2".into();
+        a
+    };
+    let dir = scratch("jobs2");
+    let o = run(&two(&dir));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_same_as_whole(&dir);
+    assert!(!dir.join("staging").exists(), "no staged recording is left");
+
+    let dir = scratch("jobs2-resumed");
+    let mut child = spawn(&two(&dir));
+    wait_for_chunks(&dir, 3);
+    // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert!(child.wait().unwrap().code().is_some(), "it exits, not dies");
+    let s = common::json(&dir.join("summary.json"));
+    assert_eq!(s["status"], "interrupted", "{s}");
+    let o = resume_jobs(&dir, "2");
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert_same_as_whole(&dir);
 }

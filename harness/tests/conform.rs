@@ -278,3 +278,47 @@ fn bad_baselines_skips_and_partitions_are_bad_input() {
         .iter()
         .all(|(p, _, st)| p.starts_with("spec/") == (st == "Skip")));
 }
+
+/// `conform --out DIR` holds the advisory lock of `fuzz --out` (docs/campaigns.md "The
+/// output lock"): a second run into a held directory exits 4 naming the holder's PID and
+/// host and writes nothing; a lock file left by a dead process is taken over with a note.
+#[test]
+fn the_output_directory_is_locked() {
+    let d = scratch("lock");
+    let suite = d.join("suite");
+    std::fs::create_dir_all(&suite).unwrap();
+    small_suite(&suite, &["spec-add-abs"]);
+    let out = d.join("out");
+    let args = [
+        "conform",
+        &s(&suite),
+        "--backends",
+        "interp,jit",
+        "--out",
+        &s(&out),
+    ];
+    // Held by a live process (this one).
+    let held = shaderdiff::lock::acquire(&out).unwrap();
+    let o = run(&args);
+    assert_eq!(code(&o), 4, "a held lock stops the run: {}", text(&o));
+    let me = format!(
+        "PID {} on host {}",
+        std::process::id(),
+        shaderdiff::lock::hostname()
+    );
+    assert!(text(&o).contains(&me), "names the holder: {}", text(&o));
+    assert!(!out.join("results.csv").exists(), "wrote nothing");
+    drop(held);
+    // Left by a process that no longer runs (what SIGKILL leaves: a non-empty file).
+    std::fs::write(out.join("lock"), "pid 4194999\nhost elsewhere\n").unwrap();
+    let o = run(&args);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("left by PID 4194999 on host elsewhere") && err.contains("taking it over"),
+        "{err}"
+    );
+    assert_eq!(rows(&out.join("results.csv")).len(), 1);
+    // A clean exit leaves the lock released (an empty file).
+    assert_eq!(std::fs::read_to_string(out.join("lock")).unwrap(), "");
+}

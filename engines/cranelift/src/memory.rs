@@ -17,6 +17,9 @@
 //!   jit's own arithmetic (`crate::atomic`, from tgsi.rst "Atomic opcodes"), appending the
 //!   [`AtomicRecord`] to the run's log. Calls happen one at a time in execution order, so
 //!   the log is the jit's serial order.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use cranelift_codegen::ir::types::{I32, I64};
 use shaderdiff_model::atomic::{AtomicOp, AtomicRecord, AtomicWidth, Location, Space};
@@ -215,19 +218,24 @@ impl MemRuntime {
         };
         let op = *ATOMIC_OPS.get((op & !WIDE_ATOMIC) as usize)?;
         let desc = *self.descs.get(r)?;
-        let copy = if d.shared { inv / self.wg_size } else { 0 };
+        let copy = if d.shared {
+            inv.checked_div(self.wg_size)?
+        } else {
+            0
+        };
         let off = u64::from(at.offset);
         let n = width.bytes();
         // tgsi.rst "Resource Access Opcodes": outside the resource the result is unspecified;
         // the oracle performs nothing there (its "Memory model"), and neither does the jit.
-        if copy >= self.copies[r] || off + n as u64 > desc.size {
+        if copy >= self.copies[r] || off.saturating_add(n as u64) > desc.size {
             return None;
         }
+        let start = copy.checked_mul(desc.size)?.checked_add(off)?;
         // Through the pointer generated code uses too (`storage` is not borrowed while
         // code runs).
         // SAFETY: `copy < copies[r]` and `off + n <= size`, so the n bytes lie inside the
         // `copies[r] * size` bytes of `storage[r]` that `desc.ptr` points to.
-        let p = unsafe { desc.ptr.add((copy * desc.size + off) as usize) }.cast::<[u8; 8]>();
+        let p = unsafe { desc.ptr.add(usize::try_from(start).ok()?) }.cast::<[u8; 8]>();
         let mut raw = [0u8; 8];
         // SAFETY: as above; `n <= 8` bytes are read, with no alignment requirement.
         unsafe { std::ptr::copy_nonoverlapping(p.cast::<u8>(), raw.as_mut_ptr(), n) };

@@ -13,6 +13,9 @@
 //!   `shaderdiff_oracles::interp`): a register is in bounds when a declaration covers it,
 //!   and inside the `ARRAY(n)` declaration the operand names. Spaces with holes get a byte
 //!   table (1 = declared) in the *tables* buffer.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -91,16 +94,21 @@ impl Plan {
         }
         let mut spaces = Vec::with_capacity(shape.spaces().len());
         let mut tables = Vec::new();
+        // Saturating: a Shape's lane spaces hold at most 16 384 registers and its uniform
+        // spaces 2^20 (model/src/check/layout.rs), so no sum below comes near 2^32; the
+        // saturation only keeps the arithmetic defined.
         let (mut uniform_regs, mut scratch) = (0u32, 0u32);
         for (i, s) in shape.spaces().iter().enumerate() {
-            let count = s.dims * s.len;
+            let count = s.dims.saturating_mul(s.len);
             let in_memory = !s.uniform && indirect.contains(&i);
             let base = if s.uniform {
-                uniform_regs += count;
-                uniform_regs - count
+                let b = uniform_regs;
+                uniform_regs = uniform_regs.saturating_add(count);
+                b
             } else if in_memory {
-                scratch += count * REG_BYTES;
-                scratch - count * REG_BYTES
+                let b = scratch;
+                scratch = scratch.saturating_add(count.saturating_mul(REG_BYTES));
+                b
             } else {
                 0
             };
@@ -159,20 +167,20 @@ impl Plan {
             if !matches!(s.file, File::Input | File::SystemValue) || indirect.contains(&i) {
                 continue;
             }
-            for &(sp, f) in read.range((i, 0)..(i + 1, 0)) {
+            for &(sp, f) in read.range((i, 0)..(i.saturating_add(1), 0)) {
                 if !written.contains(&(sp, f)) {
                     staged.insert((sp, f), scratch);
-                    scratch += REG_BYTES;
+                    scratch = scratch.saturating_add(REG_BYTES);
                 }
             }
         }
         let dummy = scratch;
-        let scratch_bytes = scratch + REG_BYTES;
+        let scratch_bytes = scratch.saturating_add(REG_BYTES);
         let mut uniform_init = vec![[0u32; 4]; uniform_regs as usize];
         if let Some(s) = shape.space_of(File::Immediate, false) {
             let base = spaces[s].base as usize;
             for (k, imm) in program.immediates.iter().enumerate() {
-                if let Some(slot) = uniform_init.get_mut(base + k) {
+                if let Some(slot) = uniform_init.get_mut(base.saturating_add(k)) {
                     *slot = imm.words;
                 }
             }
@@ -185,8 +193,12 @@ impl Plan {
                 .filter(|d| d.dimension.is_none())
             {
                 for (k, v) in d.values.iter().enumerate() {
-                    if let Some(f) = sp.flat(0, d.first as i64 + k as i64) {
-                        uniform_init[base + f] = *v;
+                    let index = i64::from(d.first).saturating_add(k as i64);
+                    if let Some(slot) = sp
+                        .flat(0, index)
+                        .and_then(|f| uniform_init.get_mut(base.saturating_add(f)))
+                    {
+                        *slot = *v;
                     }
                 }
             }
@@ -200,8 +212,8 @@ impl Plan {
                 let f = f as u32;
                 let key = RegKey {
                     file: s.file,
-                    dimension: s.two_d.then_some(f / s.len),
-                    index: f % s.len,
+                    dimension: s.two_d.then(|| f.checked_div(s.len).unwrap_or(0)),
+                    index: f.checked_rem(s.len).unwrap_or(0),
                 };
                 inputs.push((key, i, f));
             }
@@ -259,7 +271,7 @@ impl Plan {
             };
             let dim = key.dimension.unwrap_or(0) as i64;
             if let Some(f) = shape.spaces()[s].flat(dim, key.index as i64) {
-                if let Some(slot) = u.get_mut(self.spaces[s].base as usize + f) {
+                if let Some(slot) = u.get_mut((self.spaces[s].base as usize).saturating_add(f)) {
                     *slot = *value;
                 }
             }

@@ -4,6 +4,9 @@
 //! so every decoded word re-encodes exactly and its disassembly re-assembles. Words with
 //! reserved enum values, bits outside every field, a FAU page nobody uses, or sources
 //! breaking the FAU limits are rejected with a [`DecodeError`].
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use crate::encode::{encode, EncodeError};
 use crate::instr::{Dest, Instr, Source, SrcValue, StagingRun, WriteMask};
@@ -111,7 +114,13 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
 /// [`DecodeError`] for anything that is not a valid, canonical instruction; never panics.
 pub fn decode(word: u64) -> Result<Instr, DecodeError> {
     let def = identify(word)?;
-    let bits = |start: u8, size: u8| (word >> start) & ((1u64 << size) - 1);
+    // Field sizes and starts come from ISA.xml (at most 64 bits): checked all the same.
+    let bits = |start: u8, size: u8| {
+        let mask = 1u64
+            .checked_shl(size.into())
+            .map_or(u64::MAX, |m| m.wrapping_sub(1));
+        word.checked_shr(start.into()).unwrap_or(0) & mask
+    };
     let page = bits(57, 2) as u8;
 
     let dest = if def.dests {
@@ -132,7 +141,7 @@ pub fn decode(word: u64) -> Result<Instr, DecodeError> {
         .iter()
         .map(|sd| StagingRun {
             base: sd.reg.extract(word) as u8,
-            count: sd.count.extract(word) as u8 + sd.count_bias,
+            count: (sd.count.extract(word) as u8).saturating_add(sd.count_bias),
         })
         .collect();
 
@@ -157,7 +166,7 @@ pub fn decode(word: u64) -> Result<Instr, DecodeError> {
                     uses_page = true;
                     SrcValue::Special {
                         page,
-                        entry: (v - 32) >> 1,
+                        entry: v.saturating_sub(32) >> 1,
                         hi: v & 1 == 1,
                     }
                 }
@@ -182,8 +191,9 @@ pub fn decode(word: u64) -> Result<Instr, DecodeError> {
         .iter()
         .map(|id| {
             let raw = id.field.extract(word);
-            if id.signed && raw >> (id.field.size - 1) == 1 {
-                raw as i64 - (1i64 << id.field.size)
+            let sign = u32::from(id.field.size).saturating_sub(1);
+            if id.signed && raw.checked_shr(sign) == Some(1) {
+                (raw as i64).wrapping_sub(1i64.wrapping_shl(id.field.size.into()))
             } else {
                 raw as i64
             }

@@ -1,5 +1,8 @@
 //! Canonical assembly text of an instruction (ENCODING.md §11.2), byte-for-byte what
 //! `assembler-cases.txt` contains.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use crate::decode::{decode, DecodeError};
 use crate::instr::{Instr, SrcValue, WriteMask};
@@ -67,7 +70,7 @@ pub(crate) fn format_instr(instr: &Instr) -> String {
     }
     for run in &instr.staging {
         let regs: Vec<String> = (0..run.count)
-            .map(|k| format!("r{}", u32::from(run.base) + u32::from(k)))
+            .map(|k| format!("r{}", u32::from(run.base).saturating_add(u32::from(k))))
             .collect();
         ops.push(format!("@{}", regs.join(":")));
     }

@@ -1,6 +1,9 @@
 //! Encoding an [`Instr`] into its 64-bit word (ENCODING.md §1–§9), with every rule the
 //! assembler enforces (register ranges, reserved enum values, staging alignment, the FAU
 //! limits of §3.3).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use crate::instr::{Instr, Operand, SrcValue};
 use crate::isa::{EnumField, InsDef, Isa, ModKind, SrcDef};
@@ -269,7 +272,7 @@ fn encode_with(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u64> {
             };
             return Err((Some(op), kind));
         }
-        if u32::from(run.base) + u32::from(run.count) > 64 {
+        if u32::from(run.base).saturating_add(u32::from(run.count)) > 64 {
             let kind = EncodeErrorKind::StagingRange {
                 base: run.base,
                 count: run.count,
@@ -277,7 +280,8 @@ fn encode_with(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u64> {
             return Err((Some(op), kind));
         }
         w |= base << sd.reg.start;
-        w |= u64::from(run.count - sd.count_bias) << sd.count.start;
+        // `run.count >= min_count() = count_bias`, checked above.
+        w |= u64::from(run.count.saturating_sub(sd.count_bias)) << sd.count.start;
     }
 
     let page = check_fau(isa, def, instr)?;
@@ -351,7 +355,7 @@ fn encode_source(
     sd: &SrcDef,
     src: &crate::instr::Source,
 ) -> Result<u64, EncodeErrorKind> {
-    let mut w = u64::from(source_byte(src.value)?) << (8 * sd.slot);
+    let mut w = u64::from(source_byte(src.value)?) << sd.slot.saturating_mul(8);
     for (name, present, bit) in [
         ("neg", src.neg, sd.neg),
         ("abs", src.abs, sd.abs),

@@ -1,6 +1,9 @@
 //! The hex byte form of an instruction, `"02 00 00 00 00 c1 91 00"` (byte 0 first,
 //! lower-case, single spaces: ENCODING.md §11.1), and the `assembler-cases.txt` line
 //! format (bytes, four spaces, text).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 /// Why a hex byte string does not parse, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,14 +45,19 @@ pub fn format_hex(bytes: &[u8; 8]) -> String {
 /// [`HexError`] with the 1-based column of a malformed byte, or of the end of the text
 /// when there are not exactly 8 bytes.
 pub fn parse_hex(text: &str) -> Result<[u8; 8], HexError> {
-    let col = |off: usize| text.char_indices().take_while(|(i, _)| *i < off).count() + 1;
+    let col = |off: usize| {
+        text.char_indices()
+            .take_while(|(i, _)| *i < off)
+            .count()
+            .saturating_add(1)
+    };
     let mut out = [0u8; 8];
-    let mut n = 0;
+    let mut n: usize = 0;
     let mut rest = text;
-    let mut off = 0;
+    let mut off: usize = 0;
     loop {
-        let lead = rest.len() - rest.trim_start().len();
-        off += lead;
+        let lead = rest.len().saturating_sub(rest.trim_start().len());
+        off = off.saturating_add(lead);
         rest = &rest[lead..];
         if rest.is_empty() {
             break;
@@ -73,8 +81,8 @@ pub fn parse_hex(text: &str) -> Result<[u8; 8], HexError> {
             column: col(off),
             reason: HexReason::BadByte(group.to_string()),
         })?;
-        n += 1;
-        off += len;
+        n = n.saturating_add(1);
+        off = off.saturating_add(len);
         rest = &rest[len..];
     }
     if n != 8 {

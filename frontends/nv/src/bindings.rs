@@ -8,6 +8,9 @@
 //! Every stage and grammar level has a tree of the binding names it accepts; the parser
 //! walks it segment by segment, so `fragment.color.x` ends the binding at `color` and reads
 //! `.x` as a swizzle, while `state.texgen[0].eye.r` takes `r` as part of the binding.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::{Header, NvLevel, NvStage};
 
@@ -91,7 +94,8 @@ impl Trie {
                 }
                 None => {
                     self.nodes.push(Node::default());
-                    let id = self.nodes.len() - 1;
+                    // Just pushed: at least one node.
+                    let id = self.nodes.len().saturating_sub(1);
                     self.nodes[node].children.push(Child {
                         name,
                         min_idx: min,

@@ -52,6 +52,16 @@ pub(crate) struct Tokens<'a> {
 
 pub(crate) type PResult<T> = Result<T, ParseError>;
 
+impl Tokens<'_> {
+    /// Start offset of the token just consumed (0 before the first).
+    pub fn previous_start(&self) -> usize {
+        self.i
+            .checked_sub(1)
+            .and_then(|j| self.toks.get(j))
+            .map_or(0, |t| t.start)
+    }
+}
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'$'
 }

@@ -6,6 +6,9 @@
 //! Three profiles ([`LimitProfile`]): `spec` (the default) is the smallest maximum every
 //! conforming implementation must offer; `nvidia` and `mesa` are the values of those two
 //! implementations. The table and where each number comes from are in docs/frontends.md.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::fmt;
 use std::str::FromStr;

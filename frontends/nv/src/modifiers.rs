@@ -2,6 +2,9 @@
 //! and opcode suffixes, Table X.15), opcode availability by header, option and stage
 //! (Table X.13 "V" column; the ARB instruction sets and their NV options), and the
 //! modifier rules of Table X.13 and the instruction descriptions.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::*;
 use super::lexer::{clip, PResult};

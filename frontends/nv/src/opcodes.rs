@@ -4,6 +4,9 @@
 //! and the gp5-family extensions (NV_compute_program5, EXT_shader_image_load_store,
 //! NV_shader_storage_buffer_object, ARB_shader_subroutine, NV_shader_thread_group,
 //! NV_shader_thread_shuffle, NV_shader_atomic_counters, NV_fragment_shader_interlock).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::{BaseType, NvStage};
 

@@ -3,6 +3,9 @@
 //! (§2.X.3: declared before use, declared once, reserved words; labels defined once and
 //! every branch target defined). Naming statements are in `parse_decl.rs`, instructions in
 //! `parse_insn.rs`, bindings in `bindings.rs`.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::HashMap;
 
@@ -136,11 +139,11 @@ pub(crate) struct Parser<'a> {
 /// Finds the header at the start of `text` (leading whitespace allowed). Returns the header
 /// and the byte offset where parsing continues.
 fn header(text: &str, file: &str) -> PResult<(Header, usize)> {
-    let start = text.len() - text.trim_start().len();
+    let start = text.len().saturating_sub(text.trim_start().len());
     let rest = &text[start..];
     for (s, h) in Header::all() {
         if rest.starts_with(s) {
-            return Ok((h, start + s.len()));
+            return Ok((h, start.saturating_add(s.len())));
         }
     }
     let t = Tokens::new(text, 0, file);
@@ -214,7 +217,7 @@ pub(crate) fn parse_program(text: &str, file: &str, profile: LimitProfile) -> PR
                 }
                 ps.t.next();
                 let name = ps.t.expect_ident("an option name")?;
-                let name_off = ps.t.toks[ps.t.i - 1].start;
+                let name_off = ps.t.previous_start();
                 if !KNOWN_OPTIONS.contains(&name) {
                     return ps
                         .t
@@ -377,7 +380,7 @@ impl<'a> Parser<'a> {
         if self.t.eat_word("SUBROUTINENUM") {
             if !self.level_at_least(NvLevel::Nv50) {
                 return self.t.err_at(
-                    self.t.toks[self.t.i - 1].start,
+                    self.t.previous_start(),
                     "`SUBROUTINENUM` requires a `!!NV*5.0` program",
                 );
             }
@@ -452,7 +455,7 @@ impl<'a> Parser<'a> {
                 )?;
                 if p == PrimitiveIn::Patches && !gp5 {
                     return self.t.err_at(
-                        self.t.toks[self.t.i - 1].start,
+                        self.t.previous_start(),
                         "`PATCHES` requires a `!!NVgp5.0` program",
                     );
                 }

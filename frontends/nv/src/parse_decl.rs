@@ -1,6 +1,9 @@
 //! Naming statements (NV_gpu_program4 §2.X.2 `<namingStatement>`, §2.X.3), binding
 //! syntax (`<attribUseD>`, `<paramUseDB>`, ...) and array indices (`<arrayMemAbs>`,
 //! `<arrayRange>`, `<arrayMemRel>`).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::*;
 use super::bindings::BindClass;
@@ -108,7 +111,7 @@ impl<'a> Parser<'a> {
                         let n = self.t.expect_uint(u32::MAX as u64, "an array size")?;
                         if n == 0 {
                             return self.t.err_at(
-                                self.t.toks[self.t.i - 1].start,
+                                self.t.previous_start(),
                                 "an array size must be at least 1",
                             );
                         }
@@ -349,10 +352,7 @@ impl<'a> Parser<'a> {
                 .t
                 .expect_uint(u32::MAX as u64, "an array size or `]`")?;
             if n == 0 {
-                return self.err_at(
-                    self.t.toks[self.t.i - 1].start,
-                    "an array size must be at least 1",
-                );
+                return self.err_at(self.t.previous_start(), "an array size must be at least 1");
             }
             dims.push(Some(n as u32));
             self.t.expect(b']')?;
@@ -500,7 +500,11 @@ impl<'a> Parser<'a> {
         for s in &b.segments {
             for ix in &s.index {
                 if let Index::Range(a, z) = ix {
-                    n = n.and_then(|n| n.checked_mul(*z as u64 - *a as u64 + 1));
+                    // `a <= z` (checked where the range is parsed).
+                    let len = u64::from(*z)
+                        .checked_sub(u64::from(*a))
+                        .and_then(|l| l.checked_add(1));
+                    n = n.and_then(|n| n.checked_mul(len?));
                 }
             }
         }
@@ -681,7 +685,7 @@ impl<'a> Parser<'a> {
                         as u32;
                     if z < a {
                         return self.err_at(
-                            self.t.toks[self.t.i - 1].start,
+                            self.t.previous_start(),
                             format!("range `[{a}..{z}]` ends before it starts"),
                         );
                     }
@@ -739,7 +743,7 @@ impl<'a> Parser<'a> {
                             ),
                         );
                     }
-                    offset = if neg { -v } else { v };
+                    offset = if neg { v.saturating_neg() } else { v };
                 }
                 Index::Rel(RelIndex {
                     var: name.to_string(),

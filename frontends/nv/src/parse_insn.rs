@@ -1,6 +1,9 @@
 //! Instructions (NV_gpu_program4 §2.X.2 `<instruction>`; modifiers are in `modifiers.rs`),
 //! §2.X.4.2 operands, §2.X.4.3 results, §2.X.4.4 texture access; NV_gpu_program5 and the
 //! extension grammars for the memory, image, subroutine and thread-group instructions).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::*;
 use super::bindings::BindClass;
@@ -490,7 +493,7 @@ impl<'a> Parser<'a> {
             .get(name)
             .cloned()
             .ok_or_else(|| self.error(off, "undeclared"))?;
-        let slots = info.dims.len() + info.per_vertex as usize;
+        let slots = info.dims.len().saturating_add(usize::from(info.per_vertex));
         let exact = matches!(
             info.kind,
             VarKind::Temp
@@ -521,7 +524,7 @@ impl<'a> Parser<'a> {
             if let Index::Rel(_) = ix {
                 self.seen.rel_arrays.insert(name.to_string());
             }
-            let dim = index.len() as isize - info.per_vertex as isize;
+            let dim = (index.len() as isize).saturating_sub(isize::from(info.per_vertex));
             if let (Index::Abs(v), Some(Some(n))) = (
                 &ix,
                 usize::try_from(dim).ok().and_then(|d| info.dims.get(d)),

@@ -2,6 +2,9 @@
 //! `<textureUseV>`/`<texOffset>`, NV_bindless_texture `handle(..)`,
 //! EXT_shader_image_load_store `<imageUnit>`/`<imageTarget>`, ARB_fragment_program(_shadow)
 //! targets).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::*;
 use super::lexer::{PResult, Tok};
@@ -62,7 +65,8 @@ impl<'a> Parser<'a> {
                     let at = self.t.peek().start;
                     let neg = self.sign();
                     let n = self.t.expect_uint(i32::MAX as u64, "a texel offset")? as i32;
-                    let n = if neg { -n } else { n };
+                    // `n <= i32::MAX`, so its negation exists.
+                    let n = if neg { n.saturating_neg() } else { n };
                     self.check_const_offset(target, v.len(), n, at)?;
                     v.push(n);
                     if v.len() == 3 || !self.t.eat(b',') {

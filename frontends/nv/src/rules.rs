@@ -9,6 +9,9 @@
 //!
 //! The parser records what these rules need in [`Seen`] while it reads the program; the
 //! rules run at `END` and report at the place that breaks them.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::{HashMap, HashSet};
 
@@ -96,7 +99,7 @@ fn aliased_generic(b: &Binding) -> Option<u32> {
             _ => Some(3),
         },
         "fogcoord" => Some(5),
-        "texcoord" => first().map(|n| 8 + n),
+        "texcoord" => first().map(|n| n.saturating_add(8)),
         _ => None,
     }
 }
@@ -381,7 +384,7 @@ fn state_vectors(b: &Binding) -> Vec<String> {
                 Some(Index::Range(a, z)) => *a..=*z,
                 _ => 0..=3,
             };
-            (&b.segments[..b.segments.len() - 1], rows)
+            (&b.segments[..b.segments.len().saturating_sub(1)], rows)
         }
         _ => (&b.segments[..], 0..=3),
     };

@@ -1,6 +1,9 @@
 //! Rules on one binding that its tree (`bindings.rs`) does not express: where the grammars
 //! allow index ranges, bindings an option adds or a program type lacks, and the
 //! implementation limits on binding indices (`limits.rs`).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::*;
 use super::bindings::BindClass;

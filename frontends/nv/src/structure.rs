@@ -3,6 +3,9 @@
 //! the right instruction inside the block that contains it, no block contains a label,
 //! BRK and CONT are inside a loop, and a REP without a count contains a BRK at its own
 //! level or a RET at any level.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::ast::Instruction;
 use super::opcodes::NvOpcode;

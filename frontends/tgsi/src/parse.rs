@@ -221,7 +221,7 @@ impl<'a> Parser<'a> {
         self.c.expect(b'{')?;
         let count = if ty.is_64bit() { 2 } else { 4 };
         let mut words = [0u32; 4];
-        for k in 0..count {
+        for k in 0..count as usize {
             self.c.skip_ws();
             if k > 0 {
                 if !self.c.eat(b',') {
@@ -233,8 +233,10 @@ impl<'a> Parser<'a> {
             }
             let v = self.imm_value(ty)?;
             if ty.is_64bit() {
-                words[2 * k] = v as u32;
-                words[2 * k + 1] = (v >> 32) as u32;
+                // k < 2 for 64-bit types (two values fill the four words).
+                let at = k.saturating_mul(2);
+                words[at] = v as u32;
+                words[at.saturating_add(1)] = (v >> 32) as u32;
             } else {
                 words[k] = v as u32;
             }
@@ -259,7 +261,7 @@ impl<'a> Parser<'a> {
             ImmType::U32 => {
                 let start = self.c.off;
                 let v = self.c.uint_wrapping();
-                let n = self.c.off - start;
+                let n = self.c.off.saturating_sub(start);
                 self.c.off = start;
                 v.map(|v| (v as u64, n))
             }
@@ -270,14 +272,15 @@ impl<'a> Parser<'a> {
                     self.c.eat(b'+');
                 }
                 let v = self.c.uint_wrapping();
-                let n = self.c.off - start;
+                let n = self.c.off.saturating_sub(start);
                 self.c.off = start;
                 v.map(|v| ((if neg { v.wrapping_neg() } else { v }) as u64, n))
             }
         };
         match scanned {
             Some((v, n)) => {
-                self.c.off += n;
+                // `n` bytes were scanned from the text: the cursor stays inside it.
+                self.c.off = self.c.off.saturating_add(n);
                 Ok(v)
             }
             None => {

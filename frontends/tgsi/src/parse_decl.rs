@@ -52,7 +52,7 @@ impl<'a> Parser<'a> {
             }
             mask |= 1 << k;
             last = k as i8;
-            self.c.off += 1;
+            self.c.off = self.c.off.saturating_add(1);
         }
         if mask == 0 || self.c.peek().is_some_and(super::lexer::is_word_char) {
             return self
@@ -83,7 +83,7 @@ impl<'a> Parser<'a> {
             Some(first) => {
                 self.c.skip_ws();
                 let last = if self.c.rest().starts_with(b"..") {
-                    self.c.off += 2;
+                    self.c.off = self.c.off.saturating_add(2);
                     self.c.skip_ws();
                     let off = self.c.off;
                     let last = self
@@ -108,7 +108,8 @@ impl<'a> Parser<'a> {
                          (GEOM after `PROPERTY GS_INPUT_PRIMITIVE`, or TESS_CTRL/TESS_EVAL)",
                     );
                 }
-                (0, self.implied_size - 1)
+                // implied_size > 0, checked above.
+                (0, self.implied_size.saturating_sub(1))
             }
             None => return self.c.expected("a register index (unsigned integer)"),
         };
@@ -416,7 +417,8 @@ impl<'a> Parser<'a> {
 
     /// Legacy `IMMX[a..b] {{x, y, z, w}, ...}`: one FLT32 vec4 per declared index.
     fn immx_values(&mut self, d: &mut Declaration) -> PResult<()> {
-        let n = (d.last - d.first) as usize + 1;
+        // first <= last (checked where the range is parsed).
+        let n = (d.last.saturating_sub(d.first) as usize).saturating_add(1);
         self.c.skip_ws();
         if !self.c.eat(b'{') {
             return self.c.expected("`{` starting the IMMX values");

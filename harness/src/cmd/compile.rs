@@ -71,6 +71,8 @@ fn compile(args: &CompileArgs) -> Result<(), Failure> {
     let program = load_program(&args.program)?;
     let name = args.program.display().to_string();
     let backend = args.backend.as_str();
+    crate::engine_limits::check(backend, &program)
+        .map_err(|e| Failure::BadInput(format!("{name}: {e}")))?;
     let engine = backends::engine(backend, &EngineConfig::default()).ok_or_else(|| {
         Failure::Unsupported(format!(
             "{name}: engine `{backend}` is not available in this build"

@@ -350,8 +350,9 @@ fn conform(args: &ConformArgs) -> Result<u8, Failure> {
             entries.push(load_entry(args, name, path)?);
         }
     }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| Failure::Run(format!("{}: {e}", args.out.display())))?;
+    // Two runs into one folder would overwrite each other's results (docs/campaigns.md
+    // "The output lock"); the lock also creates the folder.
+    let _lock = crate::lock::acquire(&args.out)?;
 
     let results: Vec<Vec<PairResult>> = if args.in_process {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -181,12 +181,23 @@ pub(crate) fn run_isolated(
         .collect())
 }
 
-/// This process's `conform` arguments (everything after `conform`), for the workers.
+/// This process's `conform` arguments (everything after `conform`), for the workers,
+/// without the limit flags (`--max-*`, all global): the worker command line gets those
+/// from `limits::worker_args`, and clap refuses a flag given twice.
 fn conform_args() -> Vec<std::ffi::OsString> {
-    std::env::args_os()
-        .skip_while(|a| a != "conform")
-        .skip(1)
-        .collect()
+    let mut out = Vec::new();
+    let mut args = std::env::args_os().skip_while(|a| a != "conform").skip(1);
+    while let Some(a) = args.next() {
+        match a.to_str() {
+            Some(f) if f.starts_with("--max-") => {
+                if !f.contains('=') {
+                    args.next(); // its value
+                }
+            }
+            _ => out.push(a),
+        }
+    }
+    out
 }
 
 /// The pairs of one entry, however many workers it takes.

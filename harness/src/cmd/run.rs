@@ -89,6 +89,8 @@ fn run(args: &RunArgs) -> Result<(), Failure> {
     let [inputs] = sets;
     crate::faults::check(args.inject_fault.as_deref())?;
     let backend = args.backend.as_str();
+    crate::engine_limits::check(backend, &program)
+        .map_err(|e| Failure::BadInput(format!("{name}: {e}")))?;
     let mut config =
         crate::faults::config_for(backend, args.step_limit, args.inject_fault.as_deref());
     config.schedule_seed = args.schedule_seed;

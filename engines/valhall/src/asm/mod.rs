@@ -8,6 +8,9 @@
 //! (pages 2–3, so everything the disassembler prints re-assembles), `.b0`–`.b3` on a
 //! `lanes` source as aliases of `.b00`–`.b33` (the Sept-2024 spelling, README.md), and
 //! `.lod_mode` for the `lod_bias_disable` / `lod_clamp_disable` flags (Mesa's name).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 mod operand;
 
@@ -138,7 +141,11 @@ pub(crate) type PErr = (usize, AsmReason);
 /// [`AsmError`] with the 1-based column of the offending text and the reason.
 pub fn parse_asm(line: &str) -> Result<Instr, AsmError> {
     parse_line(line).map_err(|(off, reason)| AsmError {
-        column: line.char_indices().take_while(|(i, _)| *i < off).count() + 1,
+        column: line
+            .char_indices()
+            .take_while(|(i, _)| *i < off)
+            .count()
+            .saturating_add(1),
         reason,
     })
 }
@@ -178,23 +185,23 @@ pub(crate) fn split<'a>(off: usize, text: &'a str, sep: char) -> Vec<Piece<'a>> 
     for (i, c) in text.char_indices() {
         if c == sep {
             out.push(Piece {
-                off: off + start,
+                off: off.saturating_add(start),
                 text: &text[start..i],
             });
-            start = i + c.len_utf8();
+            start = i.saturating_add(c.len_utf8());
         }
     }
     out.push(Piece {
-        off: off + start,
+        off: off.saturating_add(start),
         text: &text[start..],
     });
     out
 }
 
 fn trim(p: Piece) -> Piece {
-    let lead = p.text.len() - p.text.trim_start().len();
+    let lead = p.text.len().saturating_sub(p.text.trim_start().len());
     Piece {
-        off: p.off + lead,
+        off: p.off.saturating_add(lead),
         text: p.text.trim(),
     }
 }
@@ -269,13 +276,13 @@ impl Places {
 
 fn parse_line(line: &str) -> Result<Instr, PErr> {
     let isa = crate::isa();
-    let start = line.len() - line.trim_start().len();
+    let start = line.len().saturating_sub(line.trim_start().len());
     if start == line.len() {
         return Err((0, AsmReason::Empty));
     }
     let tok_end = line[start..]
         .find(char::is_whitespace)
-        .map_or(line.len(), |i| start + i);
+        .map_or(line.len(), |i| start.saturating_add(i));
     let token = &line[start..tok_end];
     let def = find_mnemonic(isa, token)
         .ok_or_else(|| (start, AsmReason::UnknownMnemonic(token.to_string())))?;
@@ -293,26 +300,27 @@ fn parse_line(line: &str) -> Result<Instr, PErr> {
     };
     let mut mods: Vec<Option<u32>> = vec![None; def.modifiers.len()];
     let mut flow: Option<u8> = None;
-    let name_end = start + def.name.len();
+    let name_end = start.saturating_add(def.name.len());
     let words = if name_end < tok_end {
-        split(name_end + 1, &line[name_end + 1..tok_end], '.')
+        let after = name_end.saturating_add(1);
+        split(after, &line[after..tok_end], '.')
     } else {
         Vec::new()
     };
-    let mut i = 0;
+    let mut i: usize = 0;
     while i < words.len() {
         let w = words[i];
         if w.text.is_empty() {
             return Err((w.off, AsmReason::EmptyModifier));
         }
         // Values containing a dot (`16.32`) span two words.
-        if let Some(next) = words.get(i + 1) {
+        if let Some(next) = words.get(i.saturating_add(1)) {
             let joined = format!("{}.{}", w.text, next.text);
             let c = mod_candidates(isa, def, &joined);
             if let Some(&(f, v)) = c.iter().find(|(f, _)| mods[*f].is_none()) {
                 mods[f] = Some(v);
                 places.mods[f] = Some(w.off);
-                i += 2;
+                i = i.saturating_add(2);
                 continue;
             }
         }
@@ -336,7 +344,7 @@ fn parse_line(line: &str) -> Result<Instr, PErr> {
             };
             return Err((w.off, reason));
         }
-        i += 1;
+        i = i.saturating_add(1);
     }
     let mut modifiers = Vec::with_capacity(mods.len());
     for (m, v) in def.modifiers.iter().zip(&mods) {

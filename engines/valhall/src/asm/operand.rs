@@ -1,5 +1,8 @@
 //! Parsing of single operands: destination, staging run, source, immediate
 //! (ENCODING.md §11.2–§11.3).
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::{split, AsmReason, PErr, Piece};
 use crate::instr::{Dest, Source, SrcValue, StagingRun, WriteMask};
@@ -58,13 +61,13 @@ pub(super) fn staging(p: Piece) -> Result<StagingRun, PErr> {
     if rest.is_empty() {
         return Ok(StagingRun { base: 0, count: 0 });
     }
-    let regs = split(p.off + 1, rest, ':');
+    let regs = split(p.off.saturating_add(1), rest, ':');
     let mut base = 0;
     for (k, r) in regs.iter().enumerate() {
         let n = register(*r, "staging register rN")?;
         if k == 0 {
             base = n;
-        } else if usize::from(n) != usize::from(base) + k {
+        } else if Some(usize::from(n)) != usize::from(base).checked_add(k) {
             return Err((r.off, AsmReason::NotConsecutive(p.text.to_string())));
         }
     }
@@ -91,14 +94,19 @@ fn number(p: Piece) -> Result<i64, PErr> {
         body.parse::<u64>().map_err(|_| bad())?
     };
     let v = i64::try_from(magnitude).map_err(|_| bad())?;
-    Ok(if neg { -v } else { v })
+    // `v <= i64::MAX`, so its negation exists.
+    Ok(if neg {
+        v.checked_neg().ok_or_else(bad)?
+    } else {
+        v
+    })
 }
 
 /// Immediate: `#value` for the field named `constant`, otherwise `name:value`.
 pub(super) fn immediate(id: &ImmDef, p: Piece) -> Result<i64, PErr> {
     let value = if id.is_constant() {
         p.text.strip_prefix('#').map(|v| Piece {
-            off: p.off + 1,
+            off: p.off.saturating_add(1),
             text: v,
         })
     } else {
@@ -106,7 +114,7 @@ pub(super) fn immediate(id: &ImmDef, p: Piece) -> Result<i64, PErr> {
             .strip_prefix(id.name.as_str())
             .and_then(|r| r.strip_prefix(':'))
             .map(|v| Piece {
-                off: p.off + id.name.len() + 1,
+                off: p.off.saturating_add(id.name.len()).saturating_add(1),
                 text: v,
             })
     };
@@ -133,13 +141,13 @@ pub(super) fn immediate(id: &ImmDef, p: Piece) -> Result<i64, PErr> {
 fn source_value(isa: &Isa, p: Piece) -> Result<SrcValue, PErr> {
     let t = p.text;
     if let Some(c) = t.chars().find(|c| *c == '`') {
-        let off = p.off + t.find('`').unwrap_or(0);
+        let off = p.off.saturating_add(t.find('`').unwrap_or(0));
         return Err((off, AsmReason::UnexpectedChar(c)));
     }
     if let Some(r) = t.strip_prefix('^') {
         let reg = register(
             Piece {
-                off: p.off + 1,
+                off: p.off.saturating_add(1),
                 text: r,
             },
             "register after `^` (the last-use marker applies only to registers)",
@@ -212,7 +220,8 @@ fn selector(isa: &Isa, f: EnumField, kind: Option<WidenKind>, word: &str) -> Opt
         // `.b0`–`.b3`: the Sept-2024 32-bit widen names of the same values 4–7
         // (README.md, the CLPER vector); they mean `.b00`–`.b33`.
         if let Some(n) = ["b0", "b1", "b2", "b3"].iter().position(|b| *b == word) {
-            return Some(4 + n as u8);
+            // n < 4: one of the four names.
+            return Some((n as u8).saturating_add(4));
         }
     }
     None

@@ -24,6 +24,9 @@
 //! * `r60:r61` ([`ADDR_REG`]) is the compiler's address scratch pair (indirect accesses,
 //!   64-bit products) and `r56`–`r59` are reload registers for spilled values; the register
 //!   allocator hands out `r0`–`r55`.
+// Numbers here come from user input (program text, inputs files, machine code): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 
@@ -67,7 +70,12 @@ pub const MAX_INSTANCES: u64 = RESOURCE_STRIDE / INSTANCE_STRIDE;
 
 /// The address of byte 0 of `instance` of resource `r` (declaration order).
 pub fn resource_address(r: usize, instance: u64) -> u64 {
-    RESOURCE_BASE + r as u64 * RESOURCE_STRIDE + instance * INSTANCE_STRIDE
+    // Wrapping, as the 64-bit address arithmetic of the simulated GPU does: resources are
+    // at most a declaration's few thousand and instances a dispatch's 2^24 workgroups, so
+    // no real address wraps.
+    RESOURCE_BASE
+        .wrapping_add((r as u64).wrapping_mul(RESOURCE_STRIDE))
+        .wrapping_add(instance.wrapping_mul(INSTANCE_STRIDE))
 }
 
 /// A declared memory resource (TEXT-FORMAT.md §6.4 `DCL BUFFER[n]`, `DCL MEMORY[n]`).
@@ -125,6 +133,14 @@ pub struct RecordLayout {
     pub workgroup: u32,
 }
 
+/// Uniform word `base + 4 i` (saturating at `u32::MAX`).
+fn word_index(base: u32, i: usize) -> u32 {
+    u32::try_from(i)
+        .unwrap_or(u32::MAX)
+        .saturating_mul(4)
+        .saturating_add(base)
+}
+
 /// The emitted-vertex area of a geometry program's record.
 #[derive(Clone, Debug)]
 pub struct EmitLayout {
@@ -140,9 +156,16 @@ pub struct EmitLayout {
 
 impl RecordLayout {
     /// Lays out `shape`'s spaces. `in_record[s]`: space `s` is addressed indirectly (so a
-    /// per-invocation space lives in the record, a uniform one in the uniform memory). `max_vertices`: geometry programs' output
-    /// limit.
-    pub fn new(shape: &Shape, in_record: &[bool], max_vertices: Option<u32>) -> RecordLayout {
+    /// per-invocation space lives in the record, a uniform one in the uniform memory).
+    /// `max_vertices`: geometry programs' output limit.
+    ///
+    /// `None` when an offset does not fit 32 bits (declarations of 2^30 registers: the
+    /// record could never be addressed; the caller reports the program unsupported).
+    pub fn new(
+        shape: &Shape,
+        in_record: &[bool],
+        max_vertices: Option<u32>,
+    ) -> Option<RecordLayout> {
         let mut off = 0u32;
         let mut const_words = 0u32;
         let mut uniform_mem = 0u32;
@@ -150,11 +173,13 @@ impl RecordLayout {
         let mut inputs = Vec::new();
         let key = |s: &shaderdiff_model::check::shape::RegisterSpace, f: u32| RegKey {
             file: s.file,
-            dimension: s.two_d.then_some(f / s.len.max(1)),
-            index: f % s.len.max(1),
+            dimension: s.two_d.then(|| f.checked_div(s.len.max(1)).unwrap_or(0)),
+            index: f.checked_rem(s.len.max(1)).unwrap_or(0),
         };
+        // Byte offset `base + 16 f` of vec4 `f`.
+        let vec4 = |base: u32, f: u32| f.checked_mul(16)?.checked_add(base);
         for (i, s) in shape.spaces().iter().enumerate() {
-            let count = s.dims * s.len;
+            let count = s.dims.checked_mul(s.len)?;
             let mut loc = SpaceLoc {
                 record: None,
                 uniform: None,
@@ -163,59 +188,66 @@ impl RecordLayout {
             if s.uniform {
                 if s.file == File::Const {
                     loc.uniform = Some(const_words);
-                    const_words += count * 4;
+                    const_words = count.checked_mul(4)?.checked_add(const_words)?;
                 }
                 if in_record[i] {
                     loc.uniform_mem = Some(uniform_mem);
-                    uniform_mem += count * 16;
+                    uniform_mem = vec4(uniform_mem, count)?;
                 }
             } else if matches!(s.file, File::Input | File::SystemValue) || in_record[i] {
                 loc.record = Some(off);
                 if matches!(s.file, File::Input | File::SystemValue) {
                     for f in 0..count {
-                        if s.referenced[f as usize] {
-                            inputs.push((key(s, f), off + f * 16));
+                        if s.referenced.get(f as usize) == Some(&true) {
+                            inputs.push((key(s, f), vec4(off, f)?));
                         }
                     }
                 }
-                off += count * 16;
+                off = vec4(off, count)?;
             }
             spaces.push(loc);
         }
         let mut outputs = Vec::new();
-        let out_map: BTreeMap<RegKey, u32> = shape
-            .spaces()
-            .iter()
-            .zip(&spaces)
-            .filter(|(s, _)| s.file == File::Output)
-            .filter_map(|(s, l)| l.record.map(|b| (s, b)))
-            .flat_map(|(s, b)| (0..s.dims * s.len).map(move |f| (key(s, f), b + f * 16)))
-            .collect();
+        let mut out_map: BTreeMap<RegKey, u32> = BTreeMap::new();
+        for (s, l) in shape.spaces().iter().zip(&spaces) {
+            if let (File::Output, Some(b)) = (s.file, l.record) {
+                for f in 0..s.dims.checked_mul(s.len)? {
+                    out_map.insert(key(s, f), vec4(b, f)?);
+                }
+            }
+        }
         for k in shape.outputs() {
             let o = match out_map.get(k) {
                 Some(&o) => o,
                 None => {
-                    off += 16;
-                    off - 16
+                    let o = off;
+                    off = off.checked_add(16)?;
+                    o
                 }
             };
             outputs.push((*k, o));
         }
         let status = off;
         // status, marker, workgroup index, unused.
-        off += 16;
-        let emit = max_vertices.map(|m| {
-            let vertex_bytes = 16 + 16 * outputs.len() as u32;
-            let e = EmitLayout {
-                count: off,
-                first: off + 16,
-                vertex_bytes,
-                max_vertices: m,
-            };
-            off += 16 + vertex_bytes * m;
-            e
-        });
-        RecordLayout {
+        off = off.checked_add(16)?;
+        let emit = match max_vertices {
+            Some(m) => {
+                let vertex_bytes = vec4(16, u32::try_from(outputs.len()).ok()?)?;
+                let e = EmitLayout {
+                    count: off,
+                    first: off.checked_add(16)?,
+                    vertex_bytes,
+                    max_vertices: m,
+                };
+                off = vertex_bytes
+                    .checked_mul(m)?
+                    .checked_add(16)?
+                    .checked_add(off)?;
+                Some(e)
+            }
+            None => None,
+        };
+        Some(RecordLayout {
             spaces,
             inputs,
             outputs,
@@ -226,9 +258,10 @@ impl RecordLayout {
             const_words,
             uniform_mem_bytes: uniform_mem,
             resources: Vec::new(),
-            marker: status + 4,
-            workgroup: status + 8,
-        }
+            // status + 4 and + 8: inside the 16 bytes reserved above.
+            marker: status.checked_add(4)?,
+            workgroup: status.checked_add(8)?,
+        })
     }
 
     /// Places the uniform words of `resources` (`(key, shared)`, declaration order) after
@@ -240,18 +273,25 @@ impl RecordLayout {
             .map(|(i, &(key, shared))| ResourceLoc {
                 key,
                 shared,
-                uniform: self.const_words + 4 * i as u32,
+                // Saturating: a saturated word index is past the FAU's 256 words, which
+                // the compiler refuses (compile/mod.rs).
+                uniform: word_index(self.const_words, i),
             })
             .collect();
     }
 
     /// First uniform word after the CONST and resource words (the compiler's constants).
     pub fn constants_base(&self) -> u32 {
-        self.const_words + 4 * self.resources.len() as u32
+        word_index(self.const_words, self.resources.len())
     }
 
     /// Sets the number of spill slots (4 bytes each) and rounds the stride to 16 bytes.
     pub fn set_spills(&mut self, slots: u32) {
-        self.stride = (self.spill_base + 4 * slots).next_multiple_of(16);
+        // Saturating: a saturated stride is past MAX_RECORD, which the compiler refuses.
+        self.stride = slots
+            .saturating_mul(4)
+            .saturating_add(self.spill_base)
+            .checked_next_multiple_of(16)
+            .unwrap_or(u32::MAX);
     }
 }

@@ -165,7 +165,13 @@ pub fn compile_with(
             ));
         }
     }
-    let mut layout = RecordLayout::new(shape, &in_record, max_vertices);
+    let mut layout = RecordLayout::new(shape, &in_record, max_vertices).ok_or_else(|| {
+        CompileError::unsupported(
+            None,
+            "the declarations need more than 4 GiB of thread-local record and uniforms; \
+             LOAD/STORE offsets reach 32 KiB",
+        )
+    })?;
     layout.set_resources(&memory::resources(program)?);
     let mut lower = lower::Lower::new(program, shape, &layout);
     lower.fault = fault;

@@ -1,17 +1,21 @@
 //! Differential throughput: generated programs of about 30 instructions × 64 invocations,
-//! compared on every available engine against the oracle (target
-//! ≥ 1,000 programs/s with `--jobs 2`).
+//! compared on every built-in engine (interp as the oracle, jit, valhall) with the `fuzz`
+//! command's generator (target ≥ 2,000 programs/s with `--jobs 2` on 2 cores).
 //!
 //! Prints, besides criterion's report:
 //! * `throughput`: a whole campaign (`shaderdiff::fuzz::run`, 2 jobs, no findings expected)
 //!   in programs/s;
 //! * `breakdown`: where one thread's time goes per program — generation, the oracle with
 //!   acceptance intervals, engine preparation (jit: batched code modules), engine runs and
-//!   comparison.
+//!   comparison;
+//! * in the same run, the jit's compile medians and the interp/jit execution speed against
+//!   Mesa's tgsi_exec (`side_by_side`; docs/performance.md).
 //!
 //! `cargo bench -p shaderdiff --bench diff`
 // `criterion_group!` defines a public function without documentation.
 #![allow(missing_docs)]
+
+mod side_by_side;
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -47,8 +51,21 @@ fn programs(n: u64) -> Vec<Generated> {
     (0..n).map(|i| generate(SEED, i, &cfg)).collect()
 }
 
-/// A whole campaign with 2 jobs: programs/s.
-fn campaign_throughput(n: u64) -> f64 {
+/// CPU time (user + system) of this process so far, from `/proc/self/stat` (Linux; `None`
+/// elsewhere). Clock ticks are taken as 100 per second (the Linux `USER_HZ`).
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesized command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// A whole campaign with 2 jobs: programs/s of wall time, and programs per CPU-second (the
+/// rate two otherwise idle cores would give, halved; the machine the bench runs on may be
+/// shared).
+fn campaign_throughput(n: u64) -> (f64, Option<f64>) {
     let dir = std::env::temp_dir().join(format!("shaderdiff-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::create(&dir).expect("temp dir");
@@ -71,10 +88,15 @@ fn campaign_throughput(n: u64) -> f64 {
     };
     let d = differ();
     let stats = Stats::default();
-    let start = Instant::now();
+    let (start, cpu0) = (Instant::now(), cpu_time());
     let out =
         fuzz::run(&c, &d, &d, &store, &stats, &AtomicBool::new(false), None).expect("campaign");
-    let rate = out.summary.programs as f64 / start.elapsed().as_secs_f64();
+    let programs = out.summary.programs as f64;
+    let rate = programs / start.elapsed().as_secs_f64();
+    let per_cpu = match (cpu0, cpu_time()) {
+        (Some(a), Some(b)) if b > a => Some(programs / (b - a).as_secs_f64()),
+        _ => None,
+    };
     if out.summary.mismatches > 0 {
         println!(
             "note: {} of {n} programs diverged (findings are not reduced in the bench)",
@@ -82,7 +104,7 @@ fn campaign_throughput(n: u64) -> f64 {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-    rate
+    (rate, per_cpu)
 }
 
 /// Per-program cost of each stage on one thread, in microseconds.
@@ -161,9 +183,18 @@ fn breakdown(n: u64) {
 }
 
 fn bench(c: &mut Criterion) {
-    breakdown(2000);
-    let rate = campaign_throughput(10_000);
-    println!("throughput: {rate:.0} programs/s (2 jobs; target >= 1000)");
+    side_by_side::print(&config(), SEED);
+    breakdown(640);
+    let (rate, per_cpu) = campaign_throughput(2_560);
+    println!(
+        "throughput: {rate:.0} programs/s ({INSTRUCTIONS} instructions x {INVOCATIONS} invocations x 3 engines, 2 jobs, in process; target >= 2000)"
+    );
+    if let Some(p) = per_cpu {
+        println!(
+            "throughput per CPU-second: {p:.0} programs; on 2 idle cores: {:.0} programs/s",
+            2.0 * p
+        );
+    }
     let d = differ();
     let batch = programs(fuzz::CHUNK);
     let items: Vec<_> = batch.iter().map(|g| (&g.program, &g.inputs)).collect();

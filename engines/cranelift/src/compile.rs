@@ -9,13 +9,14 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
+use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::AbiParam;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module, ModuleReloc};
 use shaderdiff_engine::EngineError;
 use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::Program;
@@ -108,6 +109,37 @@ impl JitProgram {
             Ok(_) => ctx.func.display().to_string(),
             Err(e) => format!("; lowering failed: {e:?}\n"),
         }
+    }
+}
+
+/// Lowered functions with more CLIF instructions than this are given to the single-pass
+/// register allocator even when [`JitOptions::optimize`] asks for the backtracking one:
+/// measured in docs/performance.md ("Register allocator"), where the allocator's cost
+/// outgrows what better code saves for the runs a campaign makes.
+pub(crate) const SINGLE_PASS_ABOVE: usize = 1_000;
+
+/// The targets a jit compiles with: `main` (its [`JitOptions`]), and `large`, the same
+/// settings with the single-pass register allocator, for functions of more than
+/// [`SINGLE_PASS_ABOVE`] CLIF instructions (`None` when `main` already uses it).
+pub(crate) struct Isas {
+    pub main: OwnedTargetIsa,
+    pub large: Option<OwnedTargetIsa>,
+}
+
+impl Isas {
+    /// The targets of `options` on this host.
+    pub fn host(options: &JitOptions) -> Result<Isas, String> {
+        let main = host_isa(options)?;
+        let large = if options.optimize {
+            let fast = JitOptions {
+                optimize: false,
+                ..*options
+            };
+            Some(host_isa(&fast)?)
+        } else {
+            None
+        };
+        Ok(Isas { main, large })
     }
 }
 
@@ -221,15 +253,44 @@ fn compile_error(message: impl Into<String>) -> EngineError {
     }
 }
 
+/// Compiles `ctx`'s function with `isa` (not the module's) and defines it as `id`: what
+/// `JITModule::define_function` does with the module's target.
+fn define_with(
+    module: &mut JITModule,
+    id: FuncId,
+    ctx: &mut Context,
+    isa: &OwnedTargetIsa,
+) -> Result<(), EngineError> {
+    let mut plane = ControlPlane::default();
+    let align = ctx
+        .compile(&**isa, &mut plane)
+        .map_err(|e| compile_error(format!("{:?}", e.inner)))?
+        .buffer
+        .alignment;
+    let code = ctx
+        .compiled_code()
+        .ok_or_else(|| compile_error("no compiled code"))?;
+    let relocs: Vec<ModuleReloc> = code
+        .buffer
+        .relocs()
+        .iter()
+        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+        .collect();
+    module
+        .define_function_bytes(id, u64::from(align), code.code_buffer(), &relocs)
+        .map_err(|e| compile_error(format!("{e:?}")))
+}
+
 /// Lowers and defines one program in `module`.
 fn define(
     module: &mut JITModule,
     ctx: &mut Context,
     fbc: &mut FunctionBuilderContext,
-    isa: &OwnedTargetIsa,
+    isas: &Isas,
     front: &Front,
     n: usize,
 ) -> Result<(FuncId, Lowered), EngineError> {
+    let isa = &isas.main;
     module.clear_context(ctx);
     let libcalls = declare_libcalls(module, ctx, &front.program).map_err(compile_error)?;
     let lowered = lower::build(
@@ -244,9 +305,14 @@ fn define(
     let id = module
         .declare_function(&format!("shader{n}"), Linkage::Local, &ctx.func.signature)
         .map_err(|e| compile_error(e.to_string()))?;
-    module
-        .define_function(id, ctx)
-        .map_err(|e| compile_error(format!("{e:?}")))?;
+    match &isas.large {
+        Some(large) if ctx.func.dfg.num_insts() > SINGLE_PASS_ABOVE => {
+            define_with(module, id, ctx, large)?
+        }
+        _ => module
+            .define_function(id, ctx)
+            .map_err(|e| compile_error(format!("{e:?}")))?,
+    }
     Ok((id, lowered))
 }
 
@@ -254,9 +320,10 @@ fn define(
 /// could not be compiled (unsupported, invalid, or a Cranelift error); a failure affects
 /// only its own program unless the module cannot be finalized.
 pub(crate) fn compile_batch(
-    isa: &OwnedTargetIsa,
+    isas: &Isas,
     batch: Vec<Result<Front, EngineError>>,
 ) -> Vec<Result<JitProgram, EngineError>> {
+    let isa = &isas.main;
     let mut module = new_module(isa);
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
@@ -264,7 +331,7 @@ pub(crate) fn compile_batch(
     for (n, front) in batch.into_iter().enumerate() {
         let r = front.and_then(|front| {
             let r = catch_unwind(AssertUnwindSafe(|| {
-                define(&mut module, &mut ctx, &mut fbc, isa, &front, n)
+                define(&mut module, &mut ctx, &mut fbc, isas, &front, n)
             }));
             match r {
                 Ok(Ok((id, lowered))) => Ok((id, lowered, front)),

@@ -50,7 +50,6 @@ mod texture_ms;
 use std::any::Any;
 use std::collections::BTreeSet;
 
-use cranelift_codegen::isa::OwnedTargetIsa;
 use shaderdiff_engine::{
     Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
 };
@@ -96,8 +95,10 @@ pub struct JitOptions {
     /// builds (every test), off in release builds. Either way a panic inside Cranelift is
     /// caught and reported as [`EngineError::Compile`].
     pub verify: bool,
-    /// Cranelift's backtracking register allocator (default). Off: the single-pass
-    /// allocator: about 2× faster compiles, code that spills more, same results.
+    /// Cranelift's backtracking register allocator (default) for lowered functions of up to
+    /// 1,000 CLIF instructions; larger ones get the single-pass allocator, which compiles
+    /// them about 1.6× faster at the cost of code that spills more (docs/performance.md).
+    /// Off: the single-pass allocator for every function. Same results either way.
     pub optimize: bool,
     /// Cranelift's e-graph optimizer (`opt_level = speed`). Off by default: it places every
     /// value right before its first use, which turns the lowering's channel-interleaved
@@ -121,7 +122,7 @@ impl Default for JitOptions {
 pub struct JitEngine {
     config: EngineConfig,
     caps: Capabilities,
-    isa: Result<OwnedTargetIsa, String>,
+    isa: Result<compile::Isas, String>,
 }
 
 /// A compiled program (the [`Compiled`] of [`JitEngine`]).
@@ -168,7 +169,7 @@ impl JitEngine {
                     .collect::<BTreeSet<_>>(),
                 stages: Stage::ALL.iter().copied().collect(),
             },
-            isa: compile::host_isa(&options),
+            isa: compile::Isas::host(&options),
         }
     }
 
@@ -223,7 +224,7 @@ impl JitEngine {
         })
     }
 
-    fn isa(&self) -> Result<&OwnedTargetIsa, EngineError> {
+    fn isa(&self) -> Result<&compile::Isas, EngineError> {
         self.isa.as_ref().map_err(|e| EngineError::Unsupported {
             engine: ENGINE.into(),
             opcode: None,

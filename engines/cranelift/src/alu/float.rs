@@ -9,7 +9,9 @@
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
-use super::simd::{and_const, cd, cf, ci, fcmp, fv, iv, narrow, pow2_f64, sel, widen, Fb};
+use super::simd::{
+    and_const, cast_source, cd, cf, ci, fcmp, fv, iv, narrow, pow2_f64, sel, widen, Fb,
+};
 
 /// Applies a binary `f32x4` instruction to two channel vectors.
 macro_rules! fbin {
@@ -43,19 +45,25 @@ pub(super) fn add_sub(b: &mut Fb, x: Value, y: Value, sub: bool) -> Value {
     fbin!(b, fsub, x, y)
 }
 
-/// `u` when `v` is `u ^ 0x80000000` in every lane (a float negation).
+/// `u` when `v` is `fneg(u)` (seen through a bit cast) or `u ^ 0x80000000` in every lane (a
+/// float negation).
 fn sign_flipped(b: &Fb, v: Value) -> Option<Value> {
     use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
     let dfg = &b.func.dfg;
+    let v = cast_source(dfg, v).unwrap_or(v);
     let ValueDef::Result(inst, _) = dfg.value_def(v) else {
         return None;
     };
-    let InstructionData::Binary {
-        opcode: Opcode::Bxor,
-        args: [p, q],
-    } = dfg.insts[inst]
-    else {
-        return None;
+    let (p, q) = match dfg.insts[inst] {
+        InstructionData::Unary {
+            opcode: Opcode::Fneg,
+            arg,
+        } => return Some(arg),
+        InstructionData::Binary {
+            opcode: Opcode::Bxor,
+            args: [p, q],
+        } => (p, q),
+        _ => return None,
     };
     if splat_const(b, q) == Some(0x8000_0000) {
         Some(p)

@@ -39,6 +39,7 @@ mod special;
 mod wide;
 
 pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
+pub(crate) use simd::cast;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};

@@ -16,12 +16,38 @@ use cranelift_frontend::FunctionBuilder;
 pub(super) type Fb<'f> = FunctionBuilder<'f>;
 
 /// Bit cast `v` to `ty` (same width), little-endian lane order; a no-op when the type matches.
-pub(super) fn cast(b: &mut Fb, ty: Type, v: Value) -> Value {
-    if b.func.dfg.value_type(v) == ty {
-        v
-    } else {
-        let flags = MemFlagsData::new().with_endianness(Endianness::Little);
-        b.ins().bitcast(ty, flags, v)
+///
+/// When `v` is itself a bit cast of a value of type `ty`, that value is returned: no cast
+/// is added. The lowering keeps every register channel as `i32x4`, so an operation's `f32x4`
+/// result is cast to `i32x4` and cast back by its next float consumer; this keeps a chain of
+/// float operations in `f32x4` without those casts (the original value defines the cast, so
+/// it dominates every use of the cast). Cast results nobody uses generate no code.
+pub(crate) fn cast(b: &mut Fb, ty: Type, v: Value) -> Value {
+    let dfg = &b.func.dfg;
+    if dfg.value_type(v) == ty {
+        return v;
+    }
+    let src = cast_source(dfg, v).unwrap_or(v);
+    if dfg.value_type(src) == ty {
+        return src;
+    }
+    let flags = MemFlagsData::new().with_endianness(Endianness::Little);
+    b.ins().bitcast(ty, flags, src)
+}
+
+/// The operand of the bit cast that defines `v`, if `v` is a bit cast result.
+pub(super) fn cast_source(dfg: &cranelift_codegen::ir::DataFlowGraph, v: Value) -> Option<Value> {
+    use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+    let ValueDef::Result(inst, _) = dfg.value_def(v) else {
+        return None;
+    };
+    match dfg.insts[inst] {
+        InstructionData::LoadNoOffset {
+            opcode: Opcode::Bitcast,
+            arg,
+            ..
+        } => Some(arg),
+        _ => None,
     }
 }
 

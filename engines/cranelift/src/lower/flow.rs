@@ -29,7 +29,7 @@ use shaderdiff_model::check::FetchType;
 use shaderdiff_model::check::MAX_CALL_DEPTH;
 use shaderdiff_model::{Opcode, OutputMode as IrOutputMode};
 
-use super::{le, Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
+use super::{Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};
 use crate::faults::{self, Fault};
 
@@ -481,7 +481,7 @@ impl Lowerer<'_, '_> {
                 let zero = self.fconst_zero();
                 let mut any = None;
                 for x in v {
-                    let f = self.b.ins().bitcast(F32X4, le(), x);
+                    let f = self.cast(F32X4, x);
                     // FAULT HOOK (kill-if-sign-bit): a sign-bit test instead of `< 0.0`.
                     let lt = if self.env.fault == Some(Fault::KillIfSignBit) {
                         faults::lower::kill_sign_bit(&mut self.b, x)
@@ -525,7 +525,7 @@ impl Lowerer<'_, '_> {
 
     fn fconst_zero(&mut self) -> Value {
         let z = self.ci(0);
-        self.b.ins().bitcast(F32X4, le(), z)
+        self.cast(F32X4, z)
     }
 
     /// DDX/DDY (tgsi.rst; INTERFACE.md "Fragment quads": lanes `(x,y) (x+1,y) (x,y+1)
@@ -560,10 +560,10 @@ impl Lowerer<'_, '_> {
             }
             let a = self.shuffle32(v[c], v[c], hi);
             let b = self.shuffle32(v[c], v[c], lo);
-            let a = self.b.ins().bitcast(F32X4, le(), a);
-            let b = self.b.ins().bitcast(F32X4, le(), b);
+            let a = self.cast(F32X4, a);
+            let b = self.cast(F32X4, b);
             let d = self.b.ins().fsub(a, b);
-            out[c] = Some(self.b.ins().bitcast(I32X4, le(), d));
+            out[c] = Some(self.cast(I32X4, d));
         }
         let dst = *dst;
         self.store(i, &dst, out, insn.saturate)

@@ -16,7 +16,7 @@ use cranelift_codegen::ir::InstBuilder;
 use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{File, Interpolation, Opcode};
 
-use super::{le, LowerError, Lowerer};
+use super::{LowerError, Lowerer};
 
 impl Lowerer<'_, '_> {
     /// An INTERP_* instruction (module docs); the step is already counted.
@@ -51,8 +51,8 @@ impl Lowerer<'_, '_> {
         };
         let v = self.fetch(i, &raw, FetchType::Float, wm)?;
         let o = self.fetch(i, offset, FetchType::Float, 0x3)?;
-        let dx = self.b.ins().bitcast(F32X4, le(), o[0]);
-        let dy = self.b.ins().bitcast(F32X4, le(), o[1]);
+        let dx = self.cast(F32X4, o[0]);
+        let dy = self.cast(F32X4, o[1]);
         let mut out = [None; 4];
         for c in 0..4 {
             if wm >> c & 1 == 0 {
@@ -61,13 +61,13 @@ impl Lowerer<'_, '_> {
             let mut diff = |hi: [u8; 4], lo: [u8; 4]| {
                 let a = self.shuffle32(v[c], v[c], hi);
                 let b = self.shuffle32(v[c], v[c], lo);
-                let a = self.b.ins().bitcast(F32X4, le(), a);
-                let b = self.b.ins().bitcast(F32X4, le(), b);
+                let a = self.cast(F32X4, a);
+                let b = self.cast(F32X4, b);
                 self.b.ins().fsub(a, b)
             };
             let ddx = diff([1, 1, 3, 3], [0, 0, 2, 2]);
             let ddy = diff([2, 3, 2, 3], [0, 1, 0, 1]);
-            let x = self.b.ins().bitcast(F32X4, le(), v[c]);
+            let x = self.cast(F32X4, v[c]);
             let px = self.b.ins().fmul(dx, ddx);
             let t = self.b.ins().fadd(x, px);
             let py = self.b.ins().fmul(dy, ddy);
@@ -78,7 +78,7 @@ impl Lowerer<'_, '_> {
             if src.neg {
                 r = self.b.ins().fneg(r);
             }
-            out[c] = Some(self.b.ins().bitcast(I32X4, le(), r));
+            out[c] = Some(self.cast(I32X4, r));
         }
         self.store(i, &dst, out, insn.saturate)
     }

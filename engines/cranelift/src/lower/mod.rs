@@ -41,7 +41,7 @@ use std::mem::offset_of;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, ConstantData, Endianness, Function, InstBuilder, MemFlagsData, Value,
+    AbiParam, Block, BlockArg, ConstantData, Function, InstBuilder, MemFlagsData, Type, Value,
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -187,11 +187,6 @@ pub(crate) struct Lowerer<'a, 'f> {
     lowered: usize,
     /// Memory instructions and BARRIER suspension points (`memory`).
     mem: memory::MemLower,
-}
-
-/// Little-endian lane order for vector bit casts.
-fn le() -> MemFlagsData {
-    MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
 /// Flags of buffer accesses: never trap (every address is in bounds by construction).
@@ -358,6 +353,12 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         v
     }
 
+    /// `v` bit cast to `ty` (`crate::alu::cast`: no cast when `v` already is one of a `ty`
+    /// value).
+    fn cast(&mut self, ty: Type, v: Value) -> Value {
+        crate::alu::cast(&mut self.b, ty, v)
+    }
+
     /// `i8` truth value: some lane of mask `m` is set.
     fn any(&mut self, m: Value) -> Value {
         self.b.ins().vany_true(m)
@@ -374,15 +375,15 @@ impl<'a, 'f> Lowerer<'a, 'f> {
     /// Rearranges the 32-bit lanes of `x` (and `y` for indices 4..=7). Only patterns x86-64
     /// lowers to `pshufd`/`punpck*` are used.
     fn shuffle32(&mut self, x: Value, y: Value, idx: [u8; 4]) -> Value {
-        let xb = self.b.ins().bitcast(I8X16, le(), x);
-        let yb = self.b.ins().bitcast(I8X16, le(), y);
+        let xb = self.cast(I8X16, x);
+        let yb = self.cast(I8X16, y);
         let bytes: Vec<u8> = idx
             .iter()
             .flat_map(|&l| (0..4).map(move |k| l * 4 + k))
             .collect();
         let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
         let r = self.b.ins().shuffle(xb, yb, imm);
-        self.b.ins().bitcast(I32X4, le(), r)
+        self.cast(I32X4, r)
     }
 
     /// 4×4 transpose: rows (one vec4 per invocation) ↔ columns (one lane per invocation).

@@ -19,7 +19,7 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use shaderdiff_model::check::FetchType;
 use shaderdiff_model::{Dst, Indirect, Register, Saturate, Src};
 
-use super::{le, mem, LowerError, Lowerer};
+use super::{mem, LowerError, Lowerer};
 use crate::faults::{self, Fault};
 use crate::plan::{Plan, REG_BYTES};
 
@@ -264,18 +264,19 @@ impl Lowerer<'_, '_> {
     /// tgsi.rst "Source Modifiers": absolute value, then negation.
     fn modifiers(&mut self, v: Value, abs: bool, neg: bool, ty: FetchType) -> Value {
         match ty {
-            FetchType::Float => {
-                let mut v = v;
+            // `fabs` / `fneg` clear / flip bit 31 (NaN included), in `f32x4` so that a
+            // float consumer needs no cast back.
+            FetchType::Float if abs || neg => {
+                let mut f = self.cast(F32X4, v);
                 if abs {
-                    let m = self.ci(0x7FFF_FFFF);
-                    v = self.b.ins().band(v, m);
+                    f = self.b.ins().fabs(f);
                 }
                 if neg {
-                    let m = self.ci(0x8000_0000);
-                    v = self.b.ins().bxor(v, m);
+                    f = self.b.ins().fneg(f);
                 }
-                v
+                self.cast(I32X4, f)
             }
+            FetchType::Float => v,
             FetchType::Int => {
                 let mut v = v;
                 if abs {
@@ -307,13 +308,13 @@ impl Lowerer<'_, '_> {
         if sat == Saturate::Zero && self.env.fault == Some(Fault::SatNanPassthrough) {
             return faults::lower::saturate_nan_passthrough(&mut self.b, v);
         }
-        let f = self.b.ins().bitcast(F32X4, le(), v);
+        let f = self.cast(F32X4, v);
         let one = self.fconst(1.0);
         let lo_v = self.fconst(lo);
         let gt1 = self.b.ins().fcmp(FloatCC::GreaterThan, f, one);
         let gtlo = self.b.ins().fcmp(FloatCC::GreaterThan, f, lo_v);
-        let one_i = self.b.ins().bitcast(I32X4, le(), one);
-        let lo_i = self.b.ins().bitcast(I32X4, le(), lo_v);
+        let one_i = self.cast(I32X4, one);
+        let lo_i = self.cast(I32X4, lo_v);
         let upper = self.b.ins().bitselect(gt1, one_i, v);
         match sat {
             // f > 0 (false for NaN, ±0 and negatives) ? min(f, 1) : +0.0
@@ -438,8 +439,8 @@ impl Lowerer<'_, '_> {
         let zero = self.ci(0);
         Ok(match ty {
             FetchType::Float => {
-                let f = self.b.ins().bitcast(F32X4, le(), v);
-                let z = self.b.ins().bitcast(F32X4, le(), zero);
+                let f = self.cast(F32X4, v);
+                let z = self.cast(F32X4, zero);
                 // FAULT HOOK (if-nan-false): an ordered test, false for NaN.
                 if self.env.fault == Some(Fault::IfNanFalse) {
                     return Ok(faults::lower::ordered_nonzero(&mut self.b, f));

@@ -2,7 +2,7 @@
 //! catalogue of every engine in the registry, name validation, and engine configurations
 //! that switch a fault on in the engine that owns it and nowhere else.
 
-use shaderdiff_backends::{self as backends, EngineConfig, FaultDef, ENGINE_NAMES};
+use shaderdiff_backends::{self as backends, EngineConfig, FaultDef, FaultMode, ENGINE_NAMES};
 
 use crate::cli::Failure;
 
@@ -14,6 +14,39 @@ pub fn catalogue() -> Vec<(&'static str, FaultDef)> {
         .filter_map(|&n| backends::engine(n, &config).map(|e| (n, e)))
         .flat_map(|(n, e)| e.faults().iter().map(move |f| (n, *f)))
         .collect()
+}
+
+/// The generator mode fault `name` needs (its catalogue entry's [`FaultDef::mode`]; test-only
+/// faults: the default), `None` for an unknown name.
+pub fn mode(name: &str) -> Option<FaultMode> {
+    backends::test_faults::TEST_FAULTS
+        .iter()
+        .copied()
+        .chain(catalogue().into_iter().map(|(_, f)| f))
+        .find(|f| f.name == name)
+        .map(|f| f.mode)
+}
+
+/// The `fuzz` flags that select generator mode `mode` (empty for the default).
+pub fn mode_flags(mode: FaultMode) -> &'static str {
+    match mode {
+        FaultMode::Tgsi => "",
+        FaultMode::Wide => "--64bit",
+        FaultMode::Memory => "--memory",
+        FaultMode::NvAlu => "--lang nv --nv-alu-only",
+        FaultMode::Nv => "--lang nv",
+    }
+}
+
+/// A short name of generator mode `mode`, as `shaderdiff faults` prints it.
+pub fn mode_name(mode: FaultMode) -> &'static str {
+    match mode {
+        FaultMode::Tgsi => "tgsi",
+        FaultMode::Wide => "64bit",
+        FaultMode::Memory => "memory",
+        FaultMode::NvAlu => "nv-alu",
+        FaultMode::Nv => "nv",
+    }
 }
 
 /// The engine that owns fault `name`: a catalogued fault, or a test-only one

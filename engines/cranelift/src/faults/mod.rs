@@ -31,7 +31,7 @@
 
 pub(crate) mod lower;
 
-use shaderdiff_engine::FaultDef;
+use shaderdiff_engine::{FaultDef, FaultMode};
 use shaderdiff_ir::nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 use shaderdiff_ir::{Opcode, Program, IDENTITY_SWIZZLE};
 
@@ -87,6 +87,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "dp3-reads-w",
             description: "DP3 also adds the .w products (lowered as DP4)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -94,6 +95,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "swizzle-swap",
             description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP sources with a non-identity swizzle read .z for .y and .y for .z",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -101,6 +103,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "writemask-ignored-w",
             description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP ignore the .w bit of a writemask that has other channels: .w keeps its old value",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -108,6 +111,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "sat-nan-passthrough",
             description: "_SAT clamps with ordered compares, so NaN passes through instead of becoming 0.0",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -115,6 +119,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "cmp-swapped",
             description: "CMP gives src2 where src0 < 0 and src1 elsewhere (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -122,6 +127,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ucmp-swapped",
             description: "UCMP gives src2 where src0 != 0 and src1 elsewhere (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -129,6 +135,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ibfe-no-sign-extend",
             description: "IBFE zero-extends the extracted field (lowered as UBFE)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -136,6 +143,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "shift-count-unmasked",
             description: "SHL/USHR/ISHR do not mask the count with 31: counts >= 32 give 0 (ISHR: the sign)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -143,6 +151,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "f2i-rounds",
             description: "F2I rounds to nearest even instead of truncating",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -150,6 +159,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "umul-hi-signed",
             description: "UMUL_HI gives the high word of the signed product (lowered as IMUL_HI)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -157,6 +167,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "round-half-away",
             description: "ROUND rounds halfway cases away from zero instead of to even",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -164,6 +175,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "min-nan-propagates",
             description: "MIN/MAX test the wrong operand for NaN, so a NaN operand is returned instead of ignored",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -171,6 +183,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "usge-signed",
             description: "USGE/USLT compare as signed integers (lowered as ISGE/ISLT)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -178,6 +191,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "i2f-unsigned",
             description: "I2F converts its source as unsigned (lowered as U2F)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -185,6 +199,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ineg-flips-sign-bit",
             description: "the negate modifier on integer sources flips bit 31 (float negation) instead of two's complement",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -192,6 +207,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "if-nan-false",
             description: "IF tests its condition with an ordered != 0.0, so a NaN condition is false",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -199,6 +215,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "kill-if-sign-bit",
             description: "KILL_IF tests the sign bit instead of < 0.0, so -0.0 and negative NaNs kill",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -206,6 +223,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "emit-stream-zero",
             description: "EMIT/ENDPRIM ignore their stream operand: every vertex goes to stream 0",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -213,6 +231,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "nv-cc-unsaturated",
             description: "NV assembly: .CC of a .SAT/.SSAT instruction sets the flags from the value before clamping",
+            mode: FaultMode::NvAlu,
         },
     ),
     (
@@ -220,6 +239,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "nv-condmask-swap-xy",
             description: "NV assembly: a conditional write mask writes .x where the test passes for .y and .y where it passes for .x",
+            mode: FaultMode::NvAlu,
         },
     ),
 ];
@@ -229,6 +249,7 @@ pub const CATALOGUE: &[FaultDef] = &{
     let mut defs = [FaultDef {
         name: "",
         description: "",
+        mode: FaultMode::Tgsi,
     }; FAULTS.len()];
     let mut i = 0;
     while i < FAULTS.len() {

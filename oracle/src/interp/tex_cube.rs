@@ -76,6 +76,9 @@ pub(super) fn sample(
 ) -> LaneResult {
     let mut dir = [c[0] as f64, c[1] as f64, c[2] as f64];
     if op == TexOp::Txp {
+        if !super::tex_eval::txp_divisor_defined(c[3]) {
+            return ([0; 4], ALL);
+        }
         for v in &mut dir {
             *v /= c[3] as f64;
         }

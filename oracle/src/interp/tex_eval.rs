@@ -308,6 +308,17 @@ pub(super) fn lod_bounds(tex: &Texture, lo: [[f64; 3]; 2], hi: [[f64; 3]; 2]) ->
     (rho_lo.log2(), rho_hi.log2())
 }
 
+/// Whether TXP's division by `q` has a bound: the division is the shader's `x / q`, whose
+/// precision Vulkan states only for `|q|` in [2^-126, 2^126] (oracle/precision.toml
+/// [op.DIV] gpu: "outside that range Vulkan states no bound"; an engine may compute it as
+/// `x * rcp(q)`, as Mesa's NIR `lower_txp` does, and a denormal `q` then gives an infinite
+/// reciprocal). Outside that range (zero, denormals, huge values, infinities, NaN) the
+/// coordinates, and so the sampled texel, are undefined.
+pub(crate) fn txp_divisor_defined(q: f32) -> bool {
+    let a = q.abs();
+    (f32::MIN_POSITIVE..=2f32.powi(126)).contains(&a)
+}
+
 /// TEX / TXP / TXB / TXL with NEAREST filtering (module docs); texel offset `off` is added
 /// to `u`, `v`, `w` of the level sampled (NV_gpu_program4 §3.8.8 edit:
 /// `u = w_t * s + offsetu_shader`); a SHADOW target compares each texel with the reference
@@ -324,6 +335,9 @@ fn sample(
     let op = r.op;
     let mut coord = [c[0] as f64, c[1] as f64, c[2] as f64];
     if op == TexOp::Txp {
+        if !txp_divisor_defined(c[3]) {
+            return ([0; 4], ALL);
+        }
         // tgsi.rst TXP: coord.xyz = src.xyz / src.w (in f64: the edge band covers the
         // rounding of any single-precision division).
         let w = c[3] as f64;
@@ -494,6 +508,30 @@ mod tests {
             so(TexOp::Tex, &c, [1e30, 0.1, 0.0, 0.0], [7, 0, 0]),
             ([3; 4], 0)
         );
+    }
+
+    /// TXP's division has a bound only for |q| in [2^-126, 2^126] (precision.toml [op.DIV]
+    /// gpu, Vulkan's OpFDiv): with a denormal, zero, huge or infinite q the texel is
+    /// undefined; at the range's ends it is the divided coordinate's.
+    #[test]
+    fn txp_with_q_outside_the_division_range_is_undefined() {
+        let t = tex(Target::T2D, [4, 4, 1], 1, Wrap::ClampToEdge);
+        let tiny = f32::from_bits(0x0000_001f); // a denormal
+        for q in [
+            0.0,
+            -0.0,
+            tiny,
+            -tiny,
+            2f32.powi(127),
+            f32::INFINITY,
+            f32::NAN,
+        ] {
+            assert_eq!(s(TexOp::Txp, &t, [0.5, 0.5, 0.0, q]).1, ALL, "q = {q:e}");
+        }
+        // q = 2^126: (1.5·2^124, 1.5·2^124) / q = (0.375, 0.375) → u = v = 1.5 → (1, 1) → 5.
+        let m = 2f32.powi(126);
+        let c = 1.5 * 2f32.powi(124);
+        assert_eq!(s(TexOp::Txp, &t, [c, c, 0.0, m]), ([5; 4], 0));
     }
 
     #[test]

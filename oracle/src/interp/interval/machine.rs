@@ -331,11 +331,14 @@ impl Machine<'_> {
         let Some(st) = self.iv.as_deref() else {
             return;
         };
-        let mut bad: Mask = 0;
+        // A word of a binary64 set that is not a single value (a DRCP/DRSQ result range, the
+        // `wide` module docs "Pair halves") is not determined on its own: neither is a test
+        // of it.
+        let mut bad: Mask = st.srcs[0].half[0];
         match ty {
-            FetchType::Int => bad = st.inexact[0][0],
+            FetchType::Int => bad |= st.inexact[0][0],
             FetchType::Float => {
-                let mut lanes = exec & st.inexact[0][0];
+                let mut lanes = exec & st.inexact[0][0] & !bad;
                 while lanes != 0 {
                     let l = lanes.trailing_zeros() as usize;
                     lanes &= lanes - 1;
@@ -359,13 +362,21 @@ impl Machine<'_> {
             return;
         };
         let any_inexact = st.inexact[0].iter().fold(0, |m, x| m | x);
+        let any_half = st.srcs[0].half.iter().fold(0, |m, x| m | x);
         let mut bad: Mask = 0;
-        let mut lanes = exec & any_inexact;
+        let mut lanes = exec & (any_inexact | any_half);
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
+            // A pair half's word alone is not determined (`wide` docs, "Pair halves").
             let outcomes: Vec<Option<bool>> = (0..4)
-                .map(|c| compare(Cmp::Lt, get(&st.srcs[0], c, l), Iv::point(0.0)))
+                .map(|c| {
+                    if st.srcs[0].half[c] >> l & 1 != 0 {
+                        None
+                    } else {
+                        compare(Cmp::Lt, get(&st.srcs[0], c, l), Iv::point(0.0))
+                    }
+                })
                 .collect();
             let certain_kill = outcomes.contains(&Some(true));
             let certain_keep = outcomes.iter().all(|o| *o == Some(false));
@@ -453,8 +464,15 @@ impl Machine<'_> {
                     let v = self.s.out[c][b + l];
                     let f = f32::from_bits(v);
                     if f.is_nan() {
-                        // Arithmetic NaN: bits not determined (eval::arithmetic_nan).
-                        let (lo, hi, nan) = super::eval::NAN_UNKNOWN;
+                        // Arithmetic NaN: bits not determined (eval::arithmetic_nan); the
+                        // numbers the sources' sets also allow (a fused DPH that gives +inf
+                        // where the unfused one gives inf - inf) stay acceptable, as in
+                        // `eval::snap`.
+                        let (lo, hi, nan) = if r.empty() {
+                            super::eval::NAN_UNKNOWN
+                        } else {
+                            (r.lo.to_bits(), r.hi.to_bits(), true)
+                        };
                         set_iv(&mut st.out, c, b + l, lo, hi, nan);
                     } else {
                         let r = if r.contains(f) {

@@ -78,6 +78,30 @@ pub enum Fault {
     NvCcUnsaturated,
     /// `nv-condmask-swap-xy`.
     NvCondMaskSwapXy,
+    /// `flr-as-trunc`.
+    FlrAsTrunc,
+    /// `lrp-swapped`.
+    LrpSwapped,
+    /// `sub-operands-swapped`.
+    SubSwapped,
+    /// `ushr-arithmetic`.
+    UshrArithmetic,
+    /// `imax-unsigned`.
+    ImaxUnsigned,
+    /// `u2f-signed`.
+    U2fSigned,
+    /// `imul-hi-unsigned`.
+    ImulHiUnsigned,
+    /// `neg-abs-drops-neg`.
+    NegAbsDropsNeg,
+    /// `dph-as-dp4`.
+    DphAsDp4,
+    /// `i64shr-logical`.
+    I64ShrLogical,
+    /// `u2i64-sign-extends`.
+    U2i64SignExtends,
+    /// `txp-ignores-q`.
+    TxpIgnoresQ,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -242,6 +266,102 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::NvAlu,
         },
     ),
+    (
+        Fault::FlrAsTrunc,
+        FaultDef {
+            name: "flr-as-trunc",
+            description: "FLR rounds toward zero (lowered as TRUNC): negative non-integers come out one too high",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::LrpSwapped,
+        FaultDef {
+            name: "lrp-swapped",
+            description: "LRP interpolates the other way: src0*src2 + (1-src0)*src1 (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::SubSwapped,
+        FaultDef {
+            name: "sub-operands-swapped",
+            description: "SUB is treated as commutative: src1 - src0 instead of src0 - src1",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::UshrArithmetic,
+        FaultDef {
+            name: "ushr-arithmetic",
+            description: "USHR shifts in copies of the sign bit (lowered as ISHR)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::ImaxUnsigned,
+        FaultDef {
+            name: "imax-unsigned",
+            description: "IMAX/IMIN compare as unsigned integers (lowered as UMAX/UMIN)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::U2fSigned,
+        FaultDef {
+            name: "u2f-signed",
+            description: "U2F converts its source as signed (lowered as I2F): words >= 2^31 become negative",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::ImulHiUnsigned,
+        FaultDef {
+            name: "imul-hi-unsigned",
+            description: "IMUL_HI gives the high word of the unsigned product (lowered as UMUL_HI)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::NegAbsDropsNeg,
+        FaultDef {
+            name: "neg-abs-drops-neg",
+            description: "a float source with both modifiers, -|x|, is read as |x| (the negate is folded away)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::DphAsDp4,
+        FaultDef {
+            name: "dph-as-dp4",
+            description: "DPH reads src0.w instead of 1.0 (lowered as DP4)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::I64ShrLogical,
+        FaultDef {
+            name: "i64shr-logical",
+            description: "I64SHR shifts in zeros (lowered as U64SHR): negative 64-bit values become large positive ones",
+            mode: FaultMode::Wide,
+        },
+    ),
+    (
+        Fault::U2i64SignExtends,
+        FaultDef {
+            name: "u2i64-sign-extends",
+            description: "U2I64 sign-extends its 32-bit source (lowered as I2I64)",
+            mode: FaultMode::Wide,
+        },
+    ),
+    (
+        Fault::TxpIgnoresQ,
+        FaultDef {
+            name: "txp-ignores-q",
+            description: "TXP samples at (s, t, r) without dividing by q (lowered as TEX)",
+            mode: FaultMode::Nv,
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -285,6 +405,16 @@ impl Fault {
 fn float_arith(op: Opcode) -> bool {
     use Opcode::*;
     matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
+}
+
+/// Whether every source of `op` is a float (tgsi.rst: the modifiers are float operations
+/// there), for `neg-abs-drops-neg`.
+fn float_sources(op: Opcode) -> bool {
+    let info = op.info();
+    info.num_src > 0
+        && info.src_types[..usize::from(info.num_src).min(info.src_types.len())]
+            .iter()
+            .all(|t| *t == Some(shaderdiff_ir::ScalarType::F32))
 }
 
 /// A swizzle with components y and z exchanged.
@@ -344,6 +474,16 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             (Fault::UsgeSigned, USGE) => Some(ISGE),
             (Fault::UsgeSigned, USLT) => Some(ISLT),
             (Fault::I2fUnsigned, I2F) => Some(U2F),
+            (Fault::FlrAsTrunc, FLR) => Some(TRUNC),
+            (Fault::UshrArithmetic, USHR) => Some(ISHR),
+            (Fault::ImaxUnsigned, IMAX) => Some(UMAX),
+            (Fault::ImaxUnsigned, IMIN) => Some(UMIN),
+            (Fault::U2fSigned, U2F) => Some(I2F),
+            (Fault::ImulHiUnsigned, IMUL_HI) => Some(UMUL_HI),
+            (Fault::DphAsDp4, DPH) => Some(DP4),
+            (Fault::I64ShrLogical, I64SHR) => Some(U64SHR),
+            (Fault::U2i64SignExtends, U2I64) => Some(I2I64),
+            (Fault::TxpIgnoresQ, TXP) => Some(TEX),
             _ => None,
         }
     };
@@ -357,7 +497,19 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::WritemaskIgnoredW
         | Fault::CmpSwapped
         | Fault::UcmpSwapped
-        | Fault::EmitStreamZero => true,
+        | Fault::EmitStreamZero
+        | Fault::FlrAsTrunc
+        | Fault::LrpSwapped
+        | Fault::SubSwapped
+        | Fault::UshrArithmetic
+        | Fault::ImaxUnsigned
+        | Fault::U2fSigned
+        | Fault::ImulHiUnsigned
+        | Fault::NegAbsDropsNeg
+        | Fault::DphAsDp4
+        | Fault::I64ShrLogical
+        | Fault::U2i64SignExtends
+        | Fault::TxpIgnoresQ => true,
         Fault::NvCcUnsaturated => {
             let origin = NvOrigin::of(program)?;
             let options = LowerOptions {
@@ -406,6 +558,20 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             }
             Fault::UcmpSwapped if insn.opcode == UCMP && insn.src.len() >= 3 => {
                 insn.src.swap(1, 2);
+            }
+            Fault::LrpSwapped if insn.opcode == LRP && insn.src.len() >= 3 => {
+                insn.src.swap(1, 2);
+            }
+            Fault::SubSwapped if insn.opcode == SUB && insn.src.len() >= 2 => {
+                insn.src.swap(0, 1);
+            }
+            // An instruction combiner that folds fneg(fabs(x)) into fabs(x).
+            Fault::NegAbsDropsNeg if float_sources(insn.opcode) => {
+                for s in &mut insn.src {
+                    if s.abs && s.neg {
+                        s.neg = false;
+                    }
+                }
             }
             // A backend with one vertex stream: the operand is dropped (stream 0).
             Fault::EmitStreamZero if matches!(insn.opcode, EMIT | ENDPRIM) => {

@@ -64,7 +64,11 @@ fn judge(top_row: u32, bottom_row: u32) -> Vec<Mismatch> {
 #[test]
 fn a_fine_derivative_keeps_the_fused_alternative() {
     // The fused DPHs' +inf and -inf, and the unfused one's NaN (the oracle's own value).
-    for top in [f32::INFINITY.to_bits(), f32::NEG_INFINITY.to_bits(), 0x7fc0_0000] {
+    for top in [
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0x7fc0_0000,
+    ] {
         assert!(judge(top, 0).is_empty(), "{top:#x}");
     }
     // The bottom row's derivative is exact.

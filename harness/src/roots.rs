@@ -56,21 +56,20 @@ pub fn pick(program: &Program, rank: &[usize], first: &[Hit], last: &[Hit]) -> O
         .cloned()
 }
 
-/// Whether first-execution result probe `h` lies in the body of an IF/ELSE/CASE/DEFAULT
-/// whose entry count diverges: its first execution may have happened on one engine only,
+/// Whether first-execution probe `h` (a result, or an IF/UIF decision) lies in the body of
+/// an IF/ELSE/CASE/DEFAULT whose entry count diverges: its first execution may have happened on one engine only,
 /// after (in time) the divergence that changed the count, however early it comes in static
 /// order. (A SWITCH's CASE body entered in a later loop iteration because a value diverged
 /// at the end of the previous one is the typical case.)
 fn ran_on_one_side(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
     let i = h.0.instruction;
-    h.0.kind == ProbeKind::Result
-        && last.iter().any(|o| {
-            let b = o.0.instruction;
-            o.0.kind == ProbeKind::Block
-                && b != i
-                && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
-                && in_body(p, st, b, i)
-        })
+    last.iter().any(|o| {
+        let b = o.0.instruction;
+        o.0.kind == ProbeKind::Block
+            && b != i
+            && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
+            && in_body(p, st, b, i)
+    })
 }
 
 /// [`body`], and for a CASE/DEFAULT (whose body the printer indents like the label) the

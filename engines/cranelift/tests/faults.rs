@@ -374,10 +374,6 @@ fn every_fault_changes_its_result_only_when_on() {
 /// harness/tests/nv_lower/faults.rs; a TGSI program is compiled unchanged (below).
 const NV_ORIGIN_FAULTS: &[&str] = &["nv-cc-unsaturated"];
 
-/// Faults shown end to end elsewhere (they need inputs these cases have no room for):
-/// `txp-ignores-q` in harness/tests/fault_more.rs (a texture).
-const SHOWN_ELSEWHERE: &[&str] = &["txp-ignores-q"];
-
 #[test]
 fn nv_origin_faults_leave_tgsi_programs_alone() {
     for &fault in NV_ORIGIN_FAULTS {
@@ -395,9 +391,7 @@ fn nv_origin_faults_leave_tgsi_programs_alone() {
 fn every_catalogued_fault_has_a_case_and_is_listed_by_the_engine() {
     let covered: Vec<&str> = cases().iter().map(|c| c.fault).collect();
     for d in CATALOGUE {
-        let shown = covered.contains(&d.name)
-            || NV_ORIGIN_FAULTS.contains(&d.name)
-            || SHOWN_ELSEWHERE.contains(&d.name);
+        let shown = covered.contains(&d.name) || NV_ORIGIN_FAULTS.contains(&d.name);
         assert!(shown, "no case for {}", d.name);
         assert!(Fault::from_name(d.name).is_some());
     }

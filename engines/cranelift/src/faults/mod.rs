@@ -100,8 +100,6 @@ pub enum Fault {
     I64ShrLogical,
     /// `u2i64-sign-extends`.
     U2i64SignExtends,
-    /// `txp-ignores-q`.
-    TxpIgnoresQ,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -354,14 +352,6 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::Wide,
         },
     ),
-    (
-        Fault::TxpIgnoresQ,
-        FaultDef {
-            name: "txp-ignores-q",
-            description: "TXP samples at (s, t, r) without dividing by q (lowered as TEX)",
-            mode: FaultMode::Nv,
-        },
-    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -483,7 +473,6 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             (Fault::DphAsDp4, DPH) => Some(DP4),
             (Fault::I64ShrLogical, I64SHR) => Some(U64SHR),
             (Fault::U2i64SignExtends, U2I64) => Some(I2I64),
-            (Fault::TxpIgnoresQ, TXP) => Some(TEX),
             _ => None,
         }
     };
@@ -508,8 +497,7 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::NegAbsDropsNeg
         | Fault::DphAsDp4
         | Fault::I64ShrLogical
-        | Fault::U2i64SignExtends
-        | Fault::TxpIgnoresQ => true,
+        | Fault::U2i64SignExtends => true,
         Fault::NvCcUnsaturated => {
             let origin = NvOrigin::of(program)?;
             let options = LowerOptions {

@@ -69,7 +69,38 @@ fn ran_on_one_side(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
             && b != i
             && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
             && in_body(p, st, b, i)
+            && !feeds(p, i, &reads(p, st, b, ProbeKind::Block))
     })
+}
+
+/// Whether a destination of instruction `i` can reach one of `regs` through the program's
+/// data flow (any order: loops carry values backwards): an instruction whose wrong result
+/// decides how often its own body runs is a cause, not a consequence.
+fn feeds(p: &Program, i: usize, regs: &[Register]) -> bool {
+    let mut want: Vec<Register> = regs.to_vec();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for insn in &p.instructions {
+            let writes = insn
+                .dst
+                .iter()
+                .any(|d| want.iter().any(|r| aliases(r, &d.reg)));
+            if !writes {
+                continue;
+            }
+            for s in &insn.src {
+                if !want.contains(&s.reg) {
+                    want.push(s.reg);
+                    changed = true;
+                }
+            }
+        }
+    }
+    p.instructions[i]
+        .dst
+        .iter()
+        .any(|d| want.iter().any(|r| aliases(r, &d.reg)))
 }
 
 /// [`body`], and for a CASE/DEFAULT (whose body the printer indents like the label) the
@@ -394,6 +425,30 @@ END
             hit(9, ProbeKind::Result),
         ];
         let first = [hit(7, ProbeKind::Result), hit(9, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 9);
+    }
+
+    /// The ucmp-swapped finding of `fuzz --seed 3`: UCMP (9) in a CASE body is the fault
+    /// itself; its wrong TEMP[1] reaches the SWITCH selector through AND (6), so the
+    /// CASE's diverging count is its consequence, not its cause.
+    #[test]
+    fn a_result_deciding_its_own_body_is_a_cause() {
+        let src = "COMP\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0..1]\nDCL TEMP[7]\nDCL IN[1]\n\
+            IMM[0] INT32 {0, 1, 2, 1}\nIMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\n\
+            BGNLOOP\nUADD TEMP[7].x, TEMP[7], IMM[0].yyyy\nUSLT TEMP[7].y, IMM[0].zzzz, TEMP[7].xxxx\n\
+            UIF TEMP[7].yyyy\nBRK\nENDIF\nAND TEMP[0].x, TEMP[1], IMM[0].wwww\nSWITCH TEMP[0]\n\
+            CASE IMM[0]\nUCMP TEMP[1].x, IMM[1], IMM[1], IN[1]\nENDSWITCH\nENDLOOP\n\
+            MOV OUT[0].x, TEMP[1]\nEND\n";
+        let p = tgsi::parse(src, "t").unwrap();
+        assert_eq!(p.instructions[9].opcode, Opcode::UCMP);
+        let rank = static_rank(&p);
+        let last = [
+            hit(6, ProbeKind::Result),
+            hit(8, ProbeKind::Block),
+            hit(9, ProbeKind::Result),
+            hit(12, ProbeKind::Result),
+        ];
+        let first = [hit(9, ProbeKind::Result), hit(12, ProbeKind::Result)];
         assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 9);
     }
 

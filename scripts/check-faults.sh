@@ -3,10 +3,10 @@
 #
 #   for every fault NAME that `shaderdiff faults` lists (or only the NAMEs given; a fault
 #   in campaign_skip below, which the generator cannot trigger yet, is reported SKIP):
-#     1. `shaderdiff fuzz --inject-fault NAME --seed 1 --programs 2000 --out DIR
-#        --reduce-time 120s` exits 1 (a generous reduction budget: CI machines are shared)
-#        (with the generator flags the fault's trigger needs: `--64bit` for the faults in
-#        64-bit opcodes, see campaign_flags below);
+#     1. the plain command `shaderdiff fuzz --inject-fault NAME --seed 3 --programs 2000
+#        --out DIR` exits 1 (no generator flags: the catalogue entry carries the mode its
+#        fault needs, `--64bit`, `--memory`, `--lang nv --nv-alu-only` ..., and
+#        `--inject-fault` switches it on by itself);
 #     2. every finding DIR/findings/<signature>/ has a reduced.tgsi (NV faults: reduced.nv)
 #        with at most 4 instructions besides END (and NOP), counted on
 #        `shaderdiff check --print`;
@@ -86,19 +86,6 @@ first_found() {
   grep -o '"first_index": *[0-9]*' "$1" | grep -o '[0-9]*$' | sort -n | head -1
 }
 
-# Generator flags a fault's campaign needs: the default campaign never draws 64-bit
-# opcodes (their streams stay as they were), so faults in them run with --64bit.
-campaign_flags() {
-  case "$1" in
-    u64add-no-carry) echo "--64bit" ;;
-    atomic-*) echo "--memory" ;;
-    # NV front-end faults: the ALU programs (a finding seen through a compute program's
-    # memory results cannot shrink below the store and its address, about 7 instructions).
-    nv-*) echo "--lang nv --nv-alu-only" ;;
-    *) echo "" ;;
-  esac
-}
-
 # Faults whose trigger the fuzz generator cannot draw yet: reported as SKIP with the reason
 # (their detection is tested elsewhere), never as passing.
 campaign_skip() {
@@ -126,9 +113,8 @@ for name in "${NAMES[@]}"; do
   rm -rf "$out"
   t0=$(date +%s.%N)
   set +e
-  # shellcheck disable=SC2046 # the flags are words
-  "$BIN" fuzz --inject-fault "$name" --seed 1 --programs "$PROGRAMS" --out "$out" --reduce-time 120s \
-    $(campaign_flags "$name") >"$WORK/$name.log" 2>&1 </dev/null
+  "$BIN" fuzz --inject-fault "$name" --seed 3 --programs "$PROGRAMS" --out "$out" \
+    >"$WORK/$name.log" 2>&1 </dev/null
   rc=$?
   set -e
   secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')

@@ -36,6 +36,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shaderdiff_backends::FaultMode;
 use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_results::Store;
 
@@ -59,11 +60,11 @@ pub enum FuzzLang {
 }
 
 /// `shaderdiff fuzz` arguments.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct FuzzArgs {
-    /// Program language.
-    #[arg(long, value_enum, default_value_t = FuzzLang::Tgsi)]
-    pub lang: FuzzLang,
+    /// Program language [default: tgsi, or the mode an `--inject-fault` fault needs].
+    #[arg(long, value_enum)]
+    pub lang: Option<FuzzLang>,
     /// With `--lang nv`: only `!!ARBfp1.0` / `!!ARBvp1.0` programs using every ARB ALU
     /// instruction (for `--backends interp,mesa`); the summary's `lang` is `arb`.
     #[arg(long)]
@@ -144,6 +145,51 @@ pub struct FuzzArgs {
     pub resume: Option<PathBuf>,
 }
 
+impl FuzzArgs {
+    /// `--lang`, tgsi when not given.
+    pub fn lang(&self) -> FuzzLang {
+        self.lang.unwrap_or(FuzzLang::Tgsi)
+    }
+
+    /// Whether the command line chose a generator mode (`--lang`, `--arb-only`,
+    /// `--nv-alu-only`, `--64bit`, `--memory`).
+    pub fn chose_mode(&self) -> bool {
+        self.lang.is_some() || self.arb_only || self.nv_alu_only || self.wide || self.memory
+    }
+
+    /// These arguments with the generator mode `mode` switched on.
+    pub fn with_mode(&self, mode: FaultMode) -> FuzzArgs {
+        let mut a = self.clone();
+        match mode {
+            FaultMode::Tgsi => {}
+            FaultMode::Wide => a.wide = true,
+            FaultMode::Memory => a.memory = true,
+            FaultMode::NvAlu => {
+                a.lang = Some(FuzzLang::Nv);
+                a.nv_alu_only = true;
+            }
+            FaultMode::Nv => a.lang = Some(FuzzLang::Nv),
+        }
+        a
+    }
+}
+
+/// `args` with the generator mode of its `--inject-fault` fault switched on (announced on
+/// stderr), when the fault needs one and the command line chose no mode; `None` otherwise.
+fn with_fault_mode(args: &FuzzArgs) -> Option<FuzzArgs> {
+    let mode = crate::faults::mode(args.engines.inject_fault.as_deref()?)?;
+    if mode == FaultMode::Tgsi || args.chose_mode() {
+        return None;
+    }
+    eprintln!(
+        "shaderdiff fuzz: --inject-fault {} needs {} programs: generating with {}",
+        args.engines.inject_fault.as_deref().unwrap_or(""),
+        crate::faults::mode_name(mode),
+        crate::faults::mode_flags(mode)
+    );
+    Some(args.with_mode(mode))
+}
+
 /// Parses `fuzz` arguments alone (a resumed campaign's recorded arguments).
 #[derive(Debug, clap::Parser)]
 #[command(name = "fuzz")]
@@ -163,7 +209,7 @@ fn value_name<T: ValueEnum>(v: &T) -> String {
 pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     let mut v: Vec<String> = vec![
         "--lang".into(),
-        value_name(&args.lang),
+        value_name(&args.lang()),
         "--seed".into(),
         seed.to_string(),
         "--shard".into(),
@@ -300,7 +346,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         } else if args.nv_alu_only {
             "nv-alu".into()
         } else {
-            value_name(&args.lang)
+            value_name(&args.lang())
         },
         step_limit: args.engines.step_limit,
         argv: canonical_argv(args, seed),
@@ -398,10 +444,13 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         None => (None, None),
     };
     let args = resumed.as_ref().unwrap_or(args);
-    if args.arb_only && args.lang != FuzzLang::Nv {
+    crate::faults::check(args.engines.inject_fault.as_deref())?;
+    let moded = with_fault_mode(args);
+    let args = moded.as_ref().unwrap_or(args);
+    if args.arb_only && args.lang() != FuzzLang::Nv {
         return Err(Failure::BadInput("fuzz --arb-only needs --lang nv".into()));
     }
-    if args.nv_alu_only && args.lang != FuzzLang::Nv {
+    if args.nv_alu_only && args.lang() != FuzzLang::Nv {
         return Err(Failure::BadInput(
             "fuzz --nv-alu-only needs --lang nv".into(),
         ));

@@ -83,6 +83,11 @@ pub struct FuzzArgs {
     /// Stop after this long (`60s`, `5m`, `1h`; more than zero).
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_budget)]
     pub time: Option<Duration>,
+    /// Stop at the next chunk boundary once N unique findings are recorded (each already
+    /// reduced unless `--no-reduce`); `summary.json` says how many programs ran and each
+    /// finding's `first_index`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after_findings: Option<u64>,
     /// Worker processes (threads with --in-process) [default: number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
@@ -138,7 +143,7 @@ pub struct FuzzArgs {
     pub in_process: bool,
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "seed", "programs", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
+        "seed", "programs", "stop_after_findings", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
         "inject_fault", "schedule_seed", "denormals", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
@@ -235,6 +240,9 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     ];
     if let Some(p) = args.programs {
         v.extend(["--programs".into(), p.to_string()]);
+    }
+    if let Some(n) = args.stop_after_findings {
+        v.extend(["--stop-after-findings".into(), n.to_string()]);
     }
     if let Some(f) = &args.engines.inject_fault {
         v.extend(["--inject-fault".into(), f.clone()]);
@@ -336,6 +344,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         config,
         programs: args.programs,
         time: args.time,
+        stop_after_findings: args.stop_after_findings,
         jobs,
         reduce: !args.no_reduce,
         reduce_time: args.reduce_time,

@@ -11,12 +11,13 @@
 //! * **Rewrites** ([`rewrite`]): the program is changed before lowering (instruction
 //!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
 //!   fault the jit compiles the program it was given, untouched.
-//! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
-//!   assembly and not changed since ([`shaderdiff_nv::NvOrigin::of`]) from the assembly
-//!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
-//!   HOOK` in frontends/nv/src/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
-//!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
-//!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
+//! * **NV front-end faults**: rewrites of the IR shapes the NV lowering
+//!   (frontends/nv/src/lower_cc.rs `with_cc`) gives condition codes: `nv-cc-unsaturated`
+//!   takes the flags of a saturated result from its unclamped copy
+//!   ([`cc_sat::cc_from_unsaturated`]), `nv-condmask-swap-xy` swaps the tests of a
+//!   conditional write mask ([`swap_conditional_xy`]). Working on shapes rather than on the
+//!   assembly keeps them in probed and reduced copies. Reduced NV findings (NV text,
+//!   re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
 //!   or one conditionally masked write after a `.CC` update.
 //! * **Atomic runtime**: `atomic-imax-unsigned` acts in the jit's own atomic arithmetic
 //!   (`crate::atomic`, `FAULT HOOK`), which the runtime call of every ATOM* instruction
@@ -32,11 +33,11 @@
 //! `IF`, a write and `ENDIF`, `kill-if-sign-bit` by one `KILL_IF`, `emit-stream-zero` by
 //! one `EMIT` of stream 1.
 
+mod cc_sat;
 pub(crate) mod lower;
 
 use shaderdiff_engine::{FaultDef, FaultMode};
 use shaderdiff_model::{Opcode, Program, IDENTITY_SWIZZLE};
-use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 
 /// One catalogued fault of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -465,7 +466,8 @@ fn swap_conditional_xy(program: &Program) -> Program {
 
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
 /// or a fault the lowering implements). The rewritten program has the same instructions,
-/// declarations and source map, so positions and register shapes do not change.
+/// declarations and source map, so positions and register shapes do not change, except
+/// under `nv-cc-unsaturated`, which inserts the unclamped copies it takes flags from.
 pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program> {
     use Opcode::*;
     let fault = fault?;
@@ -511,13 +513,7 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::DphAsDp4
         | Fault::I64ShrLogical
         | Fault::U2i64SignExtends => true,
-        Fault::NvCcUnsaturated => {
-            let origin = NvOrigin::of(program)?;
-            let options = LowerOptions {
-                fault: Some(LowerFault::CcFromUnsaturated),
-            };
-            return lower_with(&origin.ast, options).ok().map(|l| l.program);
-        }
+        Fault::NvCcUnsaturated => return cc_sat::cc_from_unsaturated(program),
         Fault::NvCondMaskSwapXy => return Some(swap_conditional_xy(program)),
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked

@@ -11,6 +11,9 @@
 //! * [`TimeMode::Before`]`(t)`: the value and step of its last execution at a step below
 //!   `t` (the last decision taken before `t`).
 //!
+//! Instructions that kill or demote the invocation are left out of timed copies
+//! ([`is_kill`]).
+//!
 //! Until the first divergence, the oracle and the engine pass the same probe points in the
 //! same order, so a diverging probe whose step is the same on both sides (*aligned*) was
 //! written at that step with a wrong value: a divergence happened at that step or before
@@ -148,6 +151,16 @@ impl Clock {
     }
 }
 
+/// Whether `op` ends (or demotes) the invocation. Timed copies leave these out: the
+/// comparators ignore the outputs of an invocation killed on either side, so its probes
+/// would be invisible exactly where a wrong value decided a kill; without them the probes
+/// before the kill still run in the same order, and a fault in the kill itself shows in no
+/// probe (the caller's kill fallback names it).
+fn is_kill(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, KILL | KILL_IF | KIL | KILP | DEMOTE)
+}
+
 /// A decision probe: its value register, step placeholder and first-write flag.
 type DecisionProbe = (Register, Register, Option<(Register, u8)>);
 
@@ -208,6 +221,9 @@ pub fn instrument_timed(p: &Program, mode: TimeMode) -> Option<Timed> {
                     decide(&mut b, &clock, d, 1);
                 }
             }
+        }
+        if is_kill(op) {
+            continue;
         }
         if is_if(op) {
             clock.tick(&mut b);

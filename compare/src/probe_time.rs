@@ -442,6 +442,11 @@ pub fn first_in_time(
             };
         };
         seen = true;
+        if ev.step() >= bound {
+            // Nothing below the bound can be written at or after it: the engine does not
+            // keep to the instrumented program (a fault acting on the probes' own code).
+            break;
+        }
         best = matches!(ev, Evidence::At(_)).then(|| h.clone());
         bound = ev.step();
     }

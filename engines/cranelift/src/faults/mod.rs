@@ -434,12 +434,12 @@ fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
 /// (frontends/nv/src/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
 /// only that component. The test component of x and y is exchanged. Working on that IR shape
 /// (rather than re-lowering the assembly) keeps the fault in probed and reduced copies of the
-/// program, so findings are located and reduced like any other.
+/// program, so findings are located and reduced like any other; the shape test
+/// ([`conditional_move_body`]) looks past the code probes insert into the body.
 fn swap_conditional_xy(program: &Program) -> Program {
     use Opcode::*;
     let mut p = program.clone();
-    let n = p.instructions.len();
-    for i in 0..n {
+    for i in 0..p.instructions.len() {
         let insn = &p.instructions[i];
         if insn.opcode != UIF || insn.src.len() != 1 {
             continue;
@@ -448,20 +448,39 @@ fn swap_conditional_xy(program: &Program) -> Program {
         if k > 1 || insn.src[0].swizzle != [k; 4] {
             continue;
         }
-        let mut j = i + 1;
-        let mut moves = 0;
-        while j < n
-            && p.instructions[j].opcode == MOV
-            && p.instructions[j].dst.iter().all(|d| d.writemask == 1 << k)
-        {
-            moves += 1;
-            j += 1;
-        }
-        if moves > 0 && j < n && p.instructions[j].opcode == ENDIF {
+        if conditional_move_body(&p, i, k) {
             p.instructions[i].src[0].swizzle = [k ^ 1; 4];
         }
     }
     p
+}
+
+/// Whether the then-body of the UIF at `i` moves a whole temporary into component `k`
+/// alone (`MOV dst.k, t`, directly in the body) and moves nothing into other components,
+/// the shape of a conditional write mask. Instructions nested in inner blocks (the
+/// recording code of probed copies) do not count.
+fn conditional_move_body(p: &Program, i: usize, k: u8) -> bool {
+    use Opcode::*;
+    let mut depth = 0usize;
+    let mut found = false;
+    for insn in &p.instructions[i + 1..] {
+        match insn.opcode {
+            IF | UIF | BGNLOOP | SWITCH | BGNSUB => depth += 1,
+            ENDIF | ENDLOOP | ENDSWITCH | ENDSUB if depth > 0 => depth -= 1,
+            ELSE | ENDIF if depth == 0 => return found,
+            ENDLOOP | ENDSWITCH | ENDSUB | END => return false,
+            MOV if depth == 0 => {
+                if insn.dst.iter().any(|d| d.writemask != 1 << k) {
+                    return false;
+                }
+                found |= insn.src.first().is_some_and(|s| {
+                    s.reg.file == shaderdiff_model::File::Temp && s.swizzle == IDENTITY_SWIZZLE
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,

@@ -99,3 +99,39 @@ fn a_tgsi_fault_keeps_the_default_mode() {
     let argv = recorded(&progress);
     assert!(!argv.iter().any(|a| a == "--64bit" || a == "--memory"));
 }
+
+/// `--stop-after-findings N` ends the campaign at the chunk (64 programs) in which the Nth
+/// unique finding was committed: fewer programs than `--programs`, a whole number of
+/// chunks, the finding's `first_index` inside them, and still exit 1 (a finding).
+#[test]
+fn stop_after_findings_ends_at_the_chunk_of_the_first_finding() {
+    let s = Scratch::new("stop-after");
+    let out = s.path("out");
+    let o = run(&[
+        "fuzz",
+        "--seed",
+        "3",
+        "--programs",
+        "2000",
+        "--jobs",
+        "1",
+        "--no-reduce",
+        "--backends",
+        "interp,jit",
+        "--inject-fault",
+        "writemask-ignored-w",
+        "--stop-after-findings",
+        "1",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    let summary = common::json(&Path::new(&out).join("summary.json"));
+    let programs = summary["programs"].as_u64().unwrap();
+    assert!(programs < 2000 && programs % 64 == 0, "{programs}");
+    let first = summary["findings"][0]["first_index"].as_u64().unwrap();
+    assert!(
+        first < programs && first >= programs - 64,
+        "{first} of {programs}"
+    );
+}

@@ -416,9 +416,10 @@ fn condition_writes(ctx: &mut Ctx) {
             if u.else_at.is_some() || u.end != u.start + 2 {
                 continue;
             }
-            let (Statement::Insn(opener), Statement::Insn(body)) =
-                (&ctx.program.statements[u.start], &ctx.program.statements[u.start + 1])
-            else {
+            let (Statement::Insn(opener), Statement::Insn(body)) = (
+                &ctx.program.statements[u.start],
+                &ctx.program.statements[u.start + 1],
+            ) else {
                 continue;
             };
             let (Some(cond), Some(dst)) = (opener.cond.clone(), body.dst.as_ref()) else {

@@ -106,7 +106,8 @@ mod tests {
         let st = Structure::analyse(&p).unwrap();
         let c = candidates(&p, &st, 5);
         assert_eq!(c.len(), 2);
-        let ops = |p: &Program| -> Vec<Opcode> { p.instructions.iter().map(|i| i.opcode).collect() };
+        let ops =
+            |p: &Program| -> Vec<Opcode> { p.instructions.iter().map(|i| i.opcode).collect() };
         use Opcode::*;
         assert_eq!(
             ops(&c[0]),

@@ -338,10 +338,7 @@ impl Evidence {
 
 /// The earliest evidence among `hits` (each a hit with its evidence), ties broken by
 /// `rank` (static order of the instruction).
-pub fn earliest<'a, H>(
-    hits: &'a [(H, Evidence)],
-    rank: impl Fn(&H) -> usize,
-) -> Option<&'a (H, Evidence)> {
+pub fn earliest<H>(hits: &[(H, Evidence)], rank: impl Fn(&H) -> usize) -> Option<&(H, Evidence)> {
     hits.iter().min_by_key(|(h, e)| (e.key(), rank(h)))
 }
 

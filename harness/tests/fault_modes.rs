@@ -128,7 +128,7 @@ fn stop_after_findings_ends_at_the_chunk_of_the_first_finding() {
     assert_eq!(code(&o), 1, "{}", err(&o));
     let summary = common::json(&Path::new(&out).join("summary.json"));
     let programs = summary["programs"].as_u64().unwrap();
-    assert!(programs < 2000 && programs % 64 == 0, "{programs}");
+    assert!(programs < 2000 && programs.is_multiple_of(64), "{programs}");
     let first = summary["findings"][0]["first_index"].as_u64().unwrap();
     assert!(
         first < programs && first >= programs - 64,

@@ -422,7 +422,7 @@ fn condition_writes(ctx: &mut Ctx) {
             ) else {
                 continue;
             };
-            let (Some(cond), Some(dst)) = (opener.cond.clone(), body.dst.as_ref()) else {
+            let (Some(cond), Some(dst)) = (opener.cond, body.dst.as_ref()) else {
                 continue;
             };
             if opener.opcode.name() != "IF" || dst.cc.is_some() {

@@ -3,24 +3,34 @@
 #
 #   for every fault NAME that `shaderdiff faults` lists (or only the NAMEs given; a fault
 #   in campaign_skip below, which the generator cannot trigger yet, is reported SKIP):
-#     1. `shaderdiff fuzz --inject-fault NAME --seed 1 --programs 2000 --out DIR
-#        --reduce-time 120s` exits 1 (a generous reduction budget: CI machines are shared)
-#        (with the generator flags the fault's trigger needs: `--64bit` for the faults in
-#        64-bit opcodes, see campaign_flags below);
+#     1. the plain command `shaderdiff fuzz --inject-fault NAME --seed 3 --programs 2000
+#        --out DIR` exits 1 (no generator flags: the catalogue entry carries the mode its
+#        fault needs, `--64bit`, `--memory`, `--lang nv --nv-alu-only` ..., and
+#        `--inject-fault` switches it on by itself);
 #     2. every finding DIR/findings/<signature>/ has a reduced.tgsi (NV faults: reduced.nv)
 #        with at most 4 instructions besides END (and NOP), counted on
 #        `shaderdiff check --print`;
 #     3. `shaderdiff diff reduced.tgsi --inputs inputs.json --inject-fault NAME` exits 1
 #        (the finding replays).
 #
-# Prints one line per fault (programs until the first finding, mismatching programs,
-# findings, reduced sizes, seconds) and exits 0 when every fault passes, 1 otherwise.
+#   The campaign stops early (`--stop-after-findings 1`: at the end of the chunk of 64
+#   programs in which its first finding was recorded and reduced), so FOUND_AT, the index of
+#   the first finding plus one, is what "found within N programs" rests on; RAN is how many
+#   programs ran. `--full` runs all N programs of every fault instead (every finding of the
+#   whole campaign must then reduce). Faults run `--jobs` at a time (default 2), each
+#   campaign with one worker.
 #
-# Usage: scripts/check-faults.sh [--bin PATH] [--programs N] [--keep DIR] [NAME...]
+# Prints one line per fault, in catalogue order (programs until the first finding, programs
+# run, mismatching programs, findings, reduced sizes, seconds), and exits 0 when every fault
+# passes, 1 otherwise.
+#
+# Usage: scripts/check-faults.sh [--bin PATH] [--programs N] [--keep DIR] [--jobs N] [--full] [NAME...]
 #   --bin PATH     the shaderdiff binary (default: $CARGO_TARGET_DIR/release/shaderdiff or
 #                  target/release/shaderdiff; build it with `cargo build --release -p shaderdiff`)
 #   --programs N   campaign size (default 2000, the issue's bar)
 #   --keep DIR     write campaigns under DIR and keep them (default: a temporary directory)
+#   --jobs N       faults checked at once (default 2)
+#   --full         no early stop: every fault runs its N programs
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -28,13 +38,17 @@ ROOT=$(pwd)
 BIN=""
 PROGRAMS=2000
 KEEP=""
+JOBS=2
+FULL=0
 NAMES=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
     --programs) PROGRAMS=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    --full) FULL=1; shift ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) echo "check-faults: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1"); shift ;;
   esac
@@ -86,19 +100,6 @@ first_found() {
   grep -o '"first_index": *[0-9]*' "$1" | grep -o '[0-9]*$' | sort -n | head -1
 }
 
-# Generator flags a fault's campaign needs: the default campaign never draws 64-bit
-# opcodes (their streams stay as they were), so faults in them run with --64bit.
-campaign_flags() {
-  case "$1" in
-    u64add-no-carry) echo "--64bit" ;;
-    atomic-*) echo "--memory" ;;
-    # NV front-end faults: the ALU programs (a finding seen through a compute program's
-    # memory results cannot shrink below the store and its address, about 7 instructions).
-    nv-*) echo "--lang nv --nv-alu-only" ;;
-    *) echo "" ;;
-  esac
-}
-
 # Faults whose trigger the fuzz generator cannot draw yet: reported as SKIP with the reason
 # (their detection is tested elsewhere), never as passing.
 campaign_skip() {
@@ -107,45 +108,40 @@ campaign_skip() {
   esac
 }
 
-FAILED=()
-SKIPPED=()
-printf '%-22s %8s %10s %8s  %-10s %6s  %s\n' FAULT FOUND_AT MISMATCHES FINDINGS REDUCED SECONDS RESULT
-for name in "${NAMES[@]}"; do
-  if ! printf '%s\n' "$CATALOGUE" | awk '{ print $1 }' | grep -qx -- "$name"; then
-    echo "check-faults: $name is not in the catalogue" >&2
-    FAILED+=("$name")
-    continue
-  fi
-  skip=$(campaign_skip "$name")
-  if [ -n "$skip" ]; then
-    printf '%-22s %8s %10s %8s  %-10s %6s  %s\n' "$name" - - - - - "SKIP: $skip"
-    SKIPPED+=("$name")
-    continue
-  fi
-  out=$WORK/$name
+FORMAT='%-22s %8s %6s %10s %8s  %-10s %6s  %s\n'
+STOP=(--stop-after-findings 1)
+[ "$FULL" -eq 1 ] && STOP=()
+
+# Checks fault $1; writes its line to $WORK/$1.line and, when it fails, $WORK/$1.failed.
+check_one() {
+  local name=$1
+  local out=$WORK/$name
   rm -rf "$out"
+  local t0 rc
   t0=$(date +%s.%N)
   set +e
-  # shellcheck disable=SC2046 # the flags are words
-  "$BIN" fuzz --inject-fault "$name" --seed 1 --programs "$PROGRAMS" --out "$out" --reduce-time 120s \
-    $(campaign_flags "$name") >"$WORK/$name.log" 2>&1 </dev/null
+  "$BIN" fuzz --inject-fault "$name" --seed 3 --programs "$PROGRAMS" "${STOP[@]}" --jobs 1 \
+    --out "$out" >"$WORK/$name.log" 2>&1 </dev/null
   rc=$?
   set -e
+  local secs
   secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-  problems=()
+  local problems=()
   [ "$rc" -eq 1 ] || problems+=("fuzz exit $rc (want 1)")
-  found_at=-
-  mismatches=-
-  findings=0
-  sizes=()
+  local found_at=- ran=- mismatches=- findings=0 sizes=()
   if [ -f "$out/summary.json" ]; then
+    local fi
     fi=$(first_found "$out/summary.json" || true)
     [ -n "$fi" ] && found_at=$((fi + 1))
+    [ -n "$fi" ] && [ $((fi + 1)) -gt "$PROGRAMS" ] && problems+=("first finding after $PROGRAMS programs")
     mismatches=$(grep -o '"mismatches": *[0-9]*' "$out/summary.json" | grep -o '[0-9]*$' || echo -)
+    ran=$(grep -o '"programs": *[0-9]*' "$out/summary.json" | head -1 | grep -o '[0-9]*$' || echo -)
   fi
+  local dir
   for dir in "$out"/findings/*/; do
     [ -d "$dir" ] || continue
     findings=$((findings + 1))
+    local sig reduced n drc
     sig=$(basename "$dir")
     reduced=reduced.tgsi
     [ -f "$dir/reduced.nv" ] && reduced=reduced.nv
@@ -171,15 +167,67 @@ for name in "${NAMES[@]}"; do
     [ "$drc" -eq 1 ] || problems+=("$sig: replay exit $drc (want 1)")
   done
   [ "$findings" -gt 0 ] || problems+=("no finding")
-  result=ok
+  local result=ok
   if [ ${#problems[@]} -gt 0 ]; then
     result="FAIL: $(IFS=';'; echo "${problems[*]}")"
-    FAILED+=("$name")
+    : >"$WORK/$name.failed"
   fi
-  reduced=$(IFS=,; echo "${sizes[*]:-}")
-  printf '%-22s %8s %10s %8s  %-10s %6s  %s\n' "$name" "$found_at" "$mismatches" "$findings" \
-    "${reduced:--}" "$secs" "$result"
+  local red
+  red=$(IFS=,; echo "${sizes[*]:-}")
+  # shellcheck disable=SC2059
+  printf "$FORMAT" "$name" "$found_at" "$ran" "$mismatches" "$findings" "${red:--}" "$secs" \
+    "$result" >"$WORK/$name.line"
+}
+
+FAILED=()
+SKIPPED=()
+T0=$(date +%s)
+# shellcheck disable=SC2059
+printf "$FORMAT" FAULT FOUND_AT RAN MISMATCHES FINDINGS REDUCED SECONDS RESULT
+TODO=()
+for name in "${NAMES[@]}"; do
+  if ! printf '%s\n' "$CATALOGUE" | awk '{ print $1 }' | grep -qx -- "$name"; then
+    echo "check-faults: $name is not in the catalogue" >&2
+    FAILED+=("$name")
+    continue
+  fi
+  skip=$(campaign_skip "$name")
+  if [ -n "$skip" ]; then
+    # shellcheck disable=SC2059
+    printf "$FORMAT" "$name" - - - - - - "SKIP: $skip" >"$WORK/$name.line"
+    SKIPPED+=("$name")
+    continue
+  fi
+  TODO+=("$name")
 done
+# At most $JOBS faults at once; lines come out in catalogue order as soon as the faults
+# before them are done.
+running=0
+next=0
+for name in "${TODO[@]}"; do
+  rm -f "$WORK/$name.line" "$WORK/$name.failed"
+done
+for name in "${TODO[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  check_one "$name" &
+  running=$((running + 1))
+  while [ "$next" -lt ${#NAMES[@]} ] && [ -f "$WORK/${NAMES[$next]}.line" ]; do
+    cat "$WORK/${NAMES[$next]}.line"
+    next=$((next + 1))
+  done
+done
+wait
+for ((; next < ${#NAMES[@]}; next++)); do
+  [ -f "$WORK/${NAMES[$next]}.line" ] && cat "$WORK/${NAMES[$next]}.line"
+done
+for name in "${TODO[@]}"; do
+  [ -f "$WORK/$name.failed" ] && FAILED+=("$name")
+  [ -f "$WORK/$name.line" ] || FAILED+=("$name")
+done
+echo "check-faults: $(( $(date +%s) - T0 )) s in total (${#TODO[@]} faults, $JOBS at a time)"
 
 if [ ${#FAILED[@]} -gt 0 ]; then
   echo "check-faults: ${#FAILED[@]} of ${#NAMES[@]} faults failed: ${FAILED[*]}${SKIPPED[*]:+ (skipped: ${SKIPPED[*]})}"

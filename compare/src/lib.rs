@@ -19,6 +19,7 @@ pub mod nv_runtime;
 pub mod outcomes;
 pub mod output;
 pub mod probe;
+pub mod probe_time;
 pub mod reduce;
 pub mod roots;
 pub mod signature;

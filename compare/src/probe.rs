@@ -78,7 +78,7 @@ fn opens_body(op: Opcode) -> bool {
 }
 
 /// Whether the destination of `insn` can be probed.
-fn probe_dst(insn: &Instruction) -> Option<Dst> {
+pub(crate) fn probe_dst(insn: &Instruction) -> Option<Dst> {
     let d = *insn.dst.first()?;
     if insn.opcode.info().num_dst != 1
         || matches!(d.reg.file, File::Null | File::Address)
@@ -92,7 +92,7 @@ fn probe_dst(insn: &Instruction) -> Option<Dst> {
 
 /// One past the highest index of `file` any declaration or operand names (1-D use), or
 /// `None` when `file` is used with two brackets.
-fn extent(p: &Program, file: File) -> Option<u32> {
+pub(crate) fn extent(p: &Program, file: File) -> Option<u32> {
     let mut end = 0u32;
     for d in p.decls(file) {
         if d.dimension.is_some() {
@@ -129,37 +129,37 @@ pub enum ProbeMode {
 }
 
 /// Inserted instructions of one instrumentation (see [`instrument`]).
-struct Builder {
-    new: Vec<(Option<usize>, Instruction)>,
-    probes: Vec<Probe>,
-    out_base: u32,
-    temp_base: u32,
+pub(crate) struct Builder {
+    pub(crate) new: Vec<(Option<usize>, Instruction)>,
+    pub(crate) probes: Vec<Probe>,
+    pub(crate) out_base: u32,
+    pub(crate) temp_base: u32,
     /// Flag or counter channels allocated so far (4 per temporary).
-    slots: u32,
-    /// Immediate `{1, 2, 0, 0}` (UINT32).
-    imm: i32,
+    pub(crate) slots: u32,
+    /// Immediate `{1, 2, 0, 0}` (UINT32; the timed probes put their step bound in `.z`).
+    pub(crate) imm: i32,
 }
 
 impl Builder {
-    fn slot(&mut self) -> (Register, u8) {
+    pub(crate) fn slot(&mut self) -> (Register, u8) {
         let t = Register::new(File::Temp, (self.temp_base + self.slots / 4) as i32);
         let c = (self.slots % 4) as u8;
         self.slots += 1;
         (t, c)
     }
 
-    fn imm(&self, c: u8) -> Src {
+    pub(crate) fn imm(&self, c: u8) -> Src {
         let mut s = Src::new(Register::new(File::Immediate, self.imm));
         s.swizzle = [c; 4];
         s
     }
 
-    fn push(&mut self, op: Opcode, dst: Vec<Dst>, src: Vec<Src>) {
+    pub(crate) fn push(&mut self, op: Opcode, dst: Vec<Dst>, src: Vec<Src>) {
         self.new.push((None, Instruction::new(op, dst, src)));
     }
 
     /// A fresh probe register for instruction `i`.
-    fn probe(&mut self, instruction: usize, mask: u8, kind: ProbeKind) -> Register {
+    pub(crate) fn probe(&mut self, instruction: usize, mask: u8, kind: ProbeKind) -> Register {
         let register = self.out_base + self.probes.len() as u32;
         self.probes.push(Probe {
             instruction,

@@ -30,16 +30,110 @@ pub fn pick(program: &Program, rank: &[usize], first: &[Hit], last: &[Hit]) -> O
     let roots: Vec<&Hit> = match &st {
         Some(st) => last
             .iter()
-            .filter(|h| is_root(program, st, h, last))
+            .filter(|h| {
+                is_root(program, st, h, last) && !loop_consequence(program, st, h, first, last)
+            })
             .collect(),
         None => last.iter().collect(),
     };
-    first
-        .iter()
+    let firsts: Vec<&Hit> = match &st {
+        Some(st) => first
+            .iter()
+            .filter(|h| !ran_on_one_side(program, st, h, last))
+            .collect(),
+        None => first.iter().collect(),
+    };
+    let firsts = if firsts.is_empty() && roots.is_empty() {
+        first.iter().collect()
+    } else {
+        firsts
+    };
+    firsts
+        .into_iter()
         .chain(roots)
         .min_by_key(order)
         .or_else(|| last.iter().min_by_key(order))
         .cloned()
+}
+
+/// Whether first-execution probe `h` (a result, or an IF/UIF decision) lies in the body of
+/// an IF/ELSE/CASE/DEFAULT whose entry count diverges: its first execution may have happened on one engine only,
+/// after (in time) the divergence that changed the count, however early it comes in static
+/// order. (A SWITCH's CASE body entered in a later loop iteration because a value diverged
+/// at the end of the previous one is the typical case.)
+fn ran_on_one_side(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
+    let i = h.0.instruction;
+    last.iter().any(|o| {
+        let b = o.0.instruction;
+        o.0.kind == ProbeKind::Block
+            && b != i
+            && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
+            && in_body(p, st, b, i)
+            && !feeds(p, i, &reads(p, st, b, ProbeKind::Block))
+    })
+}
+
+/// Whether a destination of instruction `i` can reach one of `regs` through the program's
+/// data flow (any order: loops carry values backwards): an instruction whose wrong result
+/// decides how often its own body runs is a cause, not a consequence.
+fn feeds(p: &Program, i: usize, regs: &[Register]) -> bool {
+    let mut want: Vec<Register> = regs.to_vec();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for insn in &p.instructions {
+            let writes = insn
+                .dst
+                .iter()
+                .any(|d| want.iter().any(|r| aliases(r, &d.reg)));
+            if !writes {
+                continue;
+            }
+            for s in &insn.src {
+                if !want.contains(&s.reg) {
+                    want.push(s.reg);
+                    changed = true;
+                }
+            }
+        }
+    }
+    p.instructions[i]
+        .dst
+        .iter()
+        .any(|d| want.iter().any(|r| aliases(r, &d.reg)))
+}
+
+/// [`body`], and for a CASE/DEFAULT (whose body the printer indents like the label) the
+/// instructions after it up to the next label or ENDSWITCH of its SWITCH.
+fn in_body(p: &Program, st: &Structure, o: usize, k: usize) -> bool {
+    use Opcode::*;
+    if !matches!(p.instructions[o].opcode, CASE | DEFAULT) {
+        return body(st, o, k);
+    }
+    let d = st.depth[o];
+    k > o
+        && (o + 1..=k).all(|m| {
+            let dm = st.depth.get(m).copied().unwrap_or(0);
+            dm > d || (dm == d && !matches!(p.instructions[m].opcode, CASE | DEFAULT | ENDSWITCH))
+        })
+}
+
+/// Whether last-value result probe `h` lies in the body of a loop whose trip count
+/// diverges while a first-execution probe inside that loop diverges too: the loop ran a
+/// different number of times because of that divergence, so `h`'s last value (a loop
+/// counter, say) is a consequence even when nothing else it reads diverges.
+fn loop_consequence(p: &Program, st: &Structure, h: &Hit, first: &[Hit], last: &[Hit]) -> bool {
+    let i = h.0.instruction;
+    h.0.kind == ProbeKind::Result
+        && last.iter().any(|o| {
+            let b = o.0.instruction;
+            o.0.kind == ProbeKind::Block
+                && p.instructions[b].opcode == Opcode::BGNLOOP
+                && body(st, b, i)
+                && first
+                    .iter()
+                    .any(|f| f.0.instruction != i && body(st, b, f.0.instruction))
+        })
 }
 
 /// Whether last-value probe `h` is a root among the diverging `last` (module docs).
@@ -58,7 +152,7 @@ fn is_root(p: &Program, st: &Structure, h: &Hit, last: &[Hit]) -> bool {
         o.0.kind == ProbeKind::Block
             && b != i
             && !matches!(p.instructions[b].opcode, Opcode::BGNLOOP | Opcode::BGNSUB)
-            && body(st, b, i)
+            && in_body(p, st, b, i)
     });
     if inside {
         return false;
@@ -238,6 +332,124 @@ mod tests {
         let first = [hit(8, ProbeKind::Result)];
         assert!(!is_root(&p, &st, &last[1], &last));
         assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 8);
+    }
+
+    /// The if-nan-false finding of `fuzz --seed 3` (generator 0.2.0), reduced to 14
+    /// instructions before this rule: the IF (7) on a NaN decides wrongly on its first
+    /// encounter, so the ELSE's BRK ends the loop one iteration early and the loop counter
+    /// UADD (1) ends with a different last value. UADD reads only itself, but its loop's
+    /// count diverges with the IF's decision inside it: a consequence. ISSG (10) in the
+    /// ELSE body ran on one engine only (the ELSE's count diverges): a consequence too.
+    #[test]
+    fn a_loop_counter_of_a_loop_cut_short_is_a_consequence() {
+        let src = "VERT
+DCL OUT[0], GENERIC[0]
+DCL TEMP[1..2]
+DCL TEMP[7]
+            IMM[0] INT32 {0, 1, 0, 0}
+IMM[1] FLT32 {1.0, 0.0, 0.0, 0.0}
+IMM[2] INT32 {0, 0, 1, 0}
+            IMM[3] INT32 {0, 0, 0, 0}
+IMM[4] FLT32 {0.0, 0.0, 0.0, nan}
+            IMM[5] FLT32 {0.0, 0.0, 0.0, 0.0}
+IMM[6] FLT32 {0.0, 0.0, 1.0, 0.0}
+            BGNLOOP
+UADD TEMP[7].x, TEMP[7], IMM[0].yyyy
+UIF TEMP[1]
+BRK
+ENDIF
+            TRUNC TEMP[1].x, IMM[1]
+ISHR TEMP[2].z, IMM[2], IMM[3]
+IF IMM[4].wwww
+            CMP OUT[0].z, IMM[5], IMM[5], IMM[6]
+ELSE
+ISSG TEMP[1].z, TEMP[2]
+BRK
+ENDIF
+            ENDLOOP
+END
+";
+        let p = tgsi::parse(src, "t").unwrap();
+        let rank = static_rank(&p);
+        let last = [
+            hit(0, ProbeKind::Block),
+            hit(1, ProbeKind::Result),
+            hit(7, ProbeKind::Block),
+            hit(9, ProbeKind::Block),
+            hit(10, ProbeKind::Result),
+        ];
+        let first = [
+            hit(7, ProbeKind::Decision),
+            hit(8, ProbeKind::Result),
+            hit(10, ProbeKind::Result),
+        ];
+        let got = pick(&p, &rank, &first, &last).unwrap();
+        assert_eq!((got.0.instruction, got.0.kind), (7, ProbeKind::Decision));
+    }
+
+    /// The writemask-ignored-w finding of `fuzz --seed 3`, reduced to 24 instructions
+    /// before this rule (its nested loops cut here): FMA (9) loses its .w at its first
+    /// execution; DP4 (4) reads it in the next iteration, the AND/SWITCH then enters the
+    /// CASE (6) whose UCMP (7) had not run before on one engine. UCMP's first-execution probe
+    /// diverges and comes first in static order, but it ran on one side only.
+    #[test]
+    fn a_case_body_entered_later_is_a_consequence() {
+        let src = "COMP
+DCL TEMP[0..1]
+DCL IN[1]
+DCL OUT[1]
+IMM[0] INT32 {0, 1, 2, 1}
+            IMM[1] FLT32 {0.0, 0.0, 0.0, -4.0}
+            BGNLOOP
+AND TEMP[0].x, TEMP[1], IMM[0].wwww
+SWITCH TEMP[0]
+DEFAULT
+            DP4 TEMP[1].x, IMM[1], TEMP[0]
+BRK
+CASE IMM[0].yyyy
+UCMP OUT[1], IMM[1], IMM[1], IN[1]
+            ENDSWITCH
+FMA TEMP[0], IMM[1].xxxx, IMM[1], IMM[1]
+ENDLOOP
+END
+";
+        let p = tgsi::parse(src, "t").unwrap();
+        assert_eq!(p.instructions[7].opcode, Opcode::UCMP);
+        assert_eq!(p.instructions[9].opcode, Opcode::FMA);
+        let rank = static_rank(&p);
+        let last = [
+            hit(1, ProbeKind::Result),
+            hit(4, ProbeKind::Result),
+            hit(6, ProbeKind::Block),
+            hit(7, ProbeKind::Result),
+            hit(9, ProbeKind::Result),
+        ];
+        let first = [hit(7, ProbeKind::Result), hit(9, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 9);
+    }
+
+    /// The ucmp-swapped finding of `fuzz --seed 3`: UCMP (9) in a CASE body is the fault
+    /// itself; its wrong TEMP[1] reaches the SWITCH selector through AND (6), so the
+    /// CASE's diverging count is its consequence, not its cause.
+    #[test]
+    fn a_result_deciding_its_own_body_is_a_cause() {
+        let src = "COMP\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0..1]\nDCL TEMP[7]\nDCL IN[1]\n\
+            IMM[0] INT32 {0, 1, 2, 1}\nIMM[1] FLT32 {0.0, 0.0, 0.0, 0.0}\n\
+            BGNLOOP\nUADD TEMP[7].x, TEMP[7], IMM[0].yyyy\nUSLT TEMP[7].y, IMM[0].zzzz, TEMP[7].xxxx\n\
+            UIF TEMP[7].yyyy\nBRK\nENDIF\nAND TEMP[0].x, TEMP[1], IMM[0].wwww\nSWITCH TEMP[0]\n\
+            CASE IMM[0]\nUCMP TEMP[1].x, IMM[1], IMM[1], IN[1]\nENDSWITCH\nENDLOOP\n\
+            MOV OUT[0].x, TEMP[1]\nEND\n";
+        let p = tgsi::parse(src, "t").unwrap();
+        assert_eq!(p.instructions[9].opcode, Opcode::UCMP);
+        let rank = static_rank(&p);
+        let last = [
+            hit(6, ProbeKind::Result),
+            hit(8, ProbeKind::Block),
+            hit(9, ProbeKind::Result),
+            hit(12, ProbeKind::Result),
+        ];
+        let first = [hit(9, ProbeKind::Result), hit(12, ProbeKind::Result)];
+        assert_eq!(pick(&p, &rank, &first, &last).unwrap().0.instruction, 9);
     }
 
     #[test]

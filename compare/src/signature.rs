@@ -223,9 +223,10 @@ pub fn locate(
     }
 }
 
-/// The first divergence by probing (instruction, value type, how): the instrumented
-/// program in both [`ProbeMode`]s, judged like the original, and [`roots::pick`] on the
-/// diverging probes.
+/// The first divergence by probing (instruction, value type, how): the first divergence in
+/// time ([`crate::probe_time::first_in_time`]); when that search cannot conclude, the
+/// instrumented program in both [`ProbeMode`]s, judged like the original, and
+/// [`roots::pick`] on the diverging probes.
 fn probe_first(
     differ: &Differ,
     e: usize,
@@ -233,9 +234,16 @@ fn probe_first(
     inputs: &Inputs,
     rank: &[usize],
 ) -> Option<(usize, String, Located)> {
-    let first = diverging(differ, e, program, inputs, ProbeMode::First);
-    let last = diverging(differ, e, program, inputs, ProbeMode::Last);
-    let (p, ty) = roots::pick(program, rank, &first, &last)?;
+    use crate::probe_time::{first_in_time, Search};
+    let (p, ty) = match first_in_time(differ, e, program, inputs, rank) {
+        Search::Found(hit) => hit,
+        Search::Nothing => return None,
+        Search::Inconclusive => {
+            let first = diverging(differ, e, program, inputs, ProbeMode::First);
+            let last = diverging(differ, e, program, inputs, ProbeMode::Last);
+            roots::pick(program, rank, &first, &last)?
+        }
+    };
     Some(match p.kind {
         ProbeKind::Result => {
             let insn = &program.instructions[p.instruction];

@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use shaderdiff_engine::{
-    Capabilities, Compiled, Engine, EngineConfig, EngineError, FaultDef, Inputs, Outputs,
+    Capabilities, Compiled, Engine, EngineConfig, EngineError, FaultDef, FaultMode, Inputs, Outputs,
 };
 use shaderdiff_model::{Opcode, Program};
 
@@ -29,22 +29,27 @@ pub const TEST_FAULTS: &[FaultDef] = &[
     FaultDef {
         name: "test-nondeterministic",
         description: "test only: every second run in the process flips bit 0 of .x of the first output of invocation 0",
+        mode: FaultMode::Tgsi,
     },
     FaultDef {
         name: "test-segfault",
         description: "test only: the process raises SIGSEGV while compiling a program that uses BREV",
+        mode: FaultMode::Tgsi,
     },
     FaultDef {
         name: "test-abort",
         description: "test only: the process aborts while compiling a program that uses POPC",
+        mode: FaultMode::Tgsi,
     },
     FaultDef {
         name: "test-hang",
         description: "test only: running a program that uses UBFE never returns",
+        mode: FaultMode::Tgsi,
     },
     FaultDef {
         name: "test-oom",
         description: "test only: compiling a program that uses LSB allocates 64 TiB (allocation failure)",
+        mode: FaultMode::Tgsi,
     },
 ];
 

@@ -75,6 +75,7 @@ fn campaign_throughput(n: u64) -> (f64, Option<f64>) {
         config: config(),
         programs: Some(n),
         time: None,
+        stop_after_findings: None,
         jobs: 2,
         reduce: false,
         reduce_time: Duration::from_secs(1),

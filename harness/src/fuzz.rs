@@ -73,6 +73,9 @@ pub struct Campaign {
     pub programs: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
+    /// Stop at the next chunk once this many unique findings are committed (each reduced
+    /// first, when reducing): `--stop-after-findings`.
+    pub stop_after_findings: Option<u64>,
     /// Workers (processes, or threads in process).
     pub jobs: usize,
     /// Reduce new findings.
@@ -196,6 +199,10 @@ impl Shared<'_> {
                 .time
                 .is_some_and(|t| self.start.elapsed() >= t)
             || !self.errors.lock().map(|e| e.is_empty()).unwrap_or(false)
+            || self
+                .campaign
+                .stop_after_findings
+                .is_some_and(|n| self.stats.findings.load(Ordering::Relaxed) >= n)
     }
 
     /// Folds chunk `c`'s results into the state and writes `progress.json` (and, when due,

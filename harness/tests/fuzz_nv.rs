@@ -187,6 +187,7 @@ fn campaign(lang: &str, seed: u64) -> Campaign {
         config: RandomConfig::default(),
         programs: Some(CHUNK),
         time: None,
+        stop_after_findings: None,
         jobs: 1,
         reduce: false,
         reduce_time: std::time::Duration::from_secs(1),

@@ -16,13 +16,15 @@
 //! 4. **Unwrapping** ([`structure`]): replace a block by one of its bodies (IF → then- or
 //!    else-body, loop → body without its BRK/CONT, SWITCH → one case body, CAL → the inlined
 //!    subroutine body).
-//! 5. **Operands** ([`operands`]): replace a source with its value (an immediate when all
+//! 5. **Sinking** ([`sink`]): move the instruction after an ENDIF into the IF or ELSE
+//!    body, so a construct kept only for an early exit (a BRK skipping it) can go.
+//! 6. **Operands** ([`operands`]): replace a source with its value (an immediate when all
 //!    invocations see the same value, else a fresh input carrying each invocation's value,
 //!    both captured from the oracle), drop `|x|`, `-x` and saturate, shrink swizzles
 //!    (identity, then broadcasts), narrow writemasks to one channel.
-//! 6. **Constants** ([`inputs`]): round immediates and input values (0, ±1, 2, 0.5,
+//! 7. **Constants** ([`inputs`]): round immediates and input values (0, ±1, 2, 0.5,
 //!    integers, fewer mantissa bits, small integers).
-//! 7. **Cleanup** ([`cleanup`]): drop unused declarations, immediates, outputs and input
+//! 8. **Cleanup** ([`cleanup`]): drop unused declarations, immediates, outputs and input
 //!    values.
 //!
 //! Candidates run through the engines as libraries (no files, no re-parsing). The result is
@@ -32,6 +34,7 @@ mod cleanup;
 mod inputs;
 pub mod nv;
 mod operands;
+mod sink;
 mod structure;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -312,6 +315,7 @@ fn run_passes(
         structure::ddmin(&mut ctx, &mut st);
         cleanup::cleanup(&mut ctx, &mut st);
         structure::unwrap(&mut ctx, &mut st);
+        sink::sink(&mut ctx, &mut st);
         operands::simplify(&mut ctx, &mut st);
         inputs::constants(&mut ctx, &mut st);
         cleanup::cleanup(&mut ctx, &mut st);

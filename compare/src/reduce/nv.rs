@@ -21,7 +21,9 @@
 //! 2. **Removal** of structural units, largest first: an `IF`..`ENDIF` or `REP`..`ENDREP`
 //!    block as a whole, then single instructions (block delimiters excepted).
 //! 3. **Unwrapping**: a block replaced by its then-body, its else-body or its loop body.
-//! 4. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
+//! 4. **Condition masks**: `IF cc` around one write becomes that write with a condition
+//!    mask.
+//! 5. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
 
 use shaderdiff_model::{File, Program};
 use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
@@ -305,6 +307,7 @@ fn run_passes(mut ctx: Ctx) -> ReducedNv {
         let before = ctx.program.clone();
         remove_units(&mut ctx);
         unwrap_blocks(&mut ctx);
+        condition_writes(&mut ctx);
         remove_declarations(&mut ctx);
         if ctx.program == before {
             break !ctx.stopped();
@@ -446,6 +449,45 @@ fn unwrap_blocks(ctx: &mut Ctx) {
                 if ctx.try_program(without(&ctx.program, &drop)) {
                     continue 'again;
                 }
+            }
+        }
+        return;
+    }
+}
+
+/// `IF cc; insn; ENDIF` with one instruction writing a result without a condition
+/// becomes `insn (cc)`: the write under a condition mask (§2.X.4.3) instead of a block,
+/// one statement instead of three.
+fn condition_writes(ctx: &mut Ctx) {
+    'again: loop {
+        for u in units(&ctx.program).into_iter().filter(|u| u.block) {
+            if ctx.stopped() {
+                return;
+            }
+            if u.else_at.is_some() || u.end != u.start + 2 {
+                continue;
+            }
+            let (Statement::Insn(opener), Statement::Insn(body)) = (
+                &ctx.program.statements[u.start],
+                &ctx.program.statements[u.start + 1],
+            ) else {
+                continue;
+            };
+            let (Some(cond), Some(dst)) = (opener.cond, body.dst.as_ref()) else {
+                continue;
+            };
+            if opener.opcode.name() != "IF" || dst.cc.is_some() {
+                continue;
+            }
+            let mut body = body.clone();
+            if let Some(d) = body.dst.as_mut() {
+                d.cc = Some(cond);
+            }
+            let mut cand = without(&ctx.program, &[(u.end, u.end)]);
+            cand.statements[u.start + 1] = Statement::Insn(body);
+            let cand = without(&cand, &[(u.start, u.start)]);
+            if ctx.try_program(cand) {
+                continue 'again;
             }
         }
         return;

@@ -13,6 +13,9 @@ use shaderdiff_engine::{Engine, EngineConfig, Inputs, Outputs};
 use shaderdiff_model::File;
 use shaderdiff_model::{RegKey, Vec4};
 
+#[path = "faults_cases/more.rs"]
+mod more;
+
 /// One fault's demonstration.
 /// `(stream, primitive)` of each emitted vertex.
 type Emitted = Vec<(u32, u32)>;
@@ -45,6 +48,12 @@ const NAN: u32 = 0x7fc0_0000;
 const NEG_NAN: u32 = 0xffc0_0000;
 
 fn cases() -> Vec<Case> {
+    let mut all = base_cases();
+    all.extend(more::cases());
+    all
+}
+
+fn base_cases() -> Vec<Case> {
     let one = |program, correct: Vec4, faulty: Vec4| Case {
         fault: "",
         program,

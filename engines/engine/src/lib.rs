@@ -51,6 +51,27 @@ pub struct FaultDef {
     pub name: &'static str,
     /// One line: what the engine gets wrong when the fault is on.
     pub description: &'static str,
+    /// The generator mode whose programs can trigger the fault (`fuzz --inject-fault NAME`
+    /// switches it on unless the user chose a mode).
+    pub mode: FaultMode,
+}
+
+/// The generator mode a fault's trigger needs: the default TGSI campaign never draws
+/// 64-bit opcodes, memory programs or NV assembly, so a fault in them is only found by a
+/// campaign in the matching mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FaultMode {
+    /// The default campaign (TGSI programs, 32-bit ALU, control flow, textures).
+    #[default]
+    Tgsi,
+    /// TGSI programs with the 64-bit opcodes (`fuzz --64bit`).
+    Wide,
+    /// TGSI programs with memory compute programs (`fuzz --memory`).
+    Memory,
+    /// NV assembly vertex and fragment ALU programs (`fuzz --lang nv --nv-alu-only`).
+    NvAlu,
+    /// NV assembly programs of every kind (`fuzz --lang nv`).
+    Nv,
 }
 
 /// What an engine can run. Checked against a program before it is prepared.

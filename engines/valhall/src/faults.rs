@@ -4,7 +4,7 @@
 //! The compiler asks [`Fault`] at the sites marked `FAULT HOOK` in `compile/`; without the
 //! fault the generated code carries no trace of it.
 
-use shaderdiff_engine::FaultDef;
+use shaderdiff_engine::{FaultDef, FaultMode};
 
 /// One catalogued fault of the valhall engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +23,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             name: "u64add-no-carry",
             description:
                 "U64ADD drops the carry from the low word into the high word (a 64-bit carry bug)",
+            mode: FaultMode::Wide,
         },
     ),
     (
@@ -31,6 +32,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             name: "atomic-lost-update",
             description: "ATOMUADD compiles to a plain LOAD, IADD, STORE (not atomic): \
                           concurrent adds to one location lose updates",
+            mode: FaultMode::Memory,
         },
     ),
 ];

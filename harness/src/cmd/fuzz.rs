@@ -36,6 +36,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shaderdiff_backends::FaultMode;
 use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_results::Store;
 
@@ -59,11 +60,11 @@ pub enum FuzzLang {
 }
 
 /// `shaderdiff fuzz` arguments.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct FuzzArgs {
-    /// Program language.
-    #[arg(long, value_enum, default_value_t = FuzzLang::Tgsi)]
-    pub lang: FuzzLang,
+    /// Program language [default: tgsi, or the mode an `--inject-fault` fault needs].
+    #[arg(long, value_enum)]
+    pub lang: Option<FuzzLang>,
     /// With `--lang nv`: only `!!ARBfp1.0` / `!!ARBvp1.0` programs using every ARB ALU
     /// instruction (for `--backends interp,mesa`); the summary's `lang` is `arb`.
     #[arg(long)]
@@ -82,6 +83,11 @@ pub struct FuzzArgs {
     /// Stop after this long (`60s`, `5m`, `1h`; more than zero).
     #[arg(long, value_name = "DURATION", value_parser = crate::limits::parse_budget)]
     pub time: Option<Duration>,
+    /// Stop at the next chunk boundary once N unique findings are recorded (each already
+    /// reduced unless `--no-reduce`); `summary.json` says how many programs ran and each
+    /// finding's `first_index`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after_findings: Option<u64>,
     /// Worker processes (threads with --in-process) [default: number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
@@ -137,11 +143,56 @@ pub struct FuzzArgs {
     pub in_process: bool,
     /// Continue the killed or stopped campaign in DIR (its progress.json has its settings).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "seed", "programs", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
+        "seed", "programs", "stop_after_findings", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
         "inject_fault", "schedule_seed", "denormals", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
         "reduce_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
+}
+
+impl FuzzArgs {
+    /// `--lang`, tgsi when not given.
+    pub fn lang(&self) -> FuzzLang {
+        self.lang.unwrap_or(FuzzLang::Tgsi)
+    }
+
+    /// Whether the command line chose a generator mode (`--lang`, `--arb-only`,
+    /// `--nv-alu-only`, `--64bit`, `--memory`).
+    pub fn chose_mode(&self) -> bool {
+        self.lang.is_some() || self.arb_only || self.nv_alu_only || self.wide || self.memory
+    }
+
+    /// These arguments with the generator mode `mode` switched on.
+    pub fn with_mode(&self, mode: FaultMode) -> FuzzArgs {
+        let mut a = self.clone();
+        match mode {
+            FaultMode::Tgsi => {}
+            FaultMode::Wide => a.wide = true,
+            FaultMode::Memory => a.memory = true,
+            FaultMode::NvAlu => {
+                a.lang = Some(FuzzLang::Nv);
+                a.nv_alu_only = true;
+            }
+            FaultMode::Nv => a.lang = Some(FuzzLang::Nv),
+        }
+        a
+    }
+}
+
+/// `args` with the generator mode of its `--inject-fault` fault switched on (announced on
+/// stderr), when the fault needs one and the command line chose no mode; `None` otherwise.
+fn with_fault_mode(args: &FuzzArgs) -> Option<FuzzArgs> {
+    let mode = crate::faults::mode(args.engines.inject_fault.as_deref()?)?;
+    if mode == FaultMode::Tgsi || args.chose_mode() {
+        return None;
+    }
+    eprintln!(
+        "shaderdiff fuzz: --inject-fault {} needs {} programs: generating with {}",
+        args.engines.inject_fault.as_deref().unwrap_or(""),
+        crate::faults::mode_name(mode),
+        crate::faults::mode_flags(mode)
+    );
+    Some(args.with_mode(mode))
 }
 
 /// Parses `fuzz` arguments alone (a resumed campaign's recorded arguments).
@@ -163,7 +214,7 @@ fn value_name<T: ValueEnum>(v: &T) -> String {
 pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     let mut v: Vec<String> = vec![
         "--lang".into(),
-        value_name(&args.lang),
+        value_name(&args.lang()),
         "--seed".into(),
         seed.to_string(),
         "--shard".into(),
@@ -189,6 +240,9 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
     ];
     if let Some(p) = args.programs {
         v.extend(["--programs".into(), p.to_string()]);
+    }
+    if let Some(n) = args.stop_after_findings {
+        v.extend(["--stop-after-findings".into(), n.to_string()]);
     }
     if let Some(f) = &args.engines.inject_fault {
         v.extend(["--inject-fault".into(), f.clone()]);
@@ -290,6 +344,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         config,
         programs: args.programs,
         time: args.time,
+        stop_after_findings: args.stop_after_findings,
         jobs,
         reduce: !args.no_reduce,
         reduce_time: args.reduce_time,
@@ -300,7 +355,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         } else if args.nv_alu_only {
             "nv-alu".into()
         } else {
-            value_name(&args.lang)
+            value_name(&args.lang())
         },
         step_limit: args.engines.step_limit,
         argv: canonical_argv(args, seed),
@@ -398,10 +453,13 @@ fn run(args: &FuzzArgs) -> Result<u8, Failure> {
         None => (None, None),
     };
     let args = resumed.as_ref().unwrap_or(args);
-    if args.arb_only && args.lang != FuzzLang::Nv {
+    crate::faults::check(args.engines.inject_fault.as_deref())?;
+    let moded = with_fault_mode(args);
+    let args = moded.as_ref().unwrap_or(args);
+    if args.arb_only && args.lang() != FuzzLang::Nv {
         return Err(Failure::BadInput("fuzz --arb-only needs --lang nv".into()));
     }
-    if args.nv_alu_only && args.lang != FuzzLang::Nv {
+    if args.nv_alu_only && args.lang() != FuzzLang::Nv {
         return Err(Failure::BadInput(
             "fuzz --nv-alu-only needs --lang nv".into(),
         ));

@@ -11,12 +11,13 @@
 //! * **Rewrites** ([`rewrite`]): the program is changed before lowering (instruction
 //!   selection bugs such as `dp3-reads-w`, `cmp-swapped`, `umul-hi-signed`). Without the
 //!   fault the jit compiles the program it was given, untouched.
-//! * **NV front-end faults**: `nv-cc-unsaturated` compiles a program lowered from NV
-//!   assembly and not changed since ([`shaderdiff_nv::NvOrigin::of`]) from the assembly
-//!   lowered again with a [`LowerFault`] (a bug in the condition-code lowering, `FAULT
-//!   HOOK` in frontends/nv/src/lower_cc.rs); `nv-condmask-swap-xy` rewrites the IR shape the NV
-//!   lowering gives a conditional write mask ([`swap_conditional_xy`]). Reduced NV findings
-//!   (NV text, re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
+//! * **NV front-end faults**: rewrites of the IR shapes the NV lowering
+//!   (frontends/nv/src/lower_cc.rs `with_cc`) gives condition codes: `nv-cc-unsaturated`
+//!   takes the flags of a saturated result from its unclamped copy
+//!   ([`cc_sat::cc_from_unsaturated`]), `nv-condmask-swap-xy` swaps the tests of a
+//!   conditional write mask ([`swap_conditional_xy`]). Working on shapes rather than on the
+//!   assembly keeps them in probed and reduced copies. Reduced NV findings (NV text,
+//!   re-lowered) show them in a `.SAT.CC` instruction plus a conditional write,
 //!   or one conditionally masked write after a `.CC` update.
 //! * **Atomic runtime**: `atomic-imax-unsigned` acts in the jit's own atomic arithmetic
 //!   (`crate::atomic`, `FAULT HOOK`), which the runtime call of every ATOM* instruction
@@ -32,11 +33,11 @@
 //! `IF`, a write and `ENDIF`, `kill-if-sign-bit` by one `KILL_IF`, `emit-stream-zero` by
 //! one `EMIT` of stream 1.
 
+mod cc_sat;
 pub(crate) mod lower;
 
-use shaderdiff_engine::FaultDef;
+use shaderdiff_engine::{FaultDef, FaultMode};
 use shaderdiff_model::{Opcode, Program, IDENTITY_SWIZZLE};
-use shaderdiff_nv::{lower_with, LowerFault, LowerOptions, NvOrigin};
 
 /// One catalogued fault of the jit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,6 +84,28 @@ pub enum Fault {
     NvCondMaskSwapXy,
     /// `atomic-imax-unsigned`.
     AtomicImaxUnsigned,
+    /// `flr-as-trunc`.
+    FlrAsTrunc,
+    /// `lrp-swapped`.
+    LrpSwapped,
+    /// `sub-operands-swapped`.
+    SubSwapped,
+    /// `ushr-arithmetic`.
+    UshrArithmetic,
+    /// `imax-unsigned`.
+    ImaxUnsigned,
+    /// `u2f-signed`.
+    U2fSigned,
+    /// `imul-hi-unsigned`.
+    ImulHiUnsigned,
+    /// `neg-abs-drops-neg`.
+    NegAbsDropsNeg,
+    /// `dph-as-dp4`.
+    DphAsDp4,
+    /// `i64shr-logical`.
+    I64ShrLogical,
+    /// `u2i64-sign-extends`.
+    U2i64SignExtends,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -92,6 +115,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "dp3-reads-w",
             description: "DP3 also adds the .w products (lowered as DP4)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -99,6 +123,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "swizzle-swap",
             description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP sources with a non-identity swizzle read .z for .y and .y for .z",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -106,6 +131,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "writemask-ignored-w",
             description: "ADD/SUB/MUL/DIV/MAD/FMA/LRP ignore the .w bit of a writemask that has other channels: .w keeps its old value",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -113,6 +139,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "sat-nan-passthrough",
             description: "_SAT clamps with ordered compares, so NaN passes through instead of becoming 0.0",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -120,6 +147,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "cmp-swapped",
             description: "CMP gives src2 where src0 < 0 and src1 elsewhere (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -127,6 +155,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ucmp-swapped",
             description: "UCMP gives src2 where src0 != 0 and src1 elsewhere (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -134,6 +163,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ibfe-no-sign-extend",
             description: "IBFE zero-extends the extracted field (lowered as UBFE)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -141,6 +171,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "shift-count-unmasked",
             description: "SHL/USHR/ISHR do not mask the count with 31: counts >= 32 give 0 (ISHR: the sign)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -148,6 +179,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "f2i-rounds",
             description: "F2I rounds to nearest even instead of truncating",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -155,6 +187,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "umul-hi-signed",
             description: "UMUL_HI gives the high word of the signed product (lowered as IMUL_HI)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -162,6 +195,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "round-half-away",
             description: "ROUND rounds halfway cases away from zero instead of to even",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -169,6 +203,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "min-nan-propagates",
             description: "MIN/MAX test the wrong operand for NaN, so a NaN operand is returned instead of ignored",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -176,6 +211,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "usge-signed",
             description: "USGE/USLT compare as signed integers (lowered as ISGE/ISLT)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -183,6 +219,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "i2f-unsigned",
             description: "I2F converts its source as unsigned (lowered as U2F)",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -190,6 +227,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "ineg-flips-sign-bit",
             description: "the negate modifier on integer sources flips bit 31 (float negation) instead of two's complement",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -197,6 +235,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "if-nan-false",
             description: "IF tests its condition with an ordered != 0.0, so a NaN condition is false",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -204,6 +243,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "kill-if-sign-bit",
             description: "KILL_IF tests the sign bit instead of < 0.0, so -0.0 and negative NaNs kill",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -211,6 +251,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "emit-stream-zero",
             description: "EMIT/ENDPRIM ignore their stream operand: every vertex goes to stream 0",
+            mode: FaultMode::Tgsi,
         },
     ),
     (
@@ -218,6 +259,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "nv-cc-unsaturated",
             description: "NV assembly: .CC of a .SAT/.SSAT instruction sets the flags from the value before clamping",
+            mode: FaultMode::NvAlu,
         },
     ),
     (
@@ -225,6 +267,95 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "nv-condmask-swap-xy",
             description: "NV assembly: a conditional write mask writes .x where the test passes for .y and .y where it passes for .x",
+            mode: FaultMode::NvAlu,
+        },
+    ),
+    (
+        Fault::FlrAsTrunc,
+        FaultDef {
+            name: "flr-as-trunc",
+            description: "FLR rounds toward zero (lowered as TRUNC): negative non-integers come out one too high",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::LrpSwapped,
+        FaultDef {
+            name: "lrp-swapped",
+            description: "LRP interpolates the other way: src0*src2 + (1-src0)*src1 (src1 and src2 swapped)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::SubSwapped,
+        FaultDef {
+            name: "sub-operands-swapped",
+            description: "SUB is treated as commutative: src1 - src0 instead of src0 - src1",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::UshrArithmetic,
+        FaultDef {
+            name: "ushr-arithmetic",
+            description: "USHR shifts in copies of the sign bit (lowered as ISHR)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::ImaxUnsigned,
+        FaultDef {
+            name: "imax-unsigned",
+            description: "IMAX/IMIN compare as unsigned integers (lowered as UMAX/UMIN)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::U2fSigned,
+        FaultDef {
+            name: "u2f-signed",
+            description: "U2F converts its source as signed (lowered as I2F): words >= 2^31 become negative",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::ImulHiUnsigned,
+        FaultDef {
+            name: "imul-hi-unsigned",
+            description: "IMUL_HI gives the high word of the unsigned product (lowered as UMUL_HI)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::NegAbsDropsNeg,
+        FaultDef {
+            name: "neg-abs-drops-neg",
+            description: "a float source with both modifiers, -|x|, is read as |x| (the negate is folded away)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::DphAsDp4,
+        FaultDef {
+            name: "dph-as-dp4",
+            description: "DPH reads src0.w instead of 1.0 (lowered as DP4)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::I64ShrLogical,
+        FaultDef {
+            name: "i64shr-logical",
+            description: "I64SHR shifts in zeros (lowered as U64SHR): negative 64-bit values become large positive ones",
+            mode: FaultMode::Wide,
+        },
+    ),
+    (
+        Fault::U2i64SignExtends,
+        FaultDef {
+            name: "u2i64-sign-extends",
+            description: "U2I64 sign-extends its 32-bit source (lowered as I2I64)",
+            mode: FaultMode::Wide,
         },
     ),
     (
@@ -232,6 +363,7 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         FaultDef {
             name: "atomic-imax-unsigned",
             description: "ATOMIMAX compares its operands as unsigned integers (ATOMUMAX's comparison), so a negative value wins over a positive one",
+            mode: FaultMode::Memory,
         },
     ),
 ];
@@ -241,6 +373,7 @@ pub const CATALOGUE: &[FaultDef] = &{
     let mut defs = [FaultDef {
         name: "",
         description: "",
+        mode: FaultMode::Tgsi,
     }; FAULTS.len()];
     let mut i = 0;
     while i < FAULTS.len() {
@@ -278,6 +411,16 @@ fn float_arith(op: Opcode) -> bool {
     matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
 }
 
+/// Whether every source of `op` is a float (tgsi.rst: the modifiers are float operations
+/// there), for `neg-abs-drops-neg`.
+fn float_sources(op: Opcode) -> bool {
+    let info = op.info();
+    info.num_src > 0
+        && info.src_types[..usize::from(info.num_src).min(info.src_types.len())]
+            .iter()
+            .all(|t| *t == Some(shaderdiff_model::ScalarType::F32))
+}
+
 /// A swizzle with components y and z exchanged.
 fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
     swizzle.map(|c| match c {
@@ -291,12 +434,12 @@ fn swap_yz(swizzle: [u8; 4]) -> [u8; 4] {
 /// (frontends/nv/src/lower_cc.rs `with_cc`): `UIF test.xxxx` (or `.yyyy`) around moves that write
 /// only that component. The test component of x and y is exchanged. Working on that IR shape
 /// (rather than re-lowering the assembly) keeps the fault in probed and reduced copies of the
-/// program, so findings are located and reduced like any other.
+/// program, so findings are located and reduced like any other; the shape test
+/// ([`conditional_move_body`]) looks past the code probes insert into the body.
 fn swap_conditional_xy(program: &Program) -> Program {
     use Opcode::*;
     let mut p = program.clone();
-    let n = p.instructions.len();
-    for i in 0..n {
+    for i in 0..p.instructions.len() {
         let insn = &p.instructions[i];
         if insn.opcode != UIF || insn.src.len() != 1 {
             continue;
@@ -305,25 +448,45 @@ fn swap_conditional_xy(program: &Program) -> Program {
         if k > 1 || insn.src[0].swizzle != [k; 4] {
             continue;
         }
-        let mut j = i + 1;
-        let mut moves = 0;
-        while j < n
-            && p.instructions[j].opcode == MOV
-            && p.instructions[j].dst.iter().all(|d| d.writemask == 1 << k)
-        {
-            moves += 1;
-            j += 1;
-        }
-        if moves > 0 && j < n && p.instructions[j].opcode == ENDIF {
+        if conditional_move_body(&p, i, k) {
             p.instructions[i].src[0].swizzle = [k ^ 1; 4];
         }
     }
     p
 }
 
+/// Whether the then-body of the UIF at `i` moves a whole temporary into component `k`
+/// alone (`MOV dst.k, t`, directly in the body) and moves nothing into other components,
+/// the shape of a conditional write mask. Instructions nested in inner blocks (the
+/// recording code of probed copies) do not count.
+fn conditional_move_body(p: &Program, i: usize, k: u8) -> bool {
+    use Opcode::*;
+    let mut depth = 0usize;
+    let mut found = false;
+    for insn in &p.instructions[i + 1..] {
+        match insn.opcode {
+            IF | UIF | BGNLOOP | SWITCH | BGNSUB => depth += 1,
+            ENDIF | ENDLOOP | ENDSWITCH | ENDSUB if depth > 0 => depth -= 1,
+            ELSE | ENDIF if depth == 0 => return found,
+            ENDLOOP | ENDSWITCH | ENDSUB | END => return false,
+            MOV if depth == 0 => {
+                if insn.dst.iter().any(|d| d.writemask != 1 << k) {
+                    return false;
+                }
+                found |= insn.src.first().is_some_and(|s| {
+                    s.reg.file == shaderdiff_model::File::Temp && s.swizzle == IDENTITY_SWIZZLE
+                });
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
 /// or a fault the lowering implements). The rewritten program has the same instructions,
-/// declarations and source map, so positions and register shapes do not change.
+/// declarations and source map, so positions and register shapes do not change, except
+/// under `nv-cc-unsaturated`, which inserts the unclamped copies it takes flags from.
 pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program> {
     use Opcode::*;
     let fault = fault?;
@@ -335,6 +498,15 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             (Fault::UsgeSigned, USGE) => Some(ISGE),
             (Fault::UsgeSigned, USLT) => Some(ISLT),
             (Fault::I2fUnsigned, I2F) => Some(U2F),
+            (Fault::FlrAsTrunc, FLR) => Some(TRUNC),
+            (Fault::UshrArithmetic, USHR) => Some(ISHR),
+            (Fault::ImaxUnsigned, IMAX) => Some(UMAX),
+            (Fault::ImaxUnsigned, IMIN) => Some(UMIN),
+            (Fault::U2fSigned, U2F) => Some(I2F),
+            (Fault::ImulHiUnsigned, IMUL_HI) => Some(UMUL_HI),
+            (Fault::DphAsDp4, DPH) => Some(DP4),
+            (Fault::I64ShrLogical, I64SHR) => Some(U64SHR),
+            (Fault::U2i64SignExtends, U2I64) => Some(I2I64),
             _ => None,
         }
     };
@@ -348,14 +520,19 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::WritemaskIgnoredW
         | Fault::CmpSwapped
         | Fault::UcmpSwapped
-        | Fault::EmitStreamZero => true,
-        Fault::NvCcUnsaturated => {
-            let origin = NvOrigin::of(program)?;
-            let options = LowerOptions {
-                fault: Some(LowerFault::CcFromUnsaturated),
-            };
-            return lower_with(&origin.ast, options).ok().map(|l| l.program);
-        }
+        | Fault::EmitStreamZero
+        | Fault::FlrAsTrunc
+        | Fault::LrpSwapped
+        | Fault::SubSwapped
+        | Fault::UshrArithmetic
+        | Fault::ImaxUnsigned
+        | Fault::U2fSigned
+        | Fault::ImulHiUnsigned
+        | Fault::NegAbsDropsNeg
+        | Fault::DphAsDp4
+        | Fault::I64ShrLogical
+        | Fault::U2i64SignExtends => true,
+        Fault::NvCcUnsaturated => return cc_sat::cc_from_unsaturated(program),
         Fault::NvCondMaskSwapXy => return Some(swap_conditional_xy(program)),
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked
@@ -398,6 +575,20 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             }
             Fault::UcmpSwapped if insn.opcode == UCMP && insn.src.len() >= 3 => {
                 insn.src.swap(1, 2);
+            }
+            Fault::LrpSwapped if insn.opcode == LRP && insn.src.len() >= 3 => {
+                insn.src.swap(1, 2);
+            }
+            Fault::SubSwapped if insn.opcode == SUB && insn.src.len() >= 2 => {
+                insn.src.swap(0, 1);
+            }
+            // An instruction combiner that folds fneg(fabs(x)) into fabs(x).
+            Fault::NegAbsDropsNeg if float_sources(insn.opcode) => {
+                for s in &mut insn.src {
+                    if s.abs && s.neg {
+                        s.neg = false;
+                    }
+                }
             }
             // A backend with one vertex stream: the operand is dropped (stream 0).
             Fault::EmitStreamZero if matches!(insn.opcode, EMIT | ENDPRIM) => {

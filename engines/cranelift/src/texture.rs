@@ -298,7 +298,12 @@ fn lane(
         );
     }
     if let Some(a) = layer {
-        let l = (c[a] + 0.5).floor() as i64;
+        // FAULT HOOK `array-layer-truncated`: the layer truncated, not rounded.
+        let l = if desc & crate::faults::TEX_LAYER_TRUNCATED != 0 {
+            c[a].trunc() as i64
+        } else {
+            (c[a] + 0.5).floor() as i64
+        };
         at[a] = l.clamp(0, i64::from(size[a]) - 1) as u32;
     }
     let texel = read(tex, level, at);

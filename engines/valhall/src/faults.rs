@@ -13,6 +13,14 @@ pub enum Fault {
     U64AddNoCarry,
     /// `atomic-lost-update`.
     AtomicLostUpdate,
+    /// `valhall-fau-hi-as-lo`.
+    FauHiAsLo,
+    /// `valhall-neg-wrong-source`.
+    NegWrongSource,
+    /// `d2i-rounds`.
+    D2iRounds,
+    /// `dneg-as-sub-from-zero`.
+    DnegAsSubFromZero,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -35,10 +43,52 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::Memory,
         },
     ),
+    (
+        Fault::FauHiAsLo,
+        FaultDef {
+            name: "valhall-fau-hi-as-lo",
+            description: "the encoder drops the high-half bit of a 32-bit FAU uniform source: \
+                          a uniform in the high word of its 64-bit slot reads the low word",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::NegWrongSource,
+        FaultDef {
+            name: "valhall-neg-wrong-source",
+            description: "the encoder writes the .neg modifier of source 1 into source 0's \
+                          .neg field (FADD/FMA and every instruction with both fields)",
+            mode: FaultMode::Tgsi,
+        },
+    ),
+    (
+        Fault::D2iRounds,
+        FaultDef {
+            name: "d2i-rounds",
+            description: "D2I rounds to nearest even instead of truncating (a rounding-mode \
+                          conversion where the truncating one belongs)",
+            mode: FaultMode::Wide,
+        },
+    ),
+    (
+        Fault::DnegAsSubFromZero,
+        FaultDef {
+            name: "dneg-as-sub-from-zero",
+            description: "DNEG computed as 0.0 - x: DNEG(+0.0) gives +0.0 instead of -0.0",
+            mode: FaultMode::Wide,
+        },
+    ),
 ];
 
 /// The catalogue entries (`Engine::faults`).
-pub const CATALOGUE: &[FaultDef] = &[FAULTS[0].1, FAULTS[1].1];
+pub const CATALOGUE: &[FaultDef] = &[
+    FAULTS[0].1,
+    FAULTS[1].1,
+    FAULTS[2].1,
+    FAULTS[3].1,
+    FAULTS[4].1,
+    FAULTS[5].1,
+];
 
 impl Fault {
     /// The fault called `name`, if the valhall engine owns it.

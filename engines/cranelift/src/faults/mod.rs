@@ -105,6 +105,16 @@ pub enum Fault {
     I64ShrLogical,
     /// `u2i64-sign-extends`.
     U2i64SignExtends,
+    /// `nv-ssat-as-sat`.
+    NvSsatAsSat,
+    /// `txf-offset-ignored`.
+    TxfOffsetIgnored,
+    /// `array-layer-truncated`.
+    ArrayLayerTruncated,
+    /// `atomxchg-returns-new`.
+    AtomxchgReturnsNew,
+    /// `nv-cc-int-as-float`.
+    NvCcIntAsFloat,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -365,7 +375,60 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::Memory,
         },
     ),
+    (
+        Fault::NvSsatAsSat,
+        FaultDef {
+            name: "nv-ssat-as-sat",
+            description: "NV assembly: .SSAT clamps to [0, 1] like .SAT instead of to [-1, 1]",
+            mode: FaultMode::NvAlu,
+        },
+    ),
+    (
+        Fault::TxfOffsetIgnored,
+        FaultDef {
+            name: "txf-offset-ignored",
+            description: "TXF ignores its texel offset operand: the unoffset texel is fetched",
+            mode: FaultMode::Nv,
+        },
+    ),
+    (
+        Fault::ArrayLayerTruncated,
+        FaultDef {
+            name: "array-layer-truncated",
+            description: "the array layer of a sampled ARRAY1D/ARRAY2D texture is truncated instead of rounded to nearest (floor(r + 0.5))",
+            mode: FaultMode::Nv,
+        },
+    ),
+    (
+        Fault::AtomxchgReturnsNew,
+        FaultDef {
+            name: "atomxchg-returns-new",
+            description: "ATOMXCHG returns the value it stored instead of the location's old value",
+            mode: FaultMode::Memory,
+        },
+    ),
+    (
+        Fault::NvCcIntAsFloat,
+        FaultDef {
+            name: "nv-cc-int-as-float",
+            description: "NV assembly: .CC of an integer result tests it as a float (SF = r < 0.0, ZF = r == 0.0): -1 clears SF, 0x80000000 sets ZF",
+            mode: FaultMode::NvAlu,
+        },
+    ),
 ];
+
+/// Descriptor bit of the texture runtime call (`crate::texture::descriptor`, bits 4-5 are
+/// free) that switches on `array-layer-truncated` in the sampler.
+pub(crate) const TEX_LAYER_TRUNCATED: u32 = 1 << 5;
+
+/// The descriptor bits a texture instruction gets under `fault` (0 without a texture fault).
+pub(crate) fn tex_desc_bits(fault: Option<Fault>) -> u32 {
+    if fault == Some(Fault::ArrayLayerTruncated) {
+        TEX_LAYER_TRUNCATED
+    } else {
+        0
+    }
+}
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
 pub const CATALOGUE: &[FaultDef] = &{
@@ -463,6 +526,24 @@ fn swap_conditional_xy(program: &Program) -> Program {
     p
 }
 
+/// `nv-cc-int-as-float` on the shape the NV lowering gives the flags of an integer result
+/// (frontends/nv/src/lower_cc.rs, "SF = most significant bit; ZF = r == 0"): `ISLT ns, r,
+/// 0` directly followed by `USEQ nz, r, 0` on the same operands. Both become the float
+/// comparisons (FSLT, FSEQ), as a condition-code update that ignores the result's type.
+/// Working on the IR shape keeps the fault in probed and reduced copies of the program.
+fn int_flags_as_float(program: &Program) -> Program {
+    use Opcode::*;
+    let mut p = program.clone();
+    for i in 1..p.instructions.len() {
+        let (a, b) = (&p.instructions[i - 1], &p.instructions[i]);
+        if a.opcode == ISLT && b.opcode == USEQ && a.src.len() == 2 && a.src == b.src {
+            p.instructions[i - 1].opcode = FSLT;
+            p.instructions[i].opcode = FSEQ;
+        }
+    }
+    p
+}
+
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
 /// or a fault the lowering implements). The rewritten program has the same instructions,
 /// declarations and source map, so positions and register shapes do not change.
@@ -510,7 +591,9 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::NegAbsDropsNeg
         | Fault::DphAsDp4
         | Fault::I64ShrLogical
-        | Fault::U2i64SignExtends => true,
+        | Fault::U2i64SignExtends
+        | Fault::NvSsatAsSat
+        | Fault::TxfOffsetIgnored => true,
         Fault::NvCcUnsaturated => {
             let origin = NvOrigin::of(program)?;
             let options = LowerOptions {
@@ -519,6 +602,7 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             return lower_with(&origin.ast, options).ok().map(|l| l.program);
         }
         Fault::NvCondMaskSwapXy => return Some(swap_conditional_xy(program)),
+        Fault::NvCcIntAsFloat => return Some(int_flags_as_float(program)),
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked
         | Fault::F2iRounds
@@ -527,7 +611,9 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::InegFlipsSignBit
         | Fault::IfNanFalse
         | Fault::KillIfSignBit
-        | Fault::AtomicImaxUnsigned => false,
+        | Fault::AtomicImaxUnsigned
+        | Fault::ArrayLayerTruncated
+        | Fault::AtomxchgReturnsNew => false,
     };
     if !applies {
         return None;
@@ -578,6 +664,14 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             // A backend with one vertex stream: the operand is dropped (stream 0).
             Fault::EmitStreamZero if matches!(insn.opcode, EMIT | ENDPRIM) => {
                 insn.src.clear();
+            }
+            // The signed clamp selected as the unsigned one.
+            Fault::NvSsatAsSat if insn.saturate == shaderdiff_model::Saturate::Signed => {
+                insn.saturate = shaderdiff_model::Saturate::Zero;
+            }
+            // A fetch lowering that never reads the offset operand.
+            Fault::TxfOffsetIgnored if insn.opcode == TXF => {
+                insn.tex_offsets.clear();
             }
             _ => {}
         }

@@ -35,7 +35,8 @@ impl Lowerer<'_, '_> {
             ));
         }
         let desc = descriptor(self.env.program, i)
-            .ok_or_else(|| self.invalid(i, "texture operand outside the checked model"))?;
+            .ok_or_else(|| self.invalid(i, "texture operand outside the checked model"))?
+            | crate::faults::tex_desc_bits(self.env.fault); // FAULT HOOK (array-layer-truncated)
         let ty = match insn.opcode {
             shaderdiff_model::Opcode::TXF | shaderdiff_model::Opcode::TXQ => FetchType::Int,
             _ => FetchType::Float,

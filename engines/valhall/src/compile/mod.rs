@@ -17,6 +17,7 @@
 pub mod abi;
 mod alu;
 mod atomic64;
+mod encode_fault;
 mod finish;
 mod geom;
 pub mod interp;
@@ -194,7 +195,7 @@ pub fn compile_with(
             ),
         ));
     }
-    let fin = finish::finish(alloc.items, labels, layout.spill_base)?;
+    let fin = finish::finish(alloc.items, labels, layout.spill_base, fault)?;
     let sites = fin.sites;
     let uniform_mem = uniform_memory(program, shape, &layout);
     let mut listing = String::new();

@@ -104,11 +104,17 @@ impl Lower<'_> {
                 }
                 Layout64::Narrow => {
                     let a = self.pair(insn, 0, p)?;
+                    let rounds = self.fault == Some(crate::faults::Fault::D2iRounds);
                     let mut e = E {
                         code: &mut self.code,
                     };
                     let w = match op {
                         Opcode::D2F => e.d2f(a),
+                        // FAULT HOOK: `d2i-rounds` rounds to nearest even first.
+                        Opcode::D2I if rounds => {
+                            let r = e.dround(a);
+                            e.d2i64(r, true).lo
+                        }
                         Opcode::D2I => e.d2i64(a, true).lo,
                         Opcode::D2U => e.d2i64(a, false).lo,
                         Opcode::I642F => e.i2f64(a, true),
@@ -153,6 +159,7 @@ impl Lower<'_> {
     fn pair_op(&mut self, op: Opcode, s: &[D]) -> Result<D, CompileError> {
         use Opcode::*;
         let no_carry = self.fault == Some(crate::faults::Fault::U64AddNoCarry);
+        let neg_sub = self.fault == Some(crate::faults::Fault::DnegAsSubFromZero);
         let mut e = E {
             code: &mut self.code,
         };
@@ -168,6 +175,15 @@ impl Lower<'_> {
         let a = get(0)?;
         Ok(match op {
             DABS => e.dabs(a),
+            // FAULT HOOK: `dneg-as-sub-from-zero` computes 0.0 + (-x).
+            DNEG if neg_sub => {
+                let z = D {
+                    lo: e.k(0),
+                    hi: e.k(0),
+                };
+                let n = e.dneg(a);
+                e.dadd(z, n)
+            }
             DNEG => e.dneg(a),
             DADD => e.dadd(a, get(1)?),
             DMUL => e.dmul(a, get(1)?),

@@ -28,7 +28,8 @@
 //! **Textures** (NV_gpu_program4 §2.X.4.4, §2.X.8.Z): one or two units, each with one
 //! target and one data type (a second would fail to load); TEX / TXB / TXL / TXP take float
 //! coordinates (a source, or its fraction `FRC` so coordinates land inside the texture),
-//! TXF integer coordinates masked to the texture's size (and sometimes one past it), TXQ a
+//! TXF integer coordinates masked to the texture's size (and sometimes one past it, or
+//! moved by a constant texel offset), TXQ a
 //! level. BUFFER units take TXF and TXQ only (Table X.17), RECT no TXB / TXL (one level),
 //! arrays no TXP; fragment programs sample mipmapped units only with TXL and TXF (the
 //! oracle does not model implicit-derivative level selection). The data type is the unit's format's (§2.X.4.4: another would be
@@ -364,7 +365,8 @@ impl Gen<'_, '_> {
                     "AND.U sc, {s}, {{{}, {}, {}, {lv}}}",
                     m[0], m[1], m[2]
                 ));
-                self.line(&format!("TXF.{ty} {d}, sc, {unit}, {target}"));
+                let off = self.texel_offset(t.target);
+                self.line(&format!("TXF.{ty} {d}, sc, {unit}, {target}{off}"));
             }
             _ => {
                 let s = self.src(Ty::F, true);
@@ -384,6 +386,26 @@ impl Gen<'_, '_> {
                 self.line(&format!("{op}.{ty} {d}, {coord}, {unit}, {target}"));
             }
         }
+    }
+
+    /// Now and then a constant texel offset `, (u, v, w)` for TXF (NV_gpu_program4
+    /// §2.X.4.4): components in -2..=2 on the target's texel axes, 0 on the others (the
+    /// load-time rule); none for BUFFER, which takes no offsets.
+    fn texel_offset(&mut self, target: Target) -> String {
+        let dims = match target {
+            Target::Buffer => 0,
+            Target::T1D | Target::Array1D => 1,
+            Target::T3D => 3,
+            _ => 2,
+        };
+        if dims == 0 || !self.c.chance(40) {
+            return String::new();
+        }
+        let mut v = [0i32; 3];
+        for x in v.iter_mut().take(dims) {
+            *x = self.c.below(5) as i32 - 2;
+        }
+        format!(", ({}, {}, {})", v[0], v[1], v[2])
     }
 
     /// TGALL / TGANY / TGEQ (module docs).

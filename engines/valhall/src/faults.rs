@@ -47,8 +47,9 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         Fault::FauHiAsLo,
         FaultDef {
             name: "valhall-fau-hi-as-lo",
-            description: "the encoder drops the high-half bit of a 32-bit FAU uniform source: \
-                          a uniform in the high word of its 64-bit slot reads the low word",
+            description: "the FMA.f32 encoder (MUL, MAD, FMA) drops the half bit of a FAU \
+                          uniform source: a uniform in the high word of its 64-bit slot reads \
+                          the low word",
             mode: FaultMode::Tgsi,
         },
     ),
@@ -56,8 +57,8 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         Fault::NegWrongSource,
         FaultDef {
             name: "valhall-neg-wrong-source",
-            description: "the encoder writes the .neg modifier of source 1 into source 0's \
-                          .neg field (FADD/FMA and every instruction with both fields)",
+            description: "the FADD encoder writes the .neg modifier of source 1 into source \
+                          0's .neg field: a - b runs as -a + b",
             mode: FaultMode::Tgsi,
         },
     ),

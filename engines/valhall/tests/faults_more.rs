@@ -49,14 +49,14 @@ fn pair(a: f64, b: f64) -> [u32; 4] {
     [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]
 }
 
-/// tgsi.rst ADD with a CONST operand: CONST[0] = (1, 2, 3, 4) added to 0. The uniform
+/// tgsi.rst MUL with a CONST operand: CONST[0] = (1, 2, 3, 4) times 1. The uniform
 /// words of .y and .w are the high halves of their 64-bit FAU slots (ENCODING.md §3.2:
 /// uniform word 2n+1); with the half bit dropped they read .x and .z.
 #[test]
 fn fau_high_half_read_as_low_half() {
-    let line = "ADD OUT[0], IN[0], CONST[0]";
+    let line = "MUL OUT[0], IN[0], CONST[0]";
     let k = f([1.0, 2.0, 3.0, 4.0]);
-    let ins = [f([0.0; 4]), [0; 4]];
+    let ins = [f([1.0; 4]), [0; 4]];
     assert_eq!(run(line, ins, k, None), f([1.0, 2.0, 3.0, 4.0]));
     let bad = run(line, ins, k, Some("valhall-fau-hi-as-lo"));
     assert_eq!(bad, f([1.0, 1.0, 3.0, 3.0]));

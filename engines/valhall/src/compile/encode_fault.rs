@@ -12,9 +12,10 @@ pub(super) fn apply(fault: Option<Fault>, ins: &mut Instr) {
         return;
     };
     match fault {
-        // FAULT HOOK `valhall-fau-hi-as-lo`: the source byte of a 32-bit uniform keeps
-        // the 64-bit slot but loses the half bit (bit 0 of the uniform word index).
-        Some(Fault::FauHiAsLo) => {
+        // FAULT HOOK `valhall-fau-hi-as-lo`: in the FMA packer, the source byte of a
+        // 32-bit uniform keeps the 64-bit slot but loses the half bit (bit 0 of the
+        // uniform word index).
+        Some(Fault::FauHiAsLo) if def.name == "FMA.f32" => {
             for (sd, src) in def.srcs.iter().zip(&mut ins.srcs) {
                 if let SrcValue::Uniform(u) = src.value {
                     if sd.size == 32 && u & 1 == 1 {
@@ -23,9 +24,9 @@ pub(super) fn apply(fault: Option<Fault>, ins: &mut Instr) {
                 }
             }
         }
-        // FAULT HOOK `valhall-neg-wrong-source`: source 1's `.neg` bit is set at source
-        // 0's position.
-        Some(Fault::NegWrongSource) => {
+        // FAULT HOOK `valhall-neg-wrong-source`: in the FADD packer, source 1's `.neg` bit
+        // is set at source 0's position.
+        Some(Fault::NegWrongSource) if def.name.starts_with("FADD.") => {
             let both =
                 def.srcs.len() >= 2 && def.srcs[0].neg.is_some() && def.srcs[1].neg.is_some();
             if both && ins.srcs.len() >= 2 && ins.srcs[1].neg {

@@ -17,8 +17,8 @@ pub enum Fault {
     FauHiAsLo,
     /// `valhall-neg-wrong-source`.
     NegWrongSource,
-    /// `d2i-rounds`.
-    D2iRounds,
+    /// `i2d-unsigned`.
+    I2dUnsigned,
     /// `dneg-as-sub-from-zero`.
     DnegAsSubFromZero,
 }
@@ -47,9 +47,9 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         Fault::FauHiAsLo,
         FaultDef {
             name: "valhall-fau-hi-as-lo",
-            description: "the FMA.f32 encoder (MUL, MAD, FMA) drops the half bit of a FAU \
-                          uniform source: a uniform in the high word of its 64-bit slot reads \
-                          the low word",
+            description: "the FMA.f32 encoder (MUL, MAD, FMA) drops the half bit of a CONST \
+                          uniform source: a CONST word in the high half of its 64-bit FAU slot \
+                          reads the low half",
             mode: FaultMode::Tgsi,
         },
     ),
@@ -63,11 +63,11 @@ const FAULTS: &[(Fault, FaultDef)] = &[
         },
     ),
     (
-        Fault::D2iRounds,
+        Fault::I2dUnsigned,
         FaultDef {
-            name: "d2i-rounds",
-            description: "D2I rounds to nearest even instead of truncating (a rounding-mode \
-                          conversion where the truncating one belongs)",
+            name: "i2d-unsigned",
+            description: "I2D converts its source as unsigned (lowered as U2D): negative \
+                          integers become doubles near 2^32",
             mode: FaultMode::Wide,
         },
     ),

@@ -1,5 +1,5 @@
 //! The valhall faults of the encoder and of the 64-bit lowering (`valhall-fau-hi-as-lo`,
-//! `valhall-neg-wrong-source`, `d2i-rounds`, `dneg-as-sub-from-zero`): one instruction
+//! `valhall-neg-wrong-source`, `i2d-unsigned`, `dneg-as-sub-from-zero`): one instruction
 //! each, the value the specification gives without the fault and the value the fault's
 //! one-line description implies with it (worked by hand, cited per test).
 
@@ -73,16 +73,15 @@ fn neg_of_source_one_on_source_zero() {
     assert_eq!(bad, f([-3.0; 4]));
 }
 
-/// tgsi.rst D2I: truncation toward zero, 2.75 → 2 and -3.5 → -3; rounded to nearest
-/// even first: 3 and -4 (x from the pair xy, y from zw).
+/// tgsi.rst I2D: the signed integer as a double: -1 → -1.0 and 7 → 7.0 (x to the pair
+/// xy, y to zw). Converted as unsigned: 0xffffffff → 4294967295.0.
 #[test]
-fn d2i_rounds_to_nearest_even() {
-    let line = "D2I OUT[0].xy, IN[0]";
-    let ins = [pair(2.75, -3.5), [0; 4]];
-    let good = run(line, ins, [0; 4], None);
-    assert_eq!([good[0] as i32, good[1] as i32], [2, -3]);
-    let bad = run(line, ins, [0; 4], Some("d2i-rounds"));
-    assert_eq!([bad[0] as i32, bad[1] as i32], [3, -4]);
+fn i2d_converts_as_unsigned() {
+    let line = "I2D OUT[0], IN[0].xxyy";
+    let ins = [[u32::MAX, 7, 0, 0], [0; 4]];
+    assert_eq!(run(line, ins, [0; 4], None), pair(-1.0, 7.0));
+    let bad = run(line, ins, [0; 4], Some("i2d-unsigned"));
+    assert_eq!(bad, pair(4294967295.0, 7.0));
 }
 
 /// tgsi.rst DNEG: `dst = -src` (IEEE 754 negate, a sign flip): -(+0.0) = -0.0 and

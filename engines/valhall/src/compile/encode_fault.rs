@@ -7,18 +7,20 @@ use crate::faults::Fault;
 use crate::{Instr, SrcValue};
 
 /// Rewrites `ins` as the faulty encoder would pack it; no change for other faults.
-pub(super) fn apply(fault: Option<Fault>, ins: &mut Instr) {
+/// `const_words`: the uniform words the driver fills from CONST (abi.rs: they come first,
+/// the compiler's own constants after them).
+pub(super) fn apply(fault: Fault, const_words: u32, ins: &mut Instr) {
     let Some(def) = crate::isa().instructions.get(usize::from(ins.id.0)) else {
         return;
     };
     match fault {
         // FAULT HOOK `valhall-fau-hi-as-lo`: in the FMA packer, the source byte of a
-        // 32-bit uniform keeps the 64-bit slot but loses the half bit (bit 0 of the
+        // 32-bit CONST uniform keeps the 64-bit slot but loses the half bit (bit 0 of the
         // uniform word index).
-        Some(Fault::FauHiAsLo) if def.name == "FMA.f32" => {
+        Fault::FauHiAsLo if def.name == "FMA.f32" => {
             for (sd, src) in def.srcs.iter().zip(&mut ins.srcs) {
                 if let SrcValue::Uniform(u) = src.value {
-                    if sd.size == 32 && u & 1 == 1 {
+                    if sd.size == 32 && u & 1 == 1 && u32::from(u) < const_words {
                         src.value = SrcValue::Uniform(u & !1);
                     }
                 }
@@ -26,7 +28,7 @@ pub(super) fn apply(fault: Option<Fault>, ins: &mut Instr) {
         }
         // FAULT HOOK `valhall-neg-wrong-source`: in the FADD packer, source 1's `.neg` bit
         // is set at source 0's position.
-        Some(Fault::NegWrongSource) if def.name.starts_with("FADD.") => {
+        Fault::NegWrongSource if def.name.starts_with("FADD.") => {
             let both =
                 def.srcs.len() >= 2 && def.srcs[0].neg.is_some() && def.srcs[1].neg.is_some();
             if both && ins.srcs.len() >= 2 && ins.srcs[1].neg {

@@ -104,17 +104,11 @@ impl Lower<'_> {
                 }
                 Layout64::Narrow => {
                     let a = self.pair(insn, 0, p)?;
-                    let rounds = self.fault == Some(crate::faults::Fault::D2iRounds);
                     let mut e = E {
                         code: &mut self.code,
                     };
                     let w = match op {
                         Opcode::D2F => e.d2f(a),
-                        // FAULT HOOK: `d2i-rounds` rounds to nearest even first.
-                        Opcode::D2I if rounds => {
-                            let r = e.dround(a);
-                            e.d2i64(r, true).lo
-                        }
                         Opcode::D2I => e.d2i64(a, true).lo,
                         Opcode::D2U => e.d2i64(a, false).lo,
                         Opcode::I642F => e.i2f64(a, true),
@@ -126,6 +120,13 @@ impl Lower<'_> {
                 Layout64::Widen => {
                     let x = self.fetch(insn, 0, p)?;
                     let x = super::alu::plain(&mut self.code, x);
+                    // FAULT HOOK: `i2d-unsigned` selects the unsigned conversion.
+                    let op = match op {
+                        Opcode::I2D if self.fault == Some(crate::faults::Fault::I2dUnsigned) => {
+                            Opcode::U2D
+                        }
+                        op => op,
+                    };
                     let r = widen(
                         &mut E {
                             code: &mut self.code,

@@ -21,6 +21,8 @@ pub enum Fault {
     I2dUnsigned,
     /// `dneg-as-sub-from-zero`.
     DnegAsSubFromZero,
+    /// `u64mul-drops-cross-product`.
+    U64MulDropsCrossProduct,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -79,6 +81,15 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::Wide,
         },
     ),
+    (
+        Fault::U64MulDropsCrossProduct,
+        FaultDef {
+            name: "u64mul-drops-cross-product",
+            description: "U64MUL built from 32-bit products leaves out a.hi * b.lo: the high \
+                          word is wrong whenever the first operand's high word is not zero",
+            mode: FaultMode::Wide,
+        },
+    ),
 ];
 
 /// The catalogue entries (`Engine::faults`).
@@ -89,6 +100,7 @@ pub const CATALOGUE: &[FaultDef] = &[
     FAULTS[3].1,
     FAULTS[4].1,
     FAULTS[5].1,
+    FAULTS[6].1,
 ];
 
 impl Fault {

@@ -1,5 +1,6 @@
 //! The valhall faults of the encoder and of the 64-bit lowering (`valhall-fau-hi-as-lo`,
-//! `valhall-neg-wrong-source`, `i2d-unsigned`, `dneg-as-sub-from-zero`): one instruction
+//! `valhall-neg-wrong-source`, `i2d-unsigned`, `dneg-as-sub-from-zero`,
+//! `u64mul-drops-cross-product`): one instruction
 //! each, the value the specification gives without the fault and the value the fault's
 //! one-line description implies with it (worked by hand, cited per test).
 
@@ -93,4 +94,20 @@ fn dneg_as_subtraction_from_zero() {
     assert_eq!(run(line, ins, [0; 4], None), pair(-0.0, -1.5));
     let bad = run(line, ins, [0; 4], Some("dneg-as-sub-from-zero"));
     assert_eq!(bad, pair(0.0, -1.5));
+}
+
+fn upair(a: u64, b: u64) -> [u32; 4] {
+    [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]
+}
+
+/// tgsi.rst U64MUL: the low 64 bits of the product: 2^32 * 3 = 0x3_0000_0000 and
+/// 5 * 7 = 35. Without the a.hi * b.lo product the first is 0; the second, whose high
+/// words are zero, is unchanged.
+#[test]
+fn u64mul_drops_a_cross_product() {
+    let line = "U64MUL OUT[0], IN[0], IN[1]";
+    let ins = [upair(1 << 32, 5), upair(3, 7)];
+    assert_eq!(run(line, ins, [0; 4], None), upair(3 << 32, 35));
+    let bad = run(line, ins, [0; 4], Some("u64mul-drops-cross-product"));
+    assert_eq!(bad, upair(0, 35));
 }

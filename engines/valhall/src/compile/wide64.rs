@@ -161,6 +161,7 @@ impl Lower<'_> {
         use Opcode::*;
         let no_carry = self.fault == Some(crate::faults::Fault::U64AddNoCarry);
         let neg_sub = self.fault == Some(crate::faults::Fault::DnegAsSubFromZero);
+        let drop_cross = self.fault == Some(crate::faults::Fault::U64MulDropsCrossProduct);
         let mut e = E {
             code: &mut self.code,
         };
@@ -215,6 +216,12 @@ impl Lower<'_> {
             I64SSG => e.issg64(a),
             // FAULT HOOK: `u64add-no-carry` drops the carry into the high word.
             U64ADD => e.iadd64(a, get(1)?, !no_carry),
+            // FAULT HOOK: `u64mul-drops-cross-product` leaves out a.hi * b.lo.
+            U64MUL if drop_cross => {
+                let b = get(1)?;
+                let z = e.k(0);
+                e.imul64(D { lo: a.lo, hi: z }, b)
+            }
             U64MUL => e.imul64(a, get(1)?),
             I64MIN | I64MAX | U64MIN | U64MAX => {
                 let b = get(1)?;

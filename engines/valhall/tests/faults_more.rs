@@ -25,7 +25,7 @@ fn run(line: &str, ins: [[u32; 4]; 2], konst: [u32; 4], fault: Option<&str>) -> 
     }
     inputs
         .constants
-        .insert(RegKey::new(File::Constant, 0), konst);
+        .insert(RegKey::new(File::Const, 0), konst);
     let config = EngineConfig {
         fault: fault.map(str::to_string),
         ..EngineConfig::default()
@@ -74,11 +74,11 @@ fn neg_of_source_one_on_source_zero() {
     assert_eq!(bad, f([-3.0; 4]));
 }
 
-/// tgsi.rst I2D: the signed integer as a double: -1 → -1.0 and 7 → 7.0 (x to the pair
-/// xy, y to zw). Converted as unsigned: 0xffffffff → 4294967295.0.
+/// tgsi.rst I2D: the signed integer as a double: -1 → -1.0 and 7 → 7.0 (src0.x to the pair
+/// xy, src0.y to zw). Converted as unsigned: 0xffffffff → 4294967295.0.
 #[test]
 fn i2d_converts_as_unsigned() {
-    let line = "I2D OUT[0], IN[0].xxyy";
+    let line = "I2D OUT[0], IN[0]";
     let ins = [[u32::MAX, 7, 0, 0], [0; 4]];
     assert_eq!(run(line, ins, [0; 4], None), pair(-1.0, 7.0));
     let bad = run(line, ins, [0; 4], Some("i2d-unsigned"));

@@ -23,9 +23,7 @@ fn run(line: &str, ins: [[u32; 4]; 2], konst: [u32; 4], fault: Option<&str>) -> 
             .registers
             .insert(RegKey::new(File::Input, k as u32), vec![*v]);
     }
-    inputs
-        .constants
-        .insert(RegKey::new(File::Const, 0), konst);
+    inputs.constants.insert(RegKey::new(File::Const, 0), konst);
     let config = EngineConfig {
         fault: fault.map(str::to_string),
         ..EngineConfig::default()

@@ -257,6 +257,10 @@ impl MemRuntime {
             cmp: if op == AtomicOp::CmpXchg { cmp } else { 0 },
             old,
         });
+        // FAULT HOOK `atomxchg-returns-new`: the exchanged-in value is returned.
+        if op == AtomicOp::Xchg && self.fault == Some(Fault::AtomxchgReturnsNew) {
+            return Some(new);
+        }
         Some(atomic::returned(op, width, old))
     }
 

@@ -10,6 +10,7 @@ mod cc;
 mod cc_table;
 mod examples;
 mod faults;
+mod faults_more;
 mod geometry;
 mod images;
 mod long_attrib;

@@ -106,6 +106,12 @@ pub enum Fault {
     I64ShrLogical,
     /// `u2i64-sign-extends`.
     U2i64SignExtends,
+    /// `nv-ssat-as-sat`.
+    NvSsatAsSat,
+    /// `atomxchg-returns-new`.
+    AtomxchgReturnsNew,
+    /// `nv-cc-int-as-float`.
+    NvCcIntAsFloat,
 }
 
 /// Every fault with its catalogue entry, in `shaderdiff faults` order.
@@ -366,6 +372,30 @@ const FAULTS: &[(Fault, FaultDef)] = &[
             mode: FaultMode::Memory,
         },
     ),
+    (
+        Fault::NvSsatAsSat,
+        FaultDef {
+            name: "nv-ssat-as-sat",
+            description: "NV assembly: .SSAT clamps to [0, 1] like .SAT instead of to [-1, 1]",
+            mode: FaultMode::NvAlu,
+        },
+    ),
+    (
+        Fault::AtomxchgReturnsNew,
+        FaultDef {
+            name: "atomxchg-returns-new",
+            description: "ATOMXCHG returns the value it stored instead of the location's old value",
+            mode: FaultMode::Memory,
+        },
+    ),
+    (
+        Fault::NvCcIntAsFloat,
+        FaultDef {
+            name: "nv-cc-int-as-float",
+            description: "NV assembly: .CC of an integer result tests it as a float (SF = r < 0.0, ZF = r == 0.0): -1 clears SF, 0x80000000 sets ZF",
+            mode: FaultMode::NvAlu,
+        },
+    ),
 ];
 
 /// Every fault the jit can inject, as `shaderdiff faults` lists them.
@@ -483,6 +513,24 @@ fn conditional_move_body(p: &Program, i: usize, k: u8) -> bool {
     false
 }
 
+/// `nv-cc-int-as-float` on the shape the NV lowering gives the flags of an integer result
+/// (frontends/nv/src/lower_cc.rs, "SF = most significant bit; ZF = r == 0"): `ISLT ns, r,
+/// 0` directly followed by `USEQ nz, r, 0` on the same operands. Both become the float
+/// comparisons (FSLT, FSEQ), as a condition-code update that ignores the result's type.
+/// Working on the IR shape keeps the fault in probed and reduced copies of the program.
+fn int_flags_as_float(program: &Program) -> Program {
+    use Opcode::*;
+    let mut p = program.clone();
+    for i in 1..p.instructions.len() {
+        let (a, b) = (&p.instructions[i - 1], &p.instructions[i]);
+        if a.opcode == ISLT && b.opcode == USEQ && a.src.len() == 2 && a.src == b.src {
+            p.instructions[i - 1].opcode = FSLT;
+            p.instructions[i].opcode = FSEQ;
+        }
+    }
+    p
+}
+
 /// The program the jit compiles when `fault` is a rewrite fault; `None` otherwise (no fault,
 /// or a fault the lowering implements). The rewritten program has the same instructions,
 /// declarations and source map, so positions and register shapes do not change, except
@@ -531,9 +579,11 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::NegAbsDropsNeg
         | Fault::DphAsDp4
         | Fault::I64ShrLogical
-        | Fault::U2i64SignExtends => true,
+        | Fault::U2i64SignExtends
+        | Fault::NvSsatAsSat => true,
         Fault::NvCcUnsaturated => return cc_sat::cc_from_unsaturated(program),
         Fault::NvCondMaskSwapXy => return Some(swap_conditional_xy(program)),
+        Fault::NvCcIntAsFloat => return Some(int_flags_as_float(program)),
         Fault::SatNanPassthrough
         | Fault::ShiftCountUnmasked
         | Fault::F2iRounds
@@ -542,7 +592,8 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
         | Fault::InegFlipsSignBit
         | Fault::IfNanFalse
         | Fault::KillIfSignBit
-        | Fault::AtomicImaxUnsigned => false,
+        | Fault::AtomicImaxUnsigned
+        | Fault::AtomxchgReturnsNew => false,
     };
     if !applies {
         return None;
@@ -593,6 +644,10 @@ pub(crate) fn rewrite(program: &Program, fault: Option<Fault>) -> Option<Program
             // A backend with one vertex stream: the operand is dropped (stream 0).
             Fault::EmitStreamZero if matches!(insn.opcode, EMIT | ENDPRIM) => {
                 insn.src.clear();
+            }
+            // The signed clamp selected as the unsigned one.
+            Fault::NvSsatAsSat if insn.saturate == shaderdiff_model::Saturate::Signed => {
+                insn.saturate = shaderdiff_model::Saturate::Zero;
             }
             _ => {}
         }

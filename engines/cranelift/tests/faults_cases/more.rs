@@ -107,5 +107,17 @@ pub(super) fn cases() -> Vec<Case> {
             [0x8000_0000, 0, 0, 0],
             [0x8000_0000, 0xffff_ffff, 0, 0],
         ),
+        // tgsi.rst ATOMXCHG: `dst_x = resource[offset]; resource[offset] = src_x`: the
+        // first exchange stores 7 and returns the old 0, the second stores 9 and returns
+        // 7. Returning the stored value gives 9.
+        one(
+            "atomxchg-returns-new",
+            "COMP\nDCL BUFFER[0]\nDCL OUT[0]\nDCL TEMP[0]\n\
+             IMM[0] UINT32 {0, 7, 9, 0}\n\
+             ATOMXCHG TEMP[0].x, BUFFER[0], IMM[0].xxxx, IMM[0].yyyy\n\
+             ATOMXCHG OUT[0].x, BUFFER[0], IMM[0].xxxx, IMM[0].zzzz\nEND\n",
+            [7, 0, 0, 0],
+            [9, 0, 0, 0],
+        ),
     ]
 }

@@ -58,8 +58,15 @@ fn add_flow(out: &mut Vec<VIns>, flow: &'static str) {
     }
 }
 
-/// Finishes `items` (physical registers only). `spill_base`: byte offset of spill slot 0.
-pub fn finish(items: Vec<Item>, labels: u32, spill_base: u32) -> Result<Finished, CompileError> {
+/// Finishes `items` (physical registers only). `spill_base`: byte offset of spill slot 0;
+/// `fault`: the injected fault and the number of CONST uniform words, for the encoder
+/// faults ([`super::encode_fault`]).
+pub fn finish(
+    items: Vec<Item>,
+    labels: u32,
+    spill_base: u32,
+    fault: Option<(crate::faults::Fault, u32)>,
+) -> Result<Finished, CompileError> {
     // Which labels are branch targets.
     let mut targeted = vec![false; labels as usize];
     for it in &items {
@@ -136,6 +143,9 @@ pub fn finish(items: Vec<Item>, labels: u32, spill_base: u32) -> Result<Finished
             .find(x.flow, 16)
             .ok_or_else(|| CompileError::Internal(format!("flow {}", x.flow)))?
             as u8;
+        if let Some((f, const_words)) = fault {
+            super::encode_fault::apply(f, const_words, &mut ins);
+        }
         let word = crate::encode(&ins)
             .map_err(|e| CompileError::Internal(format!("cannot encode `{ins}`: {e}")))?;
         words.push(word);

@@ -17,6 +17,7 @@
 pub mod abi;
 mod alu;
 mod atomic64;
+mod encode_fault;
 mod finish;
 mod geom;
 pub mod interp;
@@ -200,7 +201,8 @@ pub fn compile_with(
             ),
         ));
     }
-    let fin = finish::finish(alloc.items, labels, layout.spill_base)?;
+    let fault_ctx = fault.map(|f| (f, layout.const_words));
+    let fin = finish::finish(alloc.items, labels, layout.spill_base, fault_ctx)?;
     let sites = fin.sites;
     let uniform_mem = uniform_memory(program, shape, &layout);
     let mut listing = String::new();

@@ -120,6 +120,13 @@ impl Lower<'_> {
                 Layout64::Widen => {
                     let x = self.fetch(insn, 0, p)?;
                     let x = super::alu::plain(&mut self.code, x);
+                    // FAULT HOOK: `i2d-unsigned` selects the unsigned conversion.
+                    let op = match op {
+                        Opcode::I2D if self.fault == Some(crate::faults::Fault::I2dUnsigned) => {
+                            Opcode::U2D
+                        }
+                        op => op,
+                    };
                     let r = widen(
                         &mut E {
                             code: &mut self.code,
@@ -153,6 +160,8 @@ impl Lower<'_> {
     fn pair_op(&mut self, op: Opcode, s: &[D]) -> Result<D, CompileError> {
         use Opcode::*;
         let no_carry = self.fault == Some(crate::faults::Fault::U64AddNoCarry);
+        let neg_sub = self.fault == Some(crate::faults::Fault::DnegAsSubFromZero);
+        let drop_cross = self.fault == Some(crate::faults::Fault::U64MulDropsCrossProduct);
         let mut e = E {
             code: &mut self.code,
         };
@@ -168,6 +177,15 @@ impl Lower<'_> {
         let a = get(0)?;
         Ok(match op {
             DABS => e.dabs(a),
+            // FAULT HOOK: `dneg-as-sub-from-zero` computes 0.0 + (-x).
+            DNEG if neg_sub => {
+                let z = D {
+                    lo: e.k(0),
+                    hi: e.k(0),
+                };
+                let n = e.dneg(a);
+                e.dadd(z, n)
+            }
             DNEG => e.dneg(a),
             DADD => e.dadd(a, get(1)?),
             DMUL => e.dmul(a, get(1)?),
@@ -198,6 +216,12 @@ impl Lower<'_> {
             I64SSG => e.issg64(a),
             // FAULT HOOK: `u64add-no-carry` drops the carry into the high word.
             U64ADD => e.iadd64(a, get(1)?, !no_carry),
+            // FAULT HOOK: `u64mul-drops-cross-product` leaves out a.hi * b.lo.
+            U64MUL if drop_cross => {
+                let b = get(1)?;
+                let z = e.k(0);
+                e.imul64(D { lo: a.lo, hi: z }, b)
+            }
             U64MUL => e.imul64(a, get(1)?),
             I64MIN | I64MAX | U64MIN | U64MAX => {
                 let b = get(1)?;

@@ -101,7 +101,7 @@ pub(crate) fn kernel(op: Op) -> Kernel {
     assert!(uniforms.len() <= 256, "{} uniform words", uniforms.len());
     let alloc = regalloc::allocate(code);
     let stride = (RECORD + 4 * alloc.spill_slots).next_multiple_of(16) as usize;
-    let fin = finish::finish(alloc.items, labels, RECORD).expect("encodes");
+    let fin = finish::finish(alloc.items, labels, RECORD, None).expect("encodes");
     let shader = Shader::from_words(&fin.words).expect("the simulator loads it");
     Kernel {
         shader,

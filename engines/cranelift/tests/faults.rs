@@ -409,10 +409,7 @@ fn nv_origin_faults_leave_tgsi_programs_alone() {
 
 /// Faults of NV-only constructs (a `.SSAT` clamp, the IR shape of an integer `.CC` update):
 /// shown on NV assembly in harness/tests/nv_lower/faults_more.rs.
-const NV_ONLY_FAULTS: &[&str] = &[
-    "nv-ssat-as-sat",
-    "nv-cc-int-as-float",
-];
+const NV_ONLY_FAULTS: &[&str] = &["nv-ssat-as-sat", "nv-cc-int-as-float"];
 
 #[test]
 fn every_catalogued_fault_has_a_case_and_is_listed_by_the_engine() {

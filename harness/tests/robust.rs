@@ -284,27 +284,35 @@ fn running_out_of_worker_memory_is_never_a_finding() {
     // With no fault injected, nothing may be found; under a tight address-space limit the
     // JIT fails to map code pages and the allocator aborts: those programs are poisoned.
     // (33 MiB made the debug build report `jit-fail_compile-none` before: a false finding.)
+    // The tightest limit under which a worker starts at all grows with the binary (its text,
+    // about 30 MiB in a debug build, is mapped under the limit), so the limit grows in 2 MiB
+    // steps from 33 MiB until a worker starts; that first one is the tight case.
     let s = Scratch::new("robust-oom");
-    let out = s.path("o");
-    let o = run_within(
-        &[
-            "fuzz",
-            "--seed",
-            "1",
-            "--programs",
-            "256",
-            "--jobs",
-            "1",
-            "--no-reduce",
-            "--backends",
-            "interp,jit",
-            "--worker-memory",
-            "33MiB",
-            "--out",
-            &out,
-        ],
-        300,
-    );
+    let started = (33..=71).step_by(2).find_map(|mib| {
+        let out = s.path(&format!("o{mib}"));
+        let o = run_within(
+            &[
+                "fuzz",
+                "--seed",
+                "1",
+                "--programs",
+                "256",
+                "--jobs",
+                "1",
+                "--no-reduce",
+                "--backends",
+                "interp,jit",
+                "--worker-memory",
+                &format!("{mib}MiB"),
+                "--out",
+                &out,
+            ],
+            300,
+        );
+        let no_start = code(&o) == 4 && text(&o).contains("worker process failed to start");
+        (!no_start).then_some((out, o))
+    });
+    let (out, o) = started.expect("no worker started under a 71 MiB address-space limit");
     let sum = common::json(&Path::new(&out).join("summary.json"));
     assert_eq!(sum["mismatches"], 0, "{sum}\n{}", text(&o));
     assert_eq!(sum["status"], "complete", "{sum}");

@@ -235,14 +235,16 @@ fn base_cases() -> Vec<Case> {
                 f([2.0; 4]),
             ),
         ),
-        // The IR shape of an NV conditional write mask (frontends/nv/src/lower_cc.rs): tgsi.rst UIF
+        // The IR shape of an NV conditional write mask (frontends/nv/src/lower_cc.rs: the
+        // result in a temporary, moved whole into one component under a UIF): tgsi.rst UIF
         // is true when src0.x != 0; IMM[0].x = 1 writes OUT[0].x, IMM[0].y = 0 would not.
         // With nv-condmask-swap-xy the .x write tests .y: OUT[0].x keeps 2.0.
         with(
             "nv-condmask-swap-xy",
             one(
-                "VERT\nDCL OUT[0]\nIMM[0] UINT32 {1, 0, 0, 0}\nIMM[1] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
-                 MOV OUT[0], IMM[1].yyyy\nUIF IMM[0].xxxx\nMOV OUT[0].x, IMM[1].xxxx\nENDIF\nEND\n",
+                "VERT\nDCL OUT[0]\nDCL TEMP[0]\nIMM[0] UINT32 {1, 0, 0, 0}\n\
+                 IMM[1] FLT32 {1.0, 2.0, 0.0, 0.0}\nMOV OUT[0], IMM[1].yyyy\n\
+                 MOV TEMP[0], IMM[1].xxxx\nUIF IMM[0].xxxx\nMOV OUT[0].x, TEMP[0]\nENDIF\nEND\n",
                 f([1.0, 2.0, 2.0, 2.0]),
                 f([2.0; 4]),
             ),

@@ -141,6 +141,25 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
+    /// An empty instrumentation of `p` with room for `planned` probes of about `per_probe`
+    /// inserted instructions each; the counter immediate is appended after `p`'s own.
+    pub(crate) fn new(
+        p: &Program,
+        out_base: u32,
+        temp_base: u32,
+        planned: usize,
+        per_probe: usize,
+    ) -> Builder {
+        Builder {
+            new: Vec::with_capacity(p.instructions.len() + per_probe * planned),
+            probes: Vec::new(),
+            out_base,
+            temp_base,
+            slots: 0,
+            imm: p.immediates.len() as i32,
+        }
+    }
+
     pub(crate) fn slot(&mut self) -> (Register, u8) {
         let t = Register::new(File::Temp, (self.temp_base + self.slots / 4) as i32);
         let c = (self.slots % 4) as u8;
@@ -213,14 +232,7 @@ pub fn instrument(p: &Program, mode: ProbeMode) -> Option<Probed> {
     if planned == 0 || planned > MAX_PROBES {
         return None;
     }
-    let mut b = Builder {
-        new: Vec::with_capacity(p.instructions.len() + 6 * planned),
-        probes: Vec::new(),
-        out_base,
-        temp_base,
-        slots: 0,
-        imm: p.immediates.len() as i32,
-    };
+    let mut b = Builder::new(p, out_base, temp_base, planned, 6);
     // Decision probe register and flag of each IF/UIF (First mode), by instruction index.
     let mut decision: Vec<Option<(Register, (Register, u8))>> = vec![None; p.instructions.len()];
     // The IF/UIF an ELSE or ENDIF closes (Structure: IF → ELSE or ENDIF, ENDIF → IF).

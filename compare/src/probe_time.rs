@@ -179,14 +179,7 @@ pub fn instrument_timed(p: &Program, mode: TimeMode) -> Option<Timed> {
     if planned == 0 || 2 * planned > MAX_PROBES {
         return None;
     }
-    let mut b = Builder {
-        new: Vec::with_capacity(p.instructions.len() + 8 * planned),
-        probes: Vec::new(),
-        out_base,
-        temp_base,
-        slots: 0,
-        imm: p.immediates.len() as i32,
-    };
+    let mut b = Builder::new(p, out_base, temp_base, planned, 8);
     let step = b.slot();
     let scratch = b.slot();
     let mut clock = Clock {

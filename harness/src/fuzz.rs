@@ -80,8 +80,11 @@ pub struct Campaign {
     pub jobs: usize,
     /// Reduce new findings.
     pub reduce: bool,
-    /// Time budget of one reduction.
+    /// Wall-clock budget of one reduction (`--reduce-time`).
     pub reduce_time: Duration,
+    /// CPU-time budget of one reduction (`--reduce-cpu-time`): the thread's CPU time, so a
+    /// loaded machine does not cut reductions short.
+    pub reduce_cpu_time: Duration,
     /// Keep `(index, fingerprint)` of every program (written as `programs.log`).
     pub log_programs: bool,
     /// `--inject-fault`, recorded in the summary and in each finding's replay command.

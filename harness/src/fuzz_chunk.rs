@@ -12,8 +12,6 @@
 //! program's report). When the oracle is suspect (two or more engines agree against it) the
 //! signature names the oracle (`interp-...`).
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
@@ -24,7 +22,7 @@ use crate::fuzz::{fingerprint, stream_index, Campaign};
 use crate::fuzz_item::{item, FuzzItem};
 use crate::inputs_json;
 use crate::reduce::nv::reduce_nv;
-use crate::reduce::{reduce, size, stamped_text, ReduceOptions};
+use crate::reduce::{reduce, size, stamped_text};
 use crate::report::{DiffReport, SignatureRecord};
 use crate::signature::{locate, Divergence};
 
@@ -245,10 +243,10 @@ impl Runner<'_> {
         if g.is_nv() {
             return self.record_nv(g, e, sig, div, &meta);
         }
-        let opts = ReduceOptions {
-            deadline: Some(Instant::now() + self.campaign.reduce_time),
-            ..ReduceOptions::default()
-        };
+        let opts = crate::cpu_clock::reduce_options(
+            self.campaign.reduce_time,
+            self.campaign.reduce_cpu_time,
+        );
         let target = &div.signature;
         let reduced = reduce(self.reducer, e, &g.program, &g.inputs, Some(target), &opts)
             .ok()
@@ -292,10 +290,10 @@ impl Runner<'_> {
         let Ok(ast) = shaderdiff_nv::parse(&g.text, "program.nv") else {
             return Ok(None);
         };
-        let opts = ReduceOptions {
-            deadline: Some(Instant::now() + self.campaign.reduce_time),
-            ..ReduceOptions::default()
-        };
+        let opts = crate::cpu_clock::reduce_options(
+            self.campaign.reduce_time,
+            self.campaign.reduce_cpu_time,
+        );
         let target = &div.signature;
         let reduced = reduce_nv(self.reducer, e, &ast, &g.inputs, Some(target), &opts)
             .ok()

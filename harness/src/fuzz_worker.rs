@@ -25,8 +25,6 @@ use shaderdiff_generators::nv::NV_GENERATOR_VERSION;
 use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::Signature;
 
-use std::time::Instant;
-
 use crate::death_reduce::{reduce_death, reduce_death_nv, DeathCase};
 use crate::fuzz::{Isolation, Shared};
 use crate::fuzz_chunk::{pretty, write_original, Hit, Hooks, ProgramResult, Runner, PHASE_REDUCE};
@@ -382,10 +380,11 @@ fn record_death(
         timeout: iso.timeout,
         memory_limit: iso.worker.memory_limit,
     };
-    let opts = ReduceOptions {
-        deadline: Some(Instant::now() + sh.campaign.reduce_time),
-        ..ReduceOptions::default()
-    };
+    // The candidates run in child processes: their CPU time counts too.
+    let opts = crate::cpu_clock::reduce_options_with_children(
+        sh.campaign.reduce_time,
+        sh.campaign.reduce_cpu_time,
+    );
     if g.is_nv() {
         return record_death_nv(st, g, sig, &case, &opts, &meta);
     }

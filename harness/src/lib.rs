@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod common;
+pub mod cpu_clock;
 pub mod death_reduce;
 pub mod faults;
 pub mod fuzz;

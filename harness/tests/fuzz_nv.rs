@@ -191,6 +191,7 @@ fn campaign(lang: &str, seed: u64) -> Campaign {
         jobs: 1,
         reduce: false,
         reduce_time: std::time::Duration::from_secs(1),
+        reduce_cpu_time: std::time::Duration::from_secs(1),
         log_programs: false,
         fault: None,
         lang: lang.into(),

@@ -39,7 +39,7 @@ mod structure;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shaderdiff_model::{Opcode, Program};
 use shaderdiff_oracles::Inputs;
@@ -53,12 +53,42 @@ use crate::signature::{locate, Divergence, Located};
 /// When to stop early.
 #[derive(Clone, Debug, Default)]
 pub struct ReduceOptions {
-    /// Stop (keeping the best program so far) at this time.
+    /// Stop (keeping the best program so far) at this time (wall clock).
     pub deadline: Option<Instant>,
+    /// Stop once this clock budget is spent: a budget that does not depend on machine load
+    /// when its clock is the reducing thread's CPU time ([`ClockBudget`]).
+    pub cpu: Option<ClockBudget>,
     /// Stop when this flag is set (Ctrl-C).
     pub stop: Option<Arc<AtomicBool>>,
     /// Most rounds of all passes (0 = until a fixed point).
     pub max_rounds: usize,
+}
+
+/// A budget on a clock other than the wall clock, usually the CPU time of the thread that
+/// reduces (`CLOCK_THREAD_CPUTIME_ID`): on a loaded machine the wall clock runs on while
+/// the reducer waits for a core, so a wall-clock budget cuts reductions short, while a
+/// CPU-time budget buys the same work however busy the machine is.
+#[derive(Clone, Copy, Debug)]
+pub struct ClockBudget {
+    /// The clock (monotonic while the budget is used; any epoch).
+    pub clock: fn() -> Duration,
+    /// Spent once `clock()` reaches this reading.
+    pub until: Duration,
+}
+
+impl ClockBudget {
+    /// A budget of `budget` on `clock`, starting at its current reading.
+    pub fn starting_now(clock: fn() -> Duration, budget: Duration) -> ClockBudget {
+        ClockBudget {
+            clock,
+            until: clock().saturating_add(budget),
+        }
+    }
+
+    /// Whether the budget is spent.
+    pub fn spent(&self) -> bool {
+        (self.clock)() >= self.until
+    }
 }
 
 /// A reduced test case.
@@ -126,9 +156,11 @@ pub(crate) struct Ctx<'a> {
     opts: &'a ReduceOptions,
 }
 
-/// Whether the budget of `opts` is spent (deadline passed or stop flag set).
+/// Whether the budget of `opts` is spent (deadline passed, clock budget spent or stop flag
+/// set).
 pub(crate) fn stopped(opts: &ReduceOptions) -> bool {
     opts.deadline.is_some_and(|d| Instant::now() >= d)
+        || opts.cpu.as_ref().is_some_and(ClockBudget::spent)
         || opts
             .stop
             .as_ref()

@@ -125,9 +125,15 @@ pub struct FuzzArgs {
     /// Do not reduce new findings.
     #[arg(long)]
     pub no_reduce: bool,
-    /// Time budget of each reduction.
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    /// Wall-clock budget of each reduction (a backstop; `--reduce-cpu-time` is the budget
+    /// that does not depend on how loaded the machine is). A reduction stops at whichever
+    /// budget ends first.
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     pub reduce_time: Duration,
+    /// CPU-time budget of each reduction: CPU time of the thread that reduces (the engines
+    /// run in it), which waiting for a core on a loaded machine does not use up.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub reduce_cpu_time: Duration,
     /// Write DIR/programs.log: `INDEX FINGERPRINT` of every program, in stream order (kept
     /// in progress.json until the end: meant for test-sized campaigns).
     #[arg(long)]
@@ -145,7 +151,7 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "seed", "programs", "stop_after_findings", "shard", "out", "lang", "arb_only", "nv_alu_only", "backends", "nan", "step_limit",
         "inject_fault", "schedule_seed", "denormals", "invocations", "max_instructions", "allow_undefined", "wide", "memory", "no_reduce",
-        "reduce_time", "log_programs", "timeout", "worker_memory",
+        "reduce_time", "reduce_cpu_time", "log_programs", "timeout", "worker_memory",
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -233,6 +239,8 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
         args.max_instructions.to_string(),
         "--reduce-time".into(),
         humantime::format_duration(args.reduce_time).to_string(),
+        "--reduce-cpu-time".into(),
+        humantime::format_duration(args.reduce_cpu_time).to_string(),
         "--timeout".into(),
         humantime::format_duration(args.timeout).to_string(),
         "--worker-memory".into(),
@@ -348,6 +356,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         jobs,
         reduce: !args.no_reduce,
         reduce_time: args.reduce_time,
+        reduce_cpu_time: args.reduce_cpu_time,
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
         lang: if args.arb_only {

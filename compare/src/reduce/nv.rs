@@ -23,12 +23,22 @@
 //! 3. **Unwrapping**: a block replaced by its then-body, its else-body or its loop body.
 //! 4. **Condition masks**: `IF cc` around one write becomes that write with a condition
 //!    mask.
-//! 5. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
+//! 5. **Operands** (`nv_operands.rs`): a result written straight to the
+//!    output a following `MOV` copies it to; condition-code updates, conditional write
+//!    masks and clamps dropped; a source replaced by the literal 0 or by a fresh attribute
+//!    carrying its (oracle) value; source modifiers and swizzles dropped.
+//! 6. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
+//!
+//! Every candidate must print as NV text that parses back (what `reduced.nv` holds), lower
+//! and validate.
 
 use shaderdiff_model::{File, Program};
 use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
 use shaderdiff_results::Signature;
+
+#[path = "nv_operands.rs"]
+mod nv_operands;
 
 use super::{diverging_outcome, ReduceError, ReduceOptions};
 use crate::diff::Differ;
@@ -169,7 +179,7 @@ impl Ctx<'_> {
 
     /// Lowers and judges a candidate; on the same signature it becomes the current case.
     fn try_candidate(&mut self, program: NvProgram, named: Named) -> bool {
-        if self.stopped() {
+        if self.stopped() || nv::parse(&nv::print(&program), "candidate.nv").is_err() {
             return false;
         }
         let Ok(l) = nv::lower(&program) else {
@@ -308,6 +318,7 @@ fn run_passes(mut ctx: Ctx) -> ReducedNv {
         remove_units(&mut ctx);
         unwrap_blocks(&mut ctx);
         condition_writes(&mut ctx);
+        nv_operands::operands(&mut ctx);
         remove_declarations(&mut ctx);
         if ctx.program == before {
             break !ctx.stopped();

@@ -111,11 +111,11 @@ campaign_skip() {
   esac
 }
 
-# Faults whose check is known to fail today (docs/faults.md, "Open"): still run, and their
-# line says FAIL with the reason, but they fail the check only with --strict.
+# Faults whose check is known to fail today (docs/faults.md, "Open"; none at present):
+# still run, and their line says FAIL with the reason, but they fail the check only with
+# --strict. Add one as `NAME) echo "REASON" ;;`.
 known_open() {
   case "$1" in
-    nv-condmask-swap-xy) echo "its finding reduces to 5-27 NV instructions: the NV reducer has no operand pass (docs/faults.md, Open)" ;;
     *) echo "" ;;
   esac
 }

@@ -79,6 +79,7 @@ fn campaign_throughput(n: u64) -> (f64, Option<f64>) {
         jobs: 2,
         reduce: false,
         reduce_time: Duration::from_secs(1),
+        reduce_cpu_time: Duration::from_secs(1),
         log_programs: false,
         fault: None,
         lang: "tgsi".into(),

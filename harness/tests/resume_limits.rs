@@ -178,7 +178,9 @@ fn limit_flags_given_to_a_resume_are_ignored_with_a_note() {
     ]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
     assert!(
-        text(&o).contains("--resume keeps the limits the campaign was started with (--max-jit-instructions=24)"),
+        text(&o).contains(
+            "--resume keeps the limits the campaign was started with (--max-jit-instructions=24)"
+        ),
         "{}",
         text(&o)
     );

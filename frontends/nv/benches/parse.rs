@@ -4,6 +4,8 @@
 //! prints the time per pass and the throughput in bytes of program text.
 //!
 //! `nice -n 10 cargo bench -p shaderdiff-nv --bench parse`
+// criterion_group! and criterion_main! generate undocumented public functions.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::path::PathBuf;

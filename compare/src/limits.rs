@@ -25,7 +25,7 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{PoisonError, RwLock};
 
 use clap::Args;
 use shaderdiff_model::Program;
@@ -95,22 +95,33 @@ impl Default for Limits {
     }
 }
 
-static LIMITS: OnceLock<Limits> = OnceLock::new();
+static LIMITS: RwLock<Option<Limits>> = RwLock::new(None);
 
-/// Sets this process's limits (once, from the command line; later calls are ignored).
+/// Sets this process's limits: from the command line, then (`fuzz --resume`) from the
+/// arguments the resumed campaign recorded, which replace them.
 pub fn set(limits: Limits) {
-    let _ = LIMITS.set(limits);
+    // A poisoned lock still holds a whole `Limits` (a `Copy` value written at once).
+    *LIMITS.write().unwrap_or_else(PoisonError::into_inner) = Some(limits);
 }
 
-/// This process's limits: the command line's, else the defaults.
+/// This process's limits: the last [`set`], else the defaults.
 pub fn get() -> Limits {
-    LIMITS.get().copied().unwrap_or_default()
+    LIMITS
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .unwrap_or_default()
 }
 
 /// The flags that give a worker process this process's limits (only those not at their
 /// default, so worker command lines stay short).
 pub fn worker_args() -> Vec<String> {
-    let (l, d) = (get(), Limits::default());
+    flags_of(&get())
+}
+
+/// The flags that give `l` (`--flag=value`, only those not at their default), in the
+/// order of the limits table.
+pub fn flags_of(l: &Limits) -> Vec<String> {
+    let d = Limits::default();
     let mut v = Vec::new();
     for (now, def, flag) in [
         (l.max_file_size, d.max_file_size, "--max-file-size"),

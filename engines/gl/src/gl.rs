@@ -7,6 +7,9 @@
 //! features) and the entry points. GL contexts are current on one thread at a time, so the
 //! engines keep their `Gl` behind a mutex and call [`Gl::make_current`] each time they take
 //! the lock.
+// Sizes, counts and offsets here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 
@@ -305,7 +308,8 @@ impl Gl {
     pub fn create_framebuffer(&self, w: i32, h: i32, targets: usize) -> Result<(), String> {
         let f = &self.fns;
         let mut fb = 0;
-        let mut rbs = vec![0u32; targets + 1];
+        // `targets` colour buffers (a handful: the plans bound them) and the depth buffer.
+        let mut rbs = vec![0u32; targets.saturating_add(1)];
         // SAFETY: out-pointers sized as the counts given; plain state-setting calls.
         unsafe {
             (f.glGenFramebuffers)(1, &mut fb);
@@ -314,16 +318,14 @@ impl Gl {
             for (k, &rb) in rbs.iter().enumerate() {
                 (f.glBindRenderbuffer)(RENDERBUFFER, rb);
                 let (format, attach) = if k < targets {
-                    (RGBA32F, COLOR_ATTACHMENT0 + k as Enum)
+                    (RGBA32F, color_attachment(k as Enum))
                 } else {
                     (DEPTH24_STENCIL8, DEPTH_STENCIL_ATTACHMENT)
                 };
                 (f.glRenderbufferStorage)(RENDERBUFFER, format, w, h);
                 (f.glFramebufferRenderbuffer)(FRAMEBUFFER, attach, RENDERBUFFER, rb);
             }
-            let bufs: Vec<Enum> = (0..targets as Enum)
-                .map(|k| COLOR_ATTACHMENT0 + k)
-                .collect();
+            let bufs: Vec<Enum> = (0..targets as Enum).map(color_attachment).collect();
             (f.glDrawBuffers)(bufs.len() as c_int, bufs.as_ptr());
             let status = (f.glCheckFramebufferStatus)(FRAMEBUFFER);
             if status != FRAMEBUFFER_COMPLETE {
@@ -471,7 +473,10 @@ impl Gl {
     ///
     /// Errors: a GL error, or an array shorter than `4 * count`.
     pub fn draw(&self, count: usize, arrays: &[&[u32]]) -> Result<(), String> {
-        if arrays.iter().any(|a| a.len() < 4 * count) {
+        if count
+            .checked_mul(4)
+            .is_none_or(|need| arrays.iter().any(|a| a.len() < need))
+        {
             return Err("vertex array shorter than the draw".into());
         }
         // SAFETY: every enabled array points into `arrays` (attrib's contract), long enough
@@ -488,10 +493,10 @@ impl Gl {
 
     /// Reads `rows` full rows (`w` pixels each) of colour attachment `k` as RGBA floats.
     pub fn read_color(&self, k: u32, w: i32, rows: i32) -> Result<Vec<f32>, String> {
-        let mut out = vec![0f32; (w * rows * 4) as usize];
+        let mut out = vec![0f32; pixels(w, rows)?.checked_mul(4).ok_or("read too large")?];
         // SAFETY: `out` holds w * rows RGBA float pixels, what the call writes.
         unsafe {
-            (self.fns.glReadBuffer)(COLOR_ATTACHMENT0 + k);
+            (self.fns.glReadBuffer)(color_attachment(k));
             (self.fns.glReadPixels)(0, 0, w, rows, RGBA, FLOAT, out.as_mut_ptr().cast());
         }
         self.check("glReadPixels colour")?;
@@ -500,7 +505,7 @@ impl Gl {
 
     /// Reads `rows` full rows of the stencil buffer, one byte per pixel.
     pub fn read_stencil(&self, w: i32, rows: i32) -> Result<Vec<u8>, String> {
-        let mut out = vec![0u8; (w * rows) as usize];
+        let mut out = vec![0u8; pixels(w, rows)?];
         // SAFETY: `out` holds w * rows bytes, what the call writes with pack alignment 1.
         unsafe {
             (self.fns.glReadPixels)(
@@ -666,8 +671,12 @@ impl Gl {
             return Err("no texture entry points".into());
         };
         for l in &t.levels {
-            let texels: i64 = l.size.iter().map(|&v| i64::from(v)).product();
-            if l.words.len() as i64 != 4 * texels {
+            // Words of the level: 4 per texel; `None` for a negative or unrepresentable size.
+            let words = l
+                .size
+                .iter()
+                .try_fold(4usize, |n, &v| n.checked_mul(usize::try_from(v).ok()?));
+            if words != Some(l.words.len()) {
                 return Err(format!("texture level {}: words do not fill it", l.level));
             }
         }
@@ -676,7 +685,7 @@ impl Gl {
         // SAFETY: out-pointer for one name; each level's `words` holds exactly the texels
         // the call reads (checked above; unpack alignment 4 suits 16-byte texels).
         unsafe {
-            active(TEXTURE0 + t.unit);
+            active(TEXTURE0.saturating_add(t.unit));
             gen(1, &mut id);
             bind(t.target, id);
             (f.glPixelStorei)(UNPACK_ALIGNMENT, 4);
@@ -717,7 +726,7 @@ impl Gl {
         {
             // SAFETY: plain state calls; pointer to one texture name.
             unsafe {
-                active(TEXTURE0 + t.unit);
+                active(TEXTURE0.saturating_add(t.unit));
                 bind(t.target, 0);
                 del(1, &id);
                 active(TEXTURE0);
@@ -732,4 +741,19 @@ impl Gl {
 /// `p` is null or points to a NUL-terminated string.
 unsafe fn cstr(p: *const u8) -> Option<String> {
     (!p.is_null()).then(|| CStr::from_ptr(p.cast()).to_string_lossy().into_owned())
+}
+
+/// `GL_COLOR_ATTACHMENTk` (the plans use a handful of attachments; a `k` that would pass
+/// `u32::MAX` names no attachment either way and GL reports the bad enum).
+fn color_attachment(k: Enum) -> Enum {
+    COLOR_ATTACHMENT0.saturating_add(k)
+}
+
+/// Pixels of a `w` x `rows` read, refused when negative or too large to allocate.
+fn pixels(w: i32, rows: i32) -> Result<usize, String> {
+    usize::try_from(w)
+        .ok()
+        .zip(usize::try_from(rows).ok())
+        .and_then(|(w, r)| w.checked_mul(r))
+        .ok_or_else(|| format!("cannot read {w} x {rows} pixels"))
 }

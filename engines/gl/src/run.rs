@@ -9,6 +9,9 @@
 //! off, and every fragment that reaches the end of the fragment program writes stencil 1
 //! (`GL_ALWAYS`, `GL_REPLACE`) while a killed one writes nothing, so KIL is read from the
 //! stencil buffer without changing the program.
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -290,11 +293,13 @@ fn draw_all(g: &Gl, plan: &Plan, progs: &Programs, inputs: &Inputs) -> Result<Ou
         .collect();
     let mut killed = Vec::with_capacity(n);
     let mut start = 0;
+    // `start < n` in the loop, so neither the remainder nor the next start saturates.
     while start < n {
-        let count = (WIDTH * HEIGHT).min(n - start);
-        draw_batch(g, plan, inputs, start..start + count)?;
+        let count = (WIDTH * HEIGHT).min(n.saturating_sub(start));
+        let end = start.saturating_add(count);
+        draw_batch(g, plan, inputs, start..end)?;
         read_batch(g, plan, count, &mut regs, &mut killed)?;
-        start += count;
+        start = end;
     }
     for a in 0..MAX_ATTRIBS {
         g.attrib(a, None);

@@ -19,6 +19,9 @@
 //! read back), parameter buffers (`program.buffer[a]`), images and textures, inputs
 //! whose `invocation.*` values differ from the dispatch's, and invocation counts that are
 //! not whole work groups.
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 
@@ -135,9 +138,13 @@ pub fn compute_plan(o: &NvOrigin) -> Result<ComputePlan, EngineError> {
     Ok(plan)
 }
 
-/// Invocations in one work group of size `group`.
+/// Invocations in one work group of size `group` (each size at least 1). A volume above
+/// `u64::MAX` (`GROUP_SIZE` takes three 32-bit sizes) saturates: no run has that many
+/// invocations, so it is never whole work groups either way.
 fn volume(group: [u32; 3]) -> u64 {
-    group.iter().map(|&g| u64::from(g)).product()
+    group
+        .iter()
+        .fold(1u64, |v, &g| v.saturating_mul(u64::from(g)))
 }
 
 /// The work groups `glDispatchCompute(groups, 1, 1)` needs for `invocations` invocations:
@@ -151,13 +158,15 @@ fn volume(group: [u32; 3]) -> u64 {
 pub fn dispatch_groups(group: [u32; 3], invocations: usize) -> Result<u32, String> {
     let v = volume(group);
     let n = invocations as u64;
-    if n == 0 || n % v != 0 {
+    if n == 0 || n.checked_rem(v) != Some(0) {
         return Err(format!(
             "{invocations} invocations are not whole work groups of {v} (GROUP_SIZE {} {} {})",
             group[0], group[1], group[2]
         ));
     }
-    u32::try_from(n / v).map_err(|_| format!("{} work groups", n / v))
+    // `v` divides `n`, so it is not 0.
+    let groups = n.checked_div(v).unwrap_or(0);
+    u32::try_from(groups).map_err(|_| format!("{groups} work groups"))
 }
 
 /// The value the dispatch gives binding `name` in invocation `i` (`groups` work groups
@@ -165,18 +174,29 @@ pub fn dispatch_groups(group: [u32; 3], invocations: usize) -> Result<u32, Strin
 /// NV_compute_program5 ("w" is undefined everywhere; `invocation.localindex` defines "x"
 /// only). `None` for another name.
 pub fn system_value(name: &str, group: [u32; 3], groups: u32, i: usize) -> Option<(Vec4, u8)> {
+    // Sizes are at least 1 (`compute_plan`); a zero one gives 0 instead of a panic.
     let v = volume(group);
-    let (g, local) = ((i as u64 / v) as u32, (i as u64 % v) as u32);
+    let i = i as u64;
+    let (g, local) = (
+        i.checked_div(v).unwrap_or(0) as u32,
+        i.checked_rem(v).unwrap_or(0) as u32,
+    );
+    let [x, y, _] = group;
     let lid = [
-        local % group[0],
-        local / group[0] % group[1],
-        local / (group[0] * group[1]),
+        local.checked_rem(x).unwrap_or(0),
+        local
+            .checked_div(x)
+            .and_then(|q| q.checked_rem(y))
+            .unwrap_or(0),
+        local.checked_div(x.saturating_mul(y)).unwrap_or(0),
     ];
+    // Below the run's invocation count (`g < groups`, `lid[0] < x`), so a u32.
+    let global_x = g.saturating_mul(x).saturating_add(lid[0]);
     let xyz = |a: [u32; 3]| [a[0], a[1], a[2], 0];
     Some(match name {
         "invocation.localid" => (xyz(lid), 0b0111),
         "invocation.groupid" => ([g, 0, 0, 0], 0b0111),
-        "invocation.globalid" => (xyz([g * group[0] + lid[0], lid[1], lid[2]]), 0b0111),
+        "invocation.globalid" => (xyz([global_x, lid[1], lid[2]]), 0b0111),
         "invocation.groupcount" => ([groups, 1, 1, 0], 0b0111),
         "invocation.groupsize" => (xyz(group), 0b0111),
         "invocation.localindex" => ([local, 0, 0, 0], 0b0001),
@@ -215,7 +235,9 @@ pub fn check_system_values(plan: &ComputePlan, inputs: &Inputs, groups: u32) -> 
 /// leaves nothing to bind).
 pub fn upload_bytes(model: &[u8]) -> Vec<u8> {
     let mut b = model.to_vec();
-    b.resize(model.len().div_ceil(4).max(1) * 4, 0);
+    // `div_ceil(4) * 4` exceeds the length by at most 3 bytes: it saturates only for a
+    // buffer within 3 bytes of `usize::MAX`, which cannot be allocated.
+    b.resize(model.len().div_ceil(4).max(1).saturating_mul(4), 0);
     b
 }
 
@@ -297,6 +319,23 @@ mod tests {
         assert_eq!(dispatch_groups([2, 2, 2], 8), Ok(1));
         assert!(dispatch_groups([4, 1, 1], 6).is_err());
         assert!(dispatch_groups([1, 1, 1], 0).is_err());
+    }
+
+    #[test]
+    fn group_sizes_past_64_bits_are_refused_not_wrapped() {
+        // GROUP_SIZE takes three 32-bit sizes: (2^32 - 1)^3 does not fit 64 bits, and no
+        // run (at most 2^24 invocations, `--max-invocations`) fills such a group.
+        let huge = [u32::MAX; 3];
+        let e = dispatch_groups(huge, 1 << 20).unwrap_err();
+        assert!(e.contains("not whole work groups"), "{e}");
+        // Invocation 5 of that group: group 0, local index 5 = localid (5, 0, 0).
+        assert_eq!(
+            system_value("invocation.localid", huge, 1, 5),
+            Some(([5, 0, 0, 0], 7))
+        );
+        // 2^33 groups of one invocation do not fit glDispatchCompute's 32-bit count.
+        let e = dispatch_groups([1, 1, 1], 1 << 33).unwrap_err();
+        assert_eq!(e, "8589934592 work groups");
     }
 
     #[test]

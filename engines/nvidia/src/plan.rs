@@ -31,6 +31,9 @@
 //! [`shaderdiff_gl::MAX_TARGETS`] outputs, inputs other than texture coordinates and
 //! colours (fragment) or generic attributes (vertex), outputs other than colours
 //! (fragment) and parameters other than `program.local` / `program.env`.
+// Sizes, counts and offsets here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use shaderdiff_engine::EngineError;
 use shaderdiff_gl::{ParamKind, Plan, Target, MAX_ATTRIBS, MAX_TARGETS};
@@ -151,7 +154,7 @@ pub fn output_groups(n: usize) -> Vec<std::ops::Range<usize>> {
     }
     (0..n)
         .step_by(MAX_TARGETS)
-        .map(|s| s..(s + MAX_TARGETS).min(n))
+        .map(|s| s..s.saturating_add(MAX_TARGETS).min(n))
         .collect()
 }
 
@@ -215,7 +218,8 @@ fn fragment_source(name: &str) -> Result<(String, u32), EngineError> {
                 "{name} ({MAX_TEXCOORDS} texture coordinate sets)"
             )));
         }
-        Ok((format!("result.texcoord[{n}]"), 1 + n))
+        // `n < MAX_TEXCOORDS` (checked above).
+        Ok((format!("result.texcoord[{n}]"), n.saturating_add(1)))
     } else if name == "fragment.color" || name == "fragment.color.primary" {
         Ok(("result.color".into(), 9))
     } else if name == "fragment.color.secondary" {

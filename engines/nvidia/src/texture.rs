@@ -14,6 +14,9 @@
 //!
 //! This module is pure (the upload plan); the engine's run uploads the textures for its
 //! draws through [`shaderdiff_gl::run::run_textured`] ([`shaderdiff_gl::Gl::upload_texture`]).
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use shaderdiff_engine::Inputs;
 use shaderdiff_gl::gl::{self, Enum};

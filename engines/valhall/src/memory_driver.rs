@@ -3,6 +3,9 @@
 //! uniforms (ABI of [`crate::compile::abi`]), reading the final contents back, and turning
 //! the simulator's access log into the atomic log the comparators judge
 //! (`shaderdiff_oracles::atomic::AtomicRecord`, `compare::atomic`).
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::HashMap;
 
@@ -64,16 +67,24 @@ pub fn map_resources(
         let base = resource_address(r, 0);
         let words = [base as u32, (base >> 32) as u32, bytes.len() as u32, 0];
         for (k, w) in words.iter().enumerate() {
-            if let Some(slot) = uniforms.get_mut(loc.uniform as usize + k) {
+            if let Some(slot) = (loc.uniform as usize)
+                .checked_add(k)
+                .and_then(|u| uniforms.get_mut(u))
+            {
                 *slot = *w;
             }
         }
     }
     if !layout.resources.is_empty() {
         for t in 0..threads {
-            let at = t * stride + layout.workgroup as usize;
-            if let Some(dst) = rec.get_mut(at..at + 4) {
-                dst.copy_from_slice(&((t / wg.max(1)) as u32).to_le_bytes());
+            // Records past the end of `rec` (it holds `threads` of them) are skipped.
+            let at = t
+                .checked_mul(stride)
+                .and_then(|a| a.checked_add(layout.workgroup as usize));
+            let word = at.and_then(|a| Some(a..a.checked_add(4)?));
+            if let Some(dst) = word.and_then(|w| rec.get_mut(w)) {
+                let group = t.checked_div(wg).unwrap_or(t);
+                dst.copy_from_slice(&(group as u32).to_le_bytes());
             }
         }
     }
@@ -134,7 +145,9 @@ pub fn atomic_log(m: &Machine, events: &[MemEvent]) -> Vec<AtomicRecord> {
         };
         let (op, src, cmp) = match m.sites[k].1 {
             Site::Marker => {
-                *markers.entry(e.thread).or_insert(0) += 1;
+                // One per executed marker: bounded by the run's step limit.
+                let m = markers.entry(e.thread).or_insert(0);
+                *m = m.saturating_add(1);
                 continue;
             }
             Site::Atomic(op) | Site::Atomic64(op) => {

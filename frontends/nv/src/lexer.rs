@@ -8,6 +8,11 @@
 //! Words that start with a digit and continue with letters (`2D`, `3D`, `2DMS`) are lexed
 //! as identifiers: they only ever occur as texture targets. A character that cannot start
 //! a token becomes a [`Tok::Bad`] token, reported by whichever rule meets it.
+// Integers here are user numbers and offsets index the program text: no arithmetic may
+// wrap or panic unnoticed. Offsets never pass the text's length (at most `isize::MAX`), so
+// the `saturating_add`s that move them never saturate; integer values are parsed with
+// `u64::from_str_radix`, which reports overflow (`Tok::Int(None)`).
+#![warn(clippy::arithmetic_side_effects)]
 
 use crate::error::ParseError;
 use crate::program::Pos;
@@ -79,6 +84,17 @@ pub(crate) fn clip(w: &str) -> String {
     s
 }
 
+/// Number of bytes from `b[i]` on that satisfy `pred` (0 past the end).
+fn count_while(b: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {
+    b.get(i..)
+        .map_or(0, |r| r.iter().take_while(|&&c| pred(c)).count())
+}
+
+/// The offset after the run of bytes from `b[i]` on that satisfy `pred`.
+fn skip_while(b: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {
+    i.saturating_add(count_while(b, i, pred))
+}
+
 /// Splits `text[from..]` into tokens up to the first `END` identifier (inclusive).
 fn tokenize(text: &str, from: usize) -> Vec<Token> {
     let b = text.as_bytes();
@@ -86,14 +102,10 @@ fn tokenize(text: &str, from: usize) -> Vec<Token> {
     let mut i = from;
     loop {
         // Whitespace and comments.
-        while i < b.len() {
-            match b[i] {
-                b' ' | b'\t' | b'\r' | b'\n' => i += 1,
-                b'#' => {
-                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                        i += 1;
-                    }
-                }
+        while let Some(&c) = b.get(i) {
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' => i = i.saturating_add(1),
+                b'#' => i = skip_while(b, i, |c| c != b'\n' && c != b'\r'),
                 _ => break,
             }
         }
@@ -106,29 +118,31 @@ fn tokenize(text: &str, from: usize) -> Vec<Token> {
             });
             return toks;
         };
+        let next = b.get(i.saturating_add(1)).copied();
         let tok = if is_ident_start(c) {
-            while i < b.len() && is_ident_char(b[i]) {
-                i += 1;
-            }
+            i = skip_while(b, i, is_ident_char);
             Tok::Ident
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
+        } else if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) {
             let (tok, end) = number(b, i);
             i = end;
             tok
-        } else if c == b'.' && b.get(i + 1) == Some(&b'.') {
-            i += 2;
+        } else if c == b'.' && next == Some(b'.') {
+            i = i.saturating_add(2);
             Tok::DotDot
         } else if b";,.[]{}()|+-:=".contains(&c) {
-            i += 1;
+            i = i.saturating_add(1);
             Tok::Punct(c)
         } else {
             // One character (of any width) that starts no token.
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
+            let width = text
+                .get(i..)
+                .and_then(|r| r.chars().next())
+                .map_or(1, char::len_utf8);
+            i = i.saturating_add(width);
             Tok::Bad
         };
         toks.push(Token { tok, start, end: i });
-        if tok == Tok::Ident && &text[start..i] == "END" {
+        if tok == Tok::Ident && text.get(start..i) == Some("END") {
             toks.push(Token {
                 tok: Tok::Eof,
                 start: i,
@@ -142,41 +156,33 @@ fn tokenize(text: &str, from: usize) -> Vec<Token> {
 /// Lexes a number at `b[i]` (a digit, or `.` followed by a digit). Returns the token and
 /// its end. Digits followed by letters form an identifier (`2D`).
 fn number(b: &[u8], start: usize) -> (Tok, usize) {
-    let digits = |mut i: usize| {
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        i
-    };
+    let digits = |i: usize| skip_while(b, i, |c| c.is_ascii_digit());
+    let after = |i: usize| b.get(i.saturating_add(1)).copied();
     let mut i = start;
-    if b[i] == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X')) {
-        let h = i + 2;
-        let mut j = h;
-        while j < b.len() && b[j].is_ascii_hexdigit() {
-            j += 1;
-        }
+    if b.get(i) == Some(&b'0') && matches!(after(i), Some(b'x' | b'X')) {
+        let h = i.saturating_add(2);
+        let j = skip_while(b, h, |c| c.is_ascii_hexdigit());
         if j > h && !b.get(j).is_some_and(|&c| is_ident_char(c)) {
-            let v = std::str::from_utf8(&b[h..j])
-                .ok()
+            // More than 16 significant digits: `None`, reported as too large.
+            let v = b
+                .get(h..j)
+                .and_then(|d| std::str::from_utf8(d).ok())
                 .and_then(|s| u64::from_str_radix(s, 16).ok());
             return (Tok::Int(v), j);
         }
         // `0x` without digits, or `0x1G`: an identifier-like word nobody accepts.
-        while j < b.len() && is_ident_char(b[j]) {
-            j += 1;
-        }
-        return (Tok::Ident, j);
+        return (Tok::Ident, skip_while(b, j, is_ident_char));
     }
     i = digits(i);
     let mut float = false;
-    if b.get(i) == Some(&b'.') && b.get(i + 1) != Some(&b'.') {
+    if b.get(i) == Some(&b'.') && after(i) != Some(b'.') {
         float = true;
-        i = digits(i + 1);
+        i = digits(i.saturating_add(1));
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
-        let mut j = i + 1;
+        let mut j = i.saturating_add(1);
         if matches!(b.get(j), Some(b'+' | b'-')) {
-            j += 1;
+            j = j.saturating_add(1);
         }
         if b.get(j).is_some_and(u8::is_ascii_digit) {
             float = true;
@@ -185,16 +191,15 @@ fn number(b: &[u8], start: usize) -> (Tok, usize) {
     }
     if b.get(i).is_some_and(|&c| is_ident_char(c)) && !float {
         // `2D`, `2DMS`, `1e` ...: a word.
-        while i < b.len() && is_ident_char(b[i]) {
-            i += 1;
-        }
-        return (Tok::Ident, i);
+        return (Tok::Ident, skip_while(b, i, is_ident_char));
     }
     if float {
         return (Tok::Float, i);
     }
-    let v = std::str::from_utf8(&b[start..i])
-        .ok()
+    // Above `u64::MAX`: `None`, reported as too large.
+    let v = b
+        .get(start..i)
+        .and_then(|d| std::str::from_utf8(d).ok())
         .and_then(|s| s.parse::<u64>().ok());
     (Tok::Int(v), i)
 }
@@ -225,8 +230,10 @@ impl<'a> Tokens<'a> {
         let b = text.as_bytes();
         for (k, &c) in b.iter().enumerate() {
             // A CR not followed by LF ends a line too (comments end at CR).
-            if c == b'\n' || (c == b'\r' && b.get(k + 1) != Some(&b'\n')) {
-                line_starts.push(k + 1);
+            // `k` is below the text's length, which is at most `isize::MAX`.
+            let next = k.saturating_add(1);
+            if c == b'\n' || (c == b'\r' && b.get(next) != Some(&b'\n')) {
+                line_starts.push(next);
             }
         }
         Tokens {
@@ -242,25 +249,39 @@ impl<'a> Tokens<'a> {
     /// 1-based line and column (in characters) of byte offset `off`.
     pub fn pos_at(&self, off: usize) -> Pos {
         let off = off.min(self.text.len());
+        // `line_starts[0]` is 0, so at least one start is `<= off`: `line >= 1`.
         let line = self.line_starts.partition_point(|&s| s <= off);
-        let start = self.line_starts[line.max(1) - 1];
+        let start = line
+            .checked_sub(1)
+            .and_then(|l| self.line_starts.get(l))
+            .map_or(0, |&s| s);
+        // `start <= off` (it was chosen so).
+        let bytes = off.saturating_sub(start);
         let col = if off <= self.first_non_ascii {
-            off - start
+            bytes
         } else {
             self.text
                 .get(start..off)
-                .map_or(off - start, |s| s.chars().count())
+                .map_or(bytes, |s| s.chars().count())
         };
+        // Lines and columns past `u32::MAX` (a text over 4 GiB, far beyond the input size
+        // limit) are shown as `u32::MAX`.
         Pos {
-            line: line as u32,
-            col: col as u32 + 1,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            col: u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1),
         }
     }
 
     /// The token `n` ahead (the last token is `Eof` and repeats).
     pub fn peek_n(&self, n: usize) -> Token {
-        let k = (self.i + n).min(self.toks.len() - 1);
-        self.toks[k]
+        // `toks` always ends with `Eof` (`tokenize` returns only after pushing it).
+        let last = self.toks.len().saturating_sub(1);
+        let k = self.i.saturating_add(n).min(last);
+        self.toks.get(k).copied().unwrap_or(Token {
+            tok: Tok::Eof,
+            start: self.text.len(),
+            end: self.text.len(),
+        })
     }
 
     /// The next token.
@@ -276,8 +297,9 @@ impl<'a> Tokens<'a> {
     /// Consumes and returns the next token.
     pub fn next(&mut self) -> Token {
         let t = self.peek();
-        if self.i < self.toks.len() - 1 {
-            self.i += 1;
+        // Stops at the final `Eof`, so `i` stays below `toks.len()`.
+        if self.i.saturating_add(1) < self.toks.len() {
+            self.i = self.i.saturating_add(1);
         }
         t
     }

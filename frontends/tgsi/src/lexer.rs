@@ -2,9 +2,10 @@
 //! numbers and positions. Whitespace is space, TAB, LF and (leniently) CR and `#` comments
 //! running to the end of the line.
 //! Only ASCII is ever consumed, so byte offsets always sit on character boundaries.
-// Not yet audited for clippy::arithmetic_side_effects (the crate warns of it): cursor
-// offsets within the text and float exponent arithmetic, to be made checked next.
-#![allow(clippy::arithmetic_side_effects)]
+//!
+//! Offsets never pass the end of the text: the cursor moves only through [`Cursor::advance`],
+//! which stops at the end, and every other offset is one the cursor has held (no
+//! arithmetic here can wrap; the crate warns of `clippy::arithmetic_side_effects`).
 
 use crate::error::ParseError;
 use crate::program::Pos;
@@ -29,6 +30,11 @@ pub(crate) fn clip(w: &str) -> &str {
     w.get(..40).unwrap_or(w)
 }
 
+/// The value of the ASCII decimal digit `c` (0 for any other byte).
+fn digit(c: u8) -> u64 {
+    (c as char).to_digit(10).map_or(0, u64::from)
+}
+
 /// Whether `c` may continue a word (`[A-Za-z0-9_]`).
 pub(crate) fn is_word_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
@@ -42,7 +48,8 @@ impl<'a> Cursor<'a> {
             text.bytes()
                 .enumerate()
                 .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
+                // `i` is below the text's length, which is at most `isize::MAX`.
+                .map(|(i, _)| i.saturating_add(1)),
         );
         Cursor {
             text,
@@ -60,20 +67,28 @@ impl<'a> Cursor<'a> {
     /// 1-based line and column (in characters) of byte offset `off`.
     pub fn pos_at(&self, off: usize) -> Pos {
         let off = off.min(self.bytes.len());
+        // `line_starts[0]` is 0, so at least one start is `<= off`: `line >= 1`.
         let line = self.line_starts.partition_point(|&s| s <= off);
-        let start = self.line_starts[line - 1];
-        // Only ASCII is ever consumed, so before the first non-ASCII character a column is
-        // a byte count (keeps positions O(1) for programs written on one line).
+        let start = line
+            .checked_sub(1)
+            .and_then(|l| self.line_starts.get(l))
+            .map_or(0, |&s| s);
+        // `start <= off` (it was chosen so); only ASCII is ever consumed, so before the
+        // first non-ASCII character a column is a byte count (keeps positions O(1) for
+        // programs written on one line).
+        let bytes = off.saturating_sub(start);
         let col = if off <= self.first_non_ascii {
-            off - start
+            bytes
         } else {
             self.text
                 .get(start..off)
-                .map_or(off - start, |s| s.chars().count())
+                .map_or(bytes, |s| s.chars().count())
         };
+        // Lines and columns past `u32::MAX` (a text over 4 GiB, far beyond the input size
+        // limit) are shown as `u32::MAX`.
         Pos {
-            line: line as u32,
-            col: col as u32 + 1,
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            col: u32::try_from(col).unwrap_or(u32::MAX).saturating_add(1),
         }
     }
 
@@ -99,7 +114,7 @@ impl<'a> Cursor<'a> {
 
     /// Describes the next token for messages: "`WORD`", "`,`" or "end of input".
     pub fn found(&self) -> String {
-        let rest = &self.text[self.off..];
+        let rest = self.text.get(self.off..).unwrap_or_default();
         let word: String = rest
             .bytes()
             .take_while(|&c| is_word_char(c))
@@ -124,12 +139,22 @@ impl<'a> Cursor<'a> {
 
     /// The byte `n` positions ahead.
     pub fn peek_at(&self, n: usize) -> Option<u8> {
-        self.bytes.get(self.off + n).copied()
+        self.rest().get(n).copied()
     }
 
-    /// The unread rest of the text.
+    /// The unread rest of the text (empty at the end).
     pub fn rest(&self) -> &'a [u8] {
-        &self.bytes[self.off..]
+        self.bytes.get(self.off..).unwrap_or_default()
+    }
+
+    /// Moves the cursor `n` bytes forward, stopping at the end of the text.
+    pub fn advance(&mut self, n: usize) {
+        self.off = self.off.saturating_add(n).min(self.bytes.len());
+    }
+
+    /// Moves the cursor to byte offset `off` (never past the end of the text).
+    pub fn seek(&mut self, off: usize) {
+        self.off = off.min(self.bytes.len());
     }
 
     /// Whether everything has been read.
@@ -146,10 +171,10 @@ impl<'a> Cursor<'a> {
         let start = self.off;
         loop {
             match self.peek() {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => self.off += 1,
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.advance(1),
                 Some(b'#') => {
-                    let rest = &self.bytes[self.off..];
-                    self.off += rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+                    let rest = self.rest();
+                    self.advance(rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len()));
                 }
                 _ => break,
             }
@@ -160,7 +185,7 @@ impl<'a> Cursor<'a> {
     /// Consumes `c` if it is next.
     pub fn eat(&mut self, c: u8) -> bool {
         if self.peek() == Some(c) {
-            self.off += 1;
+            self.advance(1);
             true
         } else {
             false
@@ -179,21 +204,22 @@ impl<'a> Cursor<'a> {
 
     /// The word (`[A-Za-z0-9_]+`) at the cursor, without consuming it.
     pub fn peek_word(&self) -> &'a str {
-        let n = self.rest().iter().take_while(|&&c| is_word_char(c)).count();
-        &self.text[self.off..self.off + n]
+        let rest = self.text.get(self.off..).unwrap_or_default();
+        let n = rest.bytes().take_while(|&c| is_word_char(c)).count();
+        rest.get(..n).unwrap_or_default()
     }
 
     /// Consumes and returns the word at the cursor (empty if none).
     pub fn word(&mut self) -> &'a str {
         let w = self.peek_word();
-        self.off += w.len();
+        self.advance(w.len());
         w
     }
 
     /// Consumes `kw` if the next word equals it case-insensitively.
     pub fn eat_keyword(&mut self, kw: &str) -> bool {
         if self.peek_word().eq_ignore_ascii_case(kw) {
-            self.off += kw.len();
+            self.advance(kw.len());
             true
         } else {
             false
@@ -207,9 +233,9 @@ impl<'a> Cursor<'a> {
         let mut v: u64 = 0;
         let mut big = false;
         while let Some(c) = self.peek().filter(u8::is_ascii_digit) {
-            v = v.saturating_mul(10).saturating_add((c - b'0') as u64);
+            v = v.saturating_mul(10).saturating_add(digit(c));
             big |= v > max;
-            self.off += 1;
+            self.advance(1);
         }
         if self.off == start {
             return Ok(None);
@@ -225,8 +251,9 @@ impl<'a> Cursor<'a> {
         let start = self.off;
         let mut v: u32 = 0;
         while let Some(c) = self.peek().filter(u8::is_ascii_digit) {
-            v = v.wrapping_mul(10).wrapping_add((c - b'0') as u32);
-            self.off += 1;
+            // Wraps on purpose: TEXT-FORMAT.md §1, "no overflow check (value wraps mod 2^32)".
+            v = v.wrapping_mul(10).wrapping_add(digit(c) as u32);
+            self.advance(1);
         }
         (self.off > start).then_some(v)
     }

@@ -5,9 +5,6 @@
 //! letter (`.x` = `.xxxx`, `.xy` = `.xyyy`), texel offsets of 1–2 letters likewise, and the
 //! legacy operand-less `EMIT` / `ENDPRIM` (stream 0, stored with no source).
 //! IF/UIF/ELSE labels are read and dropped: they are recomputed from the structure (§7.7).
-// Not yet audited for clippy::arithmetic_side_effects (the crate warns of it): cursor
-// offsets within the text and float exponent arithmetic, to be made checked next.
-#![allow(clippy::arithmetic_side_effects)]
 
 use super::lexer::{clip, is_word_char, PResult};
 use super::parse::Parser;
@@ -29,6 +26,11 @@ enum Operand<'a> {
     Dst(Dst, usize),
     Src(RawSrc),
     Word(&'a str, usize),
+}
+
+/// Destinations plus sources of an opcode (each at most 255, so the sum fits any `usize`).
+fn operand_count(info: &OpInfo) -> usize {
+    usize::from(info.num_dst).saturating_add(usize::from(info.num_src))
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -56,13 +58,12 @@ fn operand_desc(info: &OpInfo) -> String {
 }
 
 fn count_error(info: &OpInfo, total: usize) -> String {
-    let nd = info.num_dst as usize;
-    let found = if nd + info.num_src as usize == 0 {
+    let found = if operand_count(info) == 0 {
         plural(total, "operand")
-    } else if total < nd {
-        "no operands".to_string()
+    } else if let Some(sources) = total.checked_sub(usize::from(info.num_dst)) {
+        plural(sources, "source")
     } else {
-        plural(total - nd, "source")
+        "no operands".to_string()
     };
     format!("{} takes {}, found {found}", info.name, operand_desc(info))
 }
@@ -74,14 +75,20 @@ fn resolve_opcode(w: &str) -> Option<(Opcode, bool, bool)> {
     }
     let up = w.to_ascii_uppercase();
     let mut base = up.as_str();
-    let precise = base.ends_with("_PRECISE");
-    if precise {
-        base = &base[..base.len() - 8];
-    }
-    let sat = base.ends_with("_SAT");
-    if sat {
-        base = &base[..base.len() - 4];
-    }
+    let precise = match base.strip_suffix("_PRECISE") {
+        Some(b) => {
+            base = b;
+            true
+        }
+        None => false,
+    };
+    let sat = match base.strip_suffix("_SAT") {
+        Some(b) => {
+            base = b;
+            true
+        }
+        None => false,
+    };
     if !(sat || precise) {
         return None;
     }
@@ -114,7 +121,10 @@ impl<'a> Parser<'a> {
         let Some(close) = rest.iter().position(|&c| c == b']') else {
             return false;
         };
-        let after = &rest[close + 1..];
+        let after = rest
+            .get(close..)
+            .and_then(|r| r.get(1..))
+            .unwrap_or_default();
         let start = after
             .iter()
             .position(|c| !c.is_ascii_whitespace())
@@ -178,7 +188,7 @@ impl<'a> Parser<'a> {
                 match self.c.peek().and_then(component) {
                     Some(k) if !self.c.peek_at(1).is_some_and(is_word_char) => {
                         comp = k;
-                        self.c.off += 1;
+                        self.c.advance(1);
                     }
                     _ => return self.c.expected("an address component `x`, `y`, `z` or `w`"),
                 }
@@ -188,10 +198,11 @@ impl<'a> Parser<'a> {
             self.c.skip_ws();
             let mut value = 0;
             if let Some(sign @ (b'+' | b'-')) = self.c.peek() {
-                self.c.off += 1;
+                self.c.advance(1);
                 self.c.skip_ws();
+                // At most MAX_INDEX (32767), so it fits an i32 and so does its negation.
                 let n = self.c.expect_uint(MAX_INDEX, "an address offset")? as i32;
-                value = if sign == b'-' { -n } else { n };
+                value = if sign == b'-' { n.saturating_neg() } else { n };
             }
             Index {
                 value,
@@ -279,16 +290,19 @@ impl<'a> Parser<'a> {
                     return self.c.expected("`,` after the 4 swizzle components");
                 }
                 src.swizzle[letters] = k;
-                letters += 1;
-                self.c.off += 1;
+                // Below 4 (checked above).
+                letters = letters.saturating_add(1);
+                self.c.advance(1);
             }
             if letters == 0 || self.c.peek().is_some_and(is_word_char) {
                 return self
                     .c
                     .expected("register swizzle component `x`, `y`, `z` or `w`");
             }
-            for i in letters..4 {
-                src.swizzle[i] = src.swizzle[letters - 1];
+            if let Some(&last) = src.swizzle.get(..letters).and_then(<[_]>::last) {
+                for c in src.swizzle.iter_mut().skip(letters) {
+                    *c = last;
+                }
             }
         } else {
             self.c.off = save;
@@ -304,12 +318,11 @@ impl<'a> Parser<'a> {
 
     /// Operand number `k` of an instruction with `info`: destination, source or extra.
     fn operand(&mut self, info: &OpInfo, k: usize) -> PResult<Operand<'a>> {
-        let nd = info.num_dst as usize;
-        if k < nd {
+        if k < usize::from(info.num_dst) {
             let (d, off) = self.dst_operand()?;
             return Ok(Operand::Dst(d, off));
         }
-        if k < nd + info.num_src as usize || self.looks_like_operand() {
+        if k < operand_count(info) || self.looks_like_operand() {
             return Ok(Operand::Src(self.src_operand()?));
         }
         let off = self.c.off;
@@ -346,8 +359,9 @@ impl<'a> Parser<'a> {
             return self.c.err(format!("unknown opcode `{}`{hint}", clip(w)));
         };
         self.c.word();
+        let after_opcode = self.c.off;
         let info = opcode.info();
-        let nops = info.num_dst as usize + info.num_src as usize;
+        let nops = operand_count(info);
         let optional = matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM);
         let mut items = Vec::new();
         if nops > 0 {
@@ -360,7 +374,7 @@ impl<'a> Parser<'a> {
                 }
                 items.push(self.operand(info, 0)?);
             } else {
-                self.c.off = op_off + w.len();
+                self.c.seek(after_opcode);
             }
         }
         loop {
@@ -484,9 +498,15 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(extra) = it.next() {
-            let n_src_like = 1 + it.filter(|o| matches!(o, Operand::Src(_))).count();
+            // Counts of operands written in the text: far below `usize::MAX`.
+            let n_src_like = it
+                .filter(|o| matches!(o, Operand::Src(_)))
+                .count()
+                .saturating_add(1);
             return match extra {
-                Operand::Src(s) => self.c.err_at(s.off, count_error(info, nops + n_src_like)),
+                Operand::Src(s) => self
+                    .c
+                    .err_at(s.off, count_error(info, nops.saturating_add(n_src_like))),
                 Operand::Word(w, off) => self.c.err_at(
                     off,
                     format!(
@@ -496,7 +516,9 @@ impl<'a> Parser<'a> {
                         operand_desc(info)
                     ),
                 ),
-                Operand::Dst(_, off) => self.c.err_at(off, count_error(info, nops + 1)),
+                Operand::Dst(_, off) => self
+                    .c
+                    .err_at(off, count_error(info, nops.saturating_add(1))),
             };
         }
         self.label(info, &mut insn)?;
@@ -555,7 +577,7 @@ impl<'a> Parser<'a> {
                 info.name
             ));
         }
-        self.c.off += 1;
+        self.c.advance(1);
         self.c.skip_ws();
         let n = self
             .c

@@ -207,6 +207,9 @@ fn with_fault_mode(args: &FuzzArgs) -> Option<FuzzArgs> {
 struct FuzzOnly {
     #[command(flatten)]
     args: FuzzArgs,
+    /// The limits the campaign ran under (recorded when not at their defaults).
+    #[command(flatten)]
+    limits: crate::limits::Limits,
 }
 
 fn value_name<T: ValueEnum>(v: &T) -> String {
@@ -300,6 +303,16 @@ fn resumed_args(dir: &std::path::Path, now: &FuzzArgs) -> Result<(FuzzArgs, Prog
             e.to_string().lines().next().unwrap_or("")
         ))
     })?;
+    // The campaign keeps the limits it was started with (they decide which programs an
+    // engine is given), like every other recorded option.
+    if crate::limits::get() != parsed.limits && crate::limits::get() != Default::default() {
+        eprintln!(
+            "shaderdiff fuzz: --resume keeps the limits the campaign was started with ({}); \
+             the limit flags given now are ignored",
+            limit_flags_text(&parsed.limits)
+        );
+    }
+    crate::limits::set(parsed.limits);
     let mut args = parsed.args;
     // The directory named by --resume wins over the recorded --out (it may have moved).
     args.out = dir.to_path_buf();
@@ -307,6 +320,16 @@ fn resumed_args(dir: &std::path::Path, now: &FuzzArgs) -> Result<(FuzzArgs, Prog
     args.jobs = now.jobs;
     args.in_process = now.in_process;
     Ok((args, p))
+}
+
+/// The flags of `limits` that differ from the defaults, for messages (`defaults` if none).
+fn limit_flags_text(limits: &crate::limits::Limits) -> String {
+    let flags = crate::limits::flags_of(limits);
+    if flags.is_empty() {
+        "defaults".into()
+    } else {
+        flags.join(" ")
+    }
 }
 
 /// Parses `I/N` with `N >= 1` and `I < N`.
@@ -367,7 +390,12 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
             value_name(&args.lang())
         },
         step_limit: args.engines.step_limit,
-        argv: canonical_argv(args, seed),
+        // The limits are global flags, recorded after the campaign's own (only those not
+        // at their defaults); workers get them from `limits::worker_args` instead.
+        argv: canonical_argv(args, seed)
+            .into_iter()
+            .chain(crate::limits::worker_args())
+            .collect(),
         isolation: (!args.in_process).then(|| Isolation {
             worker: WorkerSpec {
                 args: ["worker", "fuzz"]

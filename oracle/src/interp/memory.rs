@@ -7,6 +7,9 @@
 //! Sources: tgsi.rst "Resource Access Opcodes", "Inter-thread synchronization opcodes",
 //! "Atomic opcodes"; TEXT-FORMAT.md §6.4 (`DCL BUFFER[n]`, `DCL MEMORY[n], SHARED`);
 //! EXEC-NOTES.md §7 (what Mesa does where the doc is silent).
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::{HashMap, HashSet};
 
@@ -78,6 +81,15 @@ pub(crate) enum Access {
     Atomic,
 }
 
+/// The dwords (byte offset / 4) that bytes `start..end` touch; empty when `end <= start`.
+fn dwords(start: u64, end: u64) -> impl Iterator<Item = u64> {
+    // `end > start >= 0` where the range is used, so `end - 1` does not saturate.
+    (end > start)
+        .then(|| start / 4..=end.saturating_sub(1) / 4)
+        .into_iter()
+        .flatten()
+}
+
 /// Accesses to one dword: per (workgroup, barrier phase), who read, wrote, updated
 /// atomically.
 #[derive(Clone, Debug, Default)]
@@ -95,7 +107,7 @@ impl DwordLog {
             Some(i) => i,
             None => {
                 self.groups.push((wg, phase, [Who::None; 3]));
-                self.groups.len() - 1
+                self.groups.len().saturating_sub(1)
             }
         };
         self.groups[g].2[a as usize].add(inv);
@@ -254,8 +266,11 @@ impl MemState {
             .pending
             .entry(key)
             .or_insert_with(|| (current, HashMap::new()));
-        *balance.entry(old).or_default() -= 1;
-        *balance.entry(new).or_default() += 1;
+        // One step per replayed atomic: far below `i32::MAX` of them in one run.
+        let b = balance.entry(old).or_default();
+        *b = b.saturating_sub(1);
+        let b = balance.entry(new).or_default();
+        *b = b.saturating_add(1);
     }
 
     /// Replay mode: gives the dwords of bytes `start..end` of `(res, instance)` that
@@ -270,7 +285,7 @@ impl MemState {
         if self.pending.is_empty() || end <= start {
             return;
         }
-        for dw in start / 4..=(end - 1) / 4 {
+        for dw in dwords(start, end) {
             let Some((initial, balance)) = self.pending.remove(&(key.0, key.1, dw)) else {
                 continue;
             };
@@ -282,8 +297,9 @@ impl MemState {
             ends.sort_unstable();
             let v = ends.first().copied().unwrap_or(initial);
             let i = self.instance(key.0, key.1);
-            let o = dw as usize * 4;
-            if let Some(b) = i.bytes.get_mut(o..o + 4) {
+            let o = usize::try_from(dw).ok().and_then(|d| d.checked_mul(4));
+            let bytes = o.and_then(|o| Some(o..o.checked_add(4)?));
+            if let Some(b) = bytes.and_then(|r| i.bytes.get_mut(r)) {
                 b.copy_from_slice(&v.to_le_bytes());
             }
         }
@@ -293,7 +309,8 @@ impl MemState {
     fn settle_all(&mut self) {
         let keys: Vec<DwordKey> = self.pending.keys().copied().collect();
         for (r, i, dw) in keys {
-            self.settle((r, i), dw * 4, dw * 4 + 4);
+            let start = dw.saturating_mul(4);
+            self.settle((r, i), start, start.saturating_add(4));
         }
     }
 
@@ -309,10 +326,16 @@ impl MemState {
         self.initial[res as usize].len() as u64
     }
 
+    /// The workgroup of invocation `inv` (`wg_size` is at least 1:
+    /// `shaderdiff_model::check::memory::workgroup_size`).
+    fn workgroup(&self, inv: u32) -> u32 {
+        inv.checked_div(self.wg_size).unwrap_or(0)
+    }
+
     /// The instance of `res` that invocation `inv` sees.
     pub fn instance_of(&self, res: u32, inv: u32) -> u32 {
         if self.decls[res as usize].shared {
-            inv / self.wg_size
+            self.workgroup(inv)
         } else {
             0
         }
@@ -335,8 +358,8 @@ impl MemState {
         if end <= start {
             return;
         }
-        let wg = inv / self.wg_size;
-        for dw in start / 4..=(end - 1) / 4 {
+        let wg = self.workgroup(inv);
+        for dw in dwords(start, end) {
             self.accesses
                 .entry((key.0, key.1, dw))
                 .or_default()
@@ -357,8 +380,7 @@ impl MemState {
         if self.known.chaos {
             return true;
         }
-        end > start
-            && (start / 4..=(end - 1) / 4).any(|dw| self.known.racy.contains(&(key.0, key.1, dw)))
+        end > start && dwords(start, end).any(|dw| self.known.racy.contains(&(key.0, key.1, dw)))
     }
 
     /// Ends the pass: the racy dwords found; their final bytes are undefined when a plain
@@ -379,8 +401,9 @@ impl MemState {
         }
         for (res, inst, dw) in racy_written {
             if let Some(i) = self.inst.get_mut(&(res, inst)) {
-                let end = ((dw + 1) * 4).min(i.und.len() as u64);
-                for b in dw * 4..end {
+                let start = dw.saturating_mul(4);
+                let end = start.saturating_add(4).min(i.und.len() as u64);
+                for b in start..end {
                     i.und[b as usize] = true;
                 }
             }

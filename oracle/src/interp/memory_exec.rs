@@ -6,6 +6,13 @@
 //! [`crate::atomic`]); EXEC-NOTES.md §7 (byte address = `src.x` per lane, no alignment
 //! requirement, LOAD reads dwords, atomics performed only when the writemask has `x`,
 //! ATOMCAS compares with `src2` and stores `src3`, RESQ `x` = size in bytes).
+//!
+//! Byte addresses are 32-bit register values reckoned in 64 bits, plus at most 16 bytes,
+//! and sizes are the inputs' buffer lengths: no sum here comes near `u64::MAX`, so the
+//! `saturating_*` below never saturate. Byte ranges are taken with `get`, and a range
+//! outside the resource (which the callers have excluded) reads as undefined.
+// Addresses and sizes are user numbers: no arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use super::decode::DInsn;
 use super::fetch::channels;
@@ -19,15 +26,55 @@ fn lanes(mut m: Mask) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (m != 0).then(|| {
             let l = m.trailing_zeros() as usize;
-            m &= m - 1;
+            // Clears the lowest set bit (`m != 0`, so the subtraction does not wrap).
+            m &= m.wrapping_sub(1);
             l
         })
     })
 }
 
+/// The bytes `off..off + len` of `v`, if they lie inside it.
+fn range(off: u64, len: u64) -> Option<std::ops::Range<usize>> {
+    let start = usize::try_from(off).ok()?;
+    Some(start..start.checked_add(usize::try_from(len).ok()?)?)
+}
+
+/// The little-endian dword at byte `off` (0 outside `bytes`: callers check the range).
 fn word(bytes: &[u8], off: u64) -> u32 {
-    let o = off as usize;
-    u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
+    range(off, 4)
+        .and_then(|r| bytes.get(r))
+        .and_then(|w| <[u8; 4]>::try_from(w).ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// Whether any of bytes `off..off + len` is undefined (or lies outside `und`).
+fn any_undefined(und: &[bool], off: u64, len: u64) -> bool {
+    range(off, len)
+        .and_then(|r| und.get(r))
+        .is_none_or(|b| b.contains(&true))
+}
+
+/// Byte address of dword `k` after `addr`.
+fn dword_at(addr: u64, k: u64) -> u64 {
+    addr.saturating_add(k.saturating_mul(4))
+}
+
+/// Word `c` (0: low, 1: high) of a 64-bit value, placed at its bits.
+fn place(v: u32, c: usize) -> u64 {
+    u64::from(v)
+        .checked_shl(32u32.saturating_mul(c as u32))
+        .unwrap_or(0)
+}
+
+/// Word `c` (0: low, 1: high) of a 64-bit value.
+fn half(v: u64, c: usize) -> u32 {
+    v.checked_shr(32u32.saturating_mul(c as u32)).unwrap_or(0) as u32
+}
+
+/// The invocation in lane `l` of the chunk starting at invocation `base` (below the run's
+/// invocation count, at most 2^24).
+fn invocation(base: usize, l: usize) -> u32 {
+    base.saturating_add(l) as u32
 }
 
 impl Machine<'_> {
@@ -112,9 +159,9 @@ impl Machine<'_> {
         let mem = self.mem.as_deref_mut().expect("memory state");
         let size = mem.size(mref.res);
         for l in lanes(exec) {
-            let inv = (base + l) as u32;
+            let inv = invocation(base, l);
             let addr = self.s.srcs[0][0][l] as u64;
-            if bad[0][0] >> l & 1 != 0 || addr + 4 * (max_dw + 1) > size {
+            if bad[0][0] >> l & 1 != 0 || dword_at(addr, max_dw.saturating_add(1)) > size {
                 for c in channels(wm) {
                     und[c] |= 1 << l;
                 }
@@ -123,13 +170,14 @@ impl Machine<'_> {
             let key = (mref.res, mem.instance_of(mref.res, inv));
             let phase = mem.phase[l];
             for c in channels(wm) {
-                let off = addr + 4 * mref.swizzle[c] as u64;
-                mem.note(key, off, off + 4, inv, phase, Access::Read);
-                mem.settle(key, off, off + 4);
-                let racy = mem.racy(key, off, off + 4) || mem.order_dependent(key, off);
+                let off = dword_at(addr, u64::from(mref.swizzle[c]));
+                let end = off.saturating_add(4);
+                mem.note(key, off, end, inv, phase, Access::Read);
+                mem.settle(key, off, end);
+                let racy = mem.racy(key, off, end) || mem.order_dependent(key, off);
                 let i = mem.instance(key.0, key.1);
                 self.s.out[c][l] = word(&i.bytes, off);
-                if racy || i.und[off as usize..off as usize + 4].contains(&true) {
+                if racy || any_undefined(&i.und, off, 4) {
                     und[c] |= 1 << l;
                 }
             }
@@ -153,7 +201,7 @@ impl Machine<'_> {
         let mem = self.mem.as_deref_mut().expect("memory state");
         let size = mem.size(mref.res);
         for l in lanes(exec) {
-            let inv = (base + l) as u32;
+            let inv = invocation(base, l);
             if bad[0][0] >> l & 1 != 0 {
                 mem.found.chaos = true;
                 continue;
@@ -161,10 +209,10 @@ impl Machine<'_> {
             let addr = self.s.srcs[0][0][l] as u64;
             let key = (mref.res, mem.instance_of(mref.res, inv));
             let phase = mem.phase[l];
-            let fits = addr + 4 * (max_c as u64 + 1) <= size;
+            let fits = dword_at(addr, (max_c as u64).saturating_add(1)) <= size;
             for c in channels(wm) {
-                let off = addr + 4 * c as u64;
-                let end = (off + 4).min(size);
+                let off = dword_at(addr, c as u64);
+                let end = off.saturating_add(4).min(size);
                 mem.note(key, off, end, inv, phase, Access::Write);
                 mem.settle(key, off, end);
                 let i = mem.instance(key.0, key.1);
@@ -174,10 +222,15 @@ impl Machine<'_> {
                     }
                     continue;
                 }
-                let o = off as usize;
-                i.bytes[o..o + 4].copy_from_slice(&self.s.srcs[1][c][l].to_le_bytes());
-                let u = bad[1][c] >> l & 1 != 0;
-                i.und[o..o + 4].fill(u);
+                let Some(r) = range(off, 4) else {
+                    continue;
+                };
+                if let Some(b) = i.bytes.get_mut(r.clone()) {
+                    b.copy_from_slice(&self.s.srcs[1][c][l].to_le_bytes());
+                }
+                if let Some(u) = i.und.get_mut(r) {
+                    u.fill(bad[1][c] >> l & 1 != 0);
+                }
             }
         }
     }
@@ -220,9 +273,10 @@ impl Machine<'_> {
         let mem = self.mem.as_deref_mut().expect("memory state");
         let size = mem.size(mref.res);
         for l in lanes(exec) {
-            let inv = (base + l) as u32;
+            let inv = invocation(base, l);
             let seq = mem.seq[l];
-            mem.seq[l] += 1;
+            // One per atomic a lane executes: bounded by the step limit.
+            mem.seq[l] = seq.saturating_add(1);
             if wm & 1 == 0 {
                 continue;
             }
@@ -242,14 +296,15 @@ impl Machine<'_> {
             let off = self.s.srcs[0][0][l] as u64;
             let key = (mref.res, mem.instance_of(mref.res, inv));
             let phase = mem.phase[l];
-            let aligned = off % bytes == 0;
+            let aligned = off.checked_rem(bytes) == Some(0);
             let access = if aligned {
                 Access::Atomic
             } else {
                 Access::Write
             };
-            mem.note(key, off, (off + bytes).min(size), inv, phase, access);
-            if off + bytes > size {
+            let end = off.saturating_add(bytes);
+            mem.note(key, off, end.min(size), inv, phase, access);
+            if end > size {
                 let i = mem.instance(key.0, key.1);
                 for b in off..size {
                     i.und[b as usize] = true;
@@ -259,30 +314,34 @@ impl Machine<'_> {
                 }
                 continue;
             }
-            let pair = |k: usize| {
-                (0..words).fold(0u64, |acc, c| {
-                    acc | u64::from(self.s.srcs[k][c][l]) << (32 * c)
-                })
-            };
+            let pair =
+                |k: usize| (0..words).fold(0u64, |acc, c| acc | place(self.s.srcs[k][c][l], c));
             let src = pair(ks);
             let cmp = kc.map_or(0, pair);
-            let racy = mem.racy(key, off, off + bytes)
-                || (0..bytes / 4).any(|w| mem.order_dependent(key, off + 4 * w));
+            let racy = mem.racy(key, off, end)
+                || (0..bytes / 4).any(|w| mem.order_dependent(key, dword_at(off, w)));
             let replayed = mem
                 .replay
                 .as_ref()
                 .and_then(|r| r.get(&(inv, seq)).copied());
             if replayed.is_none() || !aligned {
-                mem.settle(key, off, off + bytes);
+                mem.settle(key, off, end);
             }
             let i = mem.instance(key.0, key.1);
-            let o = off as usize;
             let current = (0..words).fold(0u64, |acc, c| {
-                acc | u64::from(word(&i.bytes, off + 4 * c as u64)) << (32 * c)
+                acc | place(word(&i.bytes, dword_at(off, c as u64)), c)
             });
             let old = replayed.unwrap_or(current);
             let new = op.apply(width, old, src, cmp);
-            i.bytes[o..o + bytes as usize].copy_from_slice(&new.to_le_bytes()[..bytes as usize]);
+            let new_bytes = new.to_le_bytes();
+            let location = range(off, bytes);
+            if let Some((dst, src)) = location
+                .clone()
+                .and_then(|r| i.bytes.get_mut(r))
+                .zip(new_bytes.get(..words.saturating_mul(4)))
+            {
+                dst.copy_from_slice(src);
+            }
             let nan = match width {
                 AtomicWidth::W32 => f32::from_bits(new as u32).is_nan(),
                 AtomicWidth::W64 => f64::from_bits(new).is_nan(),
@@ -292,9 +351,11 @@ impl Machine<'_> {
                 // propagates an operand's payload, Valhall makes 0x7fc00000): from here on
                 // the dword's bytes are not known (loads of it are undefined), while the
                 // atomic comparator judges the log with every NaN one value.
-                i.und[o..o + bytes as usize].fill(true);
+                if let Some(u) = location.and_then(|r| i.und.get_mut(r)) {
+                    u.fill(true);
+                }
             }
-            let und_bytes = i.und[o..o + bytes as usize].contains(&true);
+            let und_bytes = any_undefined(&i.und, off, bytes);
             if racy || und_bytes {
                 for u in &mut und[..words] {
                     *u |= 1 << l;
@@ -303,19 +364,14 @@ impl Machine<'_> {
             if replayed.is_some() && aligned {
                 // Each dword of the location balances its halves of the edges: the
                 // projection of the engine's serial order onto a dword is a trail too.
-                for c in 0..words as u64 {
-                    let half = |v: u64| (v >> (32 * c)) as u32;
-                    let dw = (key.0, key.1, off / 4 + c);
-                    mem.note_replayed(dw, half(current), half(old), half(new));
+                for c in 0..words {
+                    let dw = (key.0, key.1, (off / 4).saturating_add(c as u64));
+                    mem.note_replayed(dw, half(current, c), half(old, c), half(new, c));
                 }
             }
             let ret = op.returned(width, old);
             for c in channels(wm) {
-                self.s.out[c][l] = if c < words {
-                    (ret >> (32 * c)) as u32
-                } else {
-                    ret as u32
-                };
+                self.s.out[c][l] = if c < words { half(ret, c) } else { ret as u32 };
             }
             let res_key = mem.decls[mref.res as usize].key;
             mem.log.push(AtomicRecord {
@@ -353,10 +409,15 @@ impl Machine<'_> {
         let live = mem.live;
         let mut partial: Mask = 0;
         for k in 0..LANES.div_ceil(wg) {
+            // Lanes `k * wg .. (k + 1) * wg`: `wg < LANES` here, so the shifts are in range
+            // and `1 << wg` is at least 2.
             let block = if wg >= LANES {
                 !0
             } else {
-                ((1u64 << wg) - 1) << (k * wg)
+                let ones = 1u64
+                    .checked_shl(wg as u32)
+                    .map_or(!0, |b| b.wrapping_sub(1));
+                ones.checked_shl(k.saturating_mul(wg) as u32).unwrap_or(0)
             } & live;
             let here = exec & block;
             if here != 0 && here != block {
@@ -367,7 +428,8 @@ impl Machine<'_> {
             mem.found.chaos = true;
         }
         for l in lanes(exec) {
-            mem.phase[l] += 1;
+            // One per BARRIER a lane executes: bounded by the step limit.
+            mem.phase[l] = mem.phase[l].saturating_add(1);
         }
         self.unconstrained |= partial;
     }

@@ -6,6 +6,9 @@
 //!
 //! The stream operand must be a constant (IMM, or absent for stream 0): per-stream state
 //! lives in registers chosen at compile time.
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 
@@ -108,8 +111,13 @@ impl Lower<'_> {
         );
         self.store_at(Val::P(addr), 0, s);
         self.store_at(Val::P(addr), 4, VSrc::v(prim));
-        for (k, v) in vals.into_iter().enumerate() {
-            self.store_at(Val::P(addr), 16 + 4 * k as u32, v);
+        // Word `k` of the output vec4s, after the stream and primitive words: `k` is below
+        // 4 × outputs, and the ABI checked that the whole record (`vertex_bytes` = 16 +
+        // 16 × outputs per vertex, `abi.rs`) fits 32 bits, so nothing saturates here.
+        let mut at = 16u32;
+        for v in vals {
+            self.store_at(Val::P(addr), at, v);
+            at = at.saturating_add(4);
         }
         let ones = self.code.konst(u32::MAX);
         self.code.ins("MOV.i32", VDst::V(has), &[ones], &[]);

@@ -1,5 +1,8 @@
 //! The simulated global memory: sparse, little-endian, made of mapped regions
 //! (SEMANTICS.md §8).
+// Sizes, offsets and counts here come from user input (declarations, inputs files): no
+// arithmetic may wrap or panic unnoticed.
+#![warn(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
 
@@ -76,7 +79,8 @@ impl Memory {
     /// Region containing `addr .. addr + len` and the offset of `addr` in it.
     fn locate(&self, addr: u64, len: usize) -> Option<(u64, usize)> {
         let (&base, r) = self.regions.range(..=addr).next_back()?;
-        let off = usize::try_from(addr - base).ok()?;
+        // `range(..=addr)` gives `base <= addr`.
+        let off = usize::try_from(addr.checked_sub(base)?).ok()?;
         let end = off.checked_add(len)?;
         (end <= r.len()).then_some((base, off))
     }
@@ -84,7 +88,10 @@ impl Memory {
     /// The `len` bytes at `addr`, or `None` unless they all lie in one region.
     pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
         let (base, off) = self.locate(addr, len)?;
-        self.regions.get(&base).map(|r| &r[off..off + len])
+        // `locate` checked that `off + len` is within the region.
+        self.regions
+            .get(&base)
+            .and_then(|r| r.get(off..off.saturating_add(len)))
     }
 
     /// Writes `data` at `addr`; `false` (and nothing written) unless all of it lies in
@@ -93,9 +100,14 @@ impl Memory {
         let Some((base, off)) = self.locate(addr, data.len()) else {
             return false;
         };
-        match self.regions.get_mut(&base) {
-            Some(r) => {
-                r[off..off + data.len()].copy_from_slice(data);
+        // `locate` checked that `off + data.len()` is within the region.
+        let dst = self
+            .regions
+            .get_mut(&base)
+            .and_then(|r| r.get_mut(off..off.saturating_add(data.len())));
+        match dst {
+            Some(dst) => {
+                dst.copy_from_slice(data);
                 true
             }
             None => false,

@@ -229,7 +229,7 @@ impl Gen<'_, '_> {
             // The widest store that divides the share (so each one is aligned to its size).
             let (ty, w) = [("U32X4", 16), ("U32X2", 8), ("U32", 4)]
                 .into_iter()
-                .find(|&(_, w)| share % w == 0)
+                .find(|&(_, w)| share.is_multiple_of(w))
                 .unwrap_or(("U32", 4));
             self.line("MOV.U sc, 0");
             self.line(&format!("MUL.U sc.x, invocation.localid.x, {share}"));

@@ -158,7 +158,7 @@ for f in "$CS"/gen/*.nvcp; do
 done
 rc=0
 "$BIN" diff "$CS/storage" --backends interp,nvidia </dev/null >"$OUT/diff-compute.txt" 2>"$OUT/diff-compute.err" || rc=$?
-echo "diff exit $rc: $ncs programs, $(grep -c ': agree' "$OUT/diff-compute.txt" || true) agree, $(grep -c ': known' "$OUT/diff-compute.txt" || true) known, $(grep -c ': MISMATCH' "$OUT/diff-compute.txt" || true) mismatch, $(grep -c ': unsupported' "$OUT/diff-compute.txt" || true) unsupported"
+echo "diff exit $rc: $ncs programs, $(grep -c '\.nvcp: agree' "$OUT/diff-compute.txt" || true) agree, $(grep -c '\.nvcp: known' "$OUT/diff-compute.txt" || true) known, $(grep -c '\.nvcp: MISMATCH' "$OUT/diff-compute.txt" || true) mismatch, $(grep -c '\.nvcp: unsupported' "$OUT/diff-compute.txt" || true) unsupported"
 
 step "capture (shared format)"
 CAP=$OUT/capture
@@ -232,8 +232,8 @@ for n in ('nv-spec', 'arb-spec'):
 dc = os.path.join(out, 'diff-compute.txt')
 if os.path.exists(dc):
     d = open(dc).read().splitlines()
-    s['storage_compute'] = {'diff_agree': sum(': agree' in l for l in d), 'diff_known': sum(': known ' in l for l in d),
-                            'diff_mismatch': sum(': MISMATCH' in l for l in d), 'diff_unsupported': sum(': unsupported' in l for l in d)}
+    s['storage_compute'] = {k: sum(f'.nvcp: {w}' in l for l in d) for k, w in
+                            (('diff_agree', 'agree'), ('diff_known', 'known'), ('diff_mismatch', 'MISMATCH'), ('diff_unsupported', 'unsupported'))}
 fs = os.path.join(out, 'fuzz', 'summary.json')
 if os.path.exists(fs):
     f = json.load(open(fs)); s['fuzz'] = {k: f.get(k) for k in ('seed', 'programs', 'mismatches', 'unique_findings', 'unsupported', 'elapsed_s')}

@@ -9,7 +9,8 @@
 #   1. conform conformance/nv-spec and conformance/arb-spec with --backends interp,nvidia
 #      (worker processes: a driver crash is a Crash row, never the end of the run), and the
 #      same suites through `diff` for the mismatch report;
-#   2. fuzz --lang nv --programs N (default 5000) --backends interp,nvidia;
+#   2. fuzz --lang nv --programs N (default 5000) --backends interp,nvidia, and `diff` of the
+#      storage compute programs (the ones the engine dispatches) among gen --lang nv's first 400;
 #   3. a capture in the shared format (../shared/captures/nvidia-h200/README.md): per program
 #      NAME.<ext>, NAME.inputs.json, NAME.gl.fp|NAME.gl.vp (the text sent to the driver) and
 #      NAME.nvidia.json (the engine's outputs in the `run --format json` shape plus engine,
@@ -33,6 +34,7 @@ OUT=""
 GLVND=""
 FUZZ=5000
 SEED=1
+COMPUTE_GEN=400
 JOBS=$(nproc 2>/dev/null || echo 4)
 DRY=0
 die() { echo "device-check: error: $1" >&2; exit "${2:-2}"; }
@@ -137,6 +139,27 @@ rc=0
 echo "fuzz exit $rc" | tee -a "$OUT/fuzz.txt"
 [ "$rc" -le 1 ] || die "fuzz exited $rc (see $OUT/fuzz.txt)" 4
 
+# The stream's compute programs with STORAGE results (no global memory) are the ones the
+# engine dispatches (docs/engines-nvidia.md): diff them on their own so the summary says
+# how many ran and how they compared.
+step "storage compute programs of gen --lang nv --seed $SEED --count $COMPUTE_GEN: diff --backends interp,nvidia"
+CS=$PROBE/compute
+mkdir -p "$CS/gen" "$CS/storage"
+rc=0
+"$BIN" gen --lang nv --seed "$SEED" --count "$COMPUTE_GEN" --out "$CS/gen" </dev/null >/dev/null 2>"$OUT/gen-compute.err" || rc=$?
+[ "$rc" = 0 ] || die "gen --lang nv exited $rc (see $OUT/gen-compute.err)" 4
+ncs=0
+for f in "$CS"/gen/*.nvcp; do
+  [ -f "$f" ] && grep -q 'STB.U32X4 r0,' "$f" || continue
+  b=$(basename "${f%.*}")
+  cp "$f" "$CS/storage/$b.nvcp"
+  cp "${f%.*}.inputs.json" "$CS/storage/$b.inputs.json"
+  ncs=$((ncs + 1))
+done
+rc=0
+"$BIN" diff "$CS/storage" --backends interp,nvidia </dev/null >"$OUT/diff-compute.txt" 2>"$OUT/diff-compute.err" || rc=$?
+echo "diff exit $rc: $ncs programs, $(grep -c '\.nvcp: agree' "$OUT/diff-compute.txt" || true) agree, $(grep -c '\.nvcp: known' "$OUT/diff-compute.txt" || true) known, $(grep -c '\.nvcp: MISMATCH' "$OUT/diff-compute.txt" || true) mismatch, $(grep -c '\.nvcp: unsupported' "$OUT/diff-compute.txt" || true) unsupported"
+
 step "capture (shared format)"
 CAP=$OUT/capture
 mkdir -p "$CAP/raw"
@@ -206,15 +229,23 @@ for n in ('nv-spec', 'arb-spec'):
     s['suites'][n] = {'conform': dict(st), 'diff_agree': sum(': agree' in l for l in d),
                       'diff_known': sum(': known ' in l for l in d),
                       'diff_mismatch': sum(': MISMATCH' in l for l in d), 'diff_unsupported': sum(': unsupported' in l for l in d)}
+dc = os.path.join(out, 'diff-compute.txt')
+if os.path.exists(dc):
+    d = open(dc).read().splitlines()
+    s['storage_compute'] = {k: sum(f'.nvcp: {w}' in l for l in d) for k, w in
+                            (('diff_agree', 'agree'), ('diff_known', 'known'), ('diff_mismatch', 'MISMATCH'), ('diff_unsupported', 'unsupported'))}
 fs = os.path.join(out, 'fuzz', 'summary.json')
 if os.path.exists(fs):
-    f = json.load(open(fs)); s['fuzz'] = {k: f.get(k) for k in ('seed', 'programs', 'mismatches', 'unique_findings', 'elapsed_s')}
+    f = json.load(open(fs)); s['fuzz'] = {k: f.get(k) for k in ('seed', 'programs', 'mismatches', 'unique_findings', 'unsupported', 'elapsed_s')}
     s['fuzz']['findings'] = sorted(os.listdir(os.path.join(out, 'fuzz', 'findings'))) if os.path.isdir(os.path.join(out, 'fuzz', 'findings')) else []
 json.dump(s, open(os.path.join(out, 'summary.json'), 'w'), indent=1)
 lines = [f'device-check: {driver}' + (' (DRY RUN on Mesa EGL)' if dry else '')]
 for n, v in s['suites'].items():
     lines.append(f"{n}: conform {v['conform']}; diff {v['diff_agree']} agree, {v['diff_known']} known, {v['diff_mismatch']} mismatch, {v['diff_unsupported']} unsupported")
-if s['fuzz']: lines.append(f"fuzz --lang nv seed {seed}: {s['fuzz']['programs']} programs, {s['fuzz']['mismatches']} mismatches, {s['fuzz']['unique_findings']} unique findings")
+if s.get('storage_compute'):
+    v = s['storage_compute']
+    lines.append(f"storage compute programs (gen --lang nv seed {seed}): diff {v['diff_agree']} agree, {v['diff_known']} known, {v['diff_mismatch']} mismatch, {v['diff_unsupported']} unsupported")
+if s['fuzz']: lines.append(f"fuzz --lang nv seed {seed}: {s['fuzz']['programs']} programs, {s['fuzz']['mismatches']} mismatches, {s['fuzz']['unique_findings']} unique findings, {s['fuzz']['unsupported']} unsupported")
 lines.append(f"capture: {s['capture']}")
 open(os.path.join(out, 'summary.txt'), 'w').write('\n'.join(lines) + '\n')
 print('\n'.join(lines))

@@ -9,10 +9,11 @@
 //! order-dependent atomic results are undefined ([`AtomicOrder::Any`]), and each location's
 //! final value is checked alone.
 //!
-//! The memory comparison is [`compare_program_memory`], which judges the atomics on SHARED
-//! memory of workgroup 0's copy only (the one the outputs hold).
+//! The memory comparison is [`compare_observed_memory`], which judges the atomics on SHARED
+//! memory of workgroup 0's copy only (the one the outputs hold), and leaves SHARED memory
+//! out for an engine that cannot read it back (`Engine::observed`).
 
-use crate::memory::compare_program_memory;
+use crate::memory::compare_observed_memory;
 use shaderdiff_model::Program;
 use shaderdiff_oracles::interp::{replay_of, AtomicOrder};
 use shaderdiff_oracles::{Inputs, Outputs};
@@ -62,7 +63,8 @@ impl Differ {
         } else {
             oracle
         };
-        let memory = compare_program_memory(program, inputs, oracle, engine, actual);
+        let observed = self.engines()[e].observed();
+        let memory = compare_observed_memory(program, inputs, oracle, engine, actual, observed);
         match self.judge(program, oracle, engine, actual) {
             Outcome::Agree { .. } if !memory.is_empty() => Outcome::Mismatch(memory),
             Outcome::Agree { compared } => Outcome::Agree { compared },

@@ -23,10 +23,13 @@
 //!   hold workgroup 0's copy only and the log names every copy's atomics by the same
 //!   location, so only workgroup 0's atomics on SHARED resources can be checked against a
 //!   final value; the others are left out of the memory comparison (their results still
-//!   reach registers, which the replayed oracle makes exact).
+//!   reach registers, which the replayed oracle makes exact). An engine that cannot read
+//!   SHARED memory back (`Engine::observed`, engine `nvidia`'s dispatches) has it left
+//!   out entirely ([`compare_observed_memory`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use shaderdiff_backends::Observed;
 use shaderdiff_model::{File, MemoryType, Program, Resource};
 
 use super::atomic::{check_final_only, check_serializable, AtomicRecord, Location, Space};
@@ -60,6 +63,48 @@ fn mismatch(engine: &str, key: &str, inv: usize, channel: String, ty: &str) -> M
     }
 }
 
+/// The SHARED memory resources `program` declares.
+fn shared_keys(program: &Program) -> Vec<RegKey> {
+    program
+        .declarations
+        .iter()
+        .filter(|d| {
+            d.file == File::Memory && d.resource == Some(Resource::Memory(MemoryType::Shared))
+        })
+        .flat_map(|d| (d.first..=d.last).map(|i| RegKey::new(File::Memory, i)))
+        .collect()
+}
+
+/// [`compare_program_memory`] for an engine whose outputs hold what `observed` says
+/// (`Engine::observed`): without `observed.shared_memory` the program's SHARED resources
+/// are left out on both sides (their bytes, undefined flags and the atomics on them), so
+/// only what the engine can read back is judged (module docs, "SHARED memory").
+pub fn compare_observed_memory(
+    program: &Program,
+    inputs: &Inputs,
+    oracle: &Outputs,
+    engine: &str,
+    actual: &Outputs,
+    observed: Observed,
+) -> Vec<Mismatch> {
+    let shared = shared_keys(program);
+    if observed.shared_memory || shared.is_empty() {
+        return compare_program_memory(program, inputs, oracle, engine, actual);
+    }
+    let strip = |o: &Outputs| {
+        let mut kept = o.clone();
+        for k in &shared {
+            kept.buffers.remove(k);
+            kept.buffers_undefined.remove(k);
+        }
+        if let Some(log) = kept.atomics.as_mut() {
+            log.retain(|r| !matches!(r.location.space, Space::Resource(k) if shared.contains(&k)));
+        }
+        kept
+    };
+    compare_program_memory(program, inputs, &strip(oracle), engine, &strip(actual))
+}
+
 /// [`compare_memory`] for a run of `program`, judging only workgroup 0's atomics on its
 /// SHARED resources (module docs; workgroups as [`shaderdiff_oracles::interp::memory::workgroup_size`]).
 pub fn compare_program_memory(
@@ -69,14 +114,7 @@ pub fn compare_program_memory(
     engine: &str,
     actual: &Outputs,
 ) -> Vec<Mismatch> {
-    let shared: Vec<RegKey> = program
-        .declarations
-        .iter()
-        .filter(|d| {
-            d.file == File::Memory && d.resource == Some(Resource::Memory(MemoryType::Shared))
-        })
-        .flat_map(|d| (d.first..=d.last).map(|i| RegKey::new(File::Memory, i)))
-        .collect();
+    let shared = shared_keys(program);
     let wg = shaderdiff_oracles::interp::memory::workgroup_size(program).max(1);
     let other = |r: &AtomicRecord| {
         r.invocation / wg != 0

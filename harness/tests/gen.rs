@@ -306,10 +306,11 @@ fn gen_lang_nv_writes_checkable_programs_with_nv_inputs() {
         let inputs = String::from_utf8(fa[&format!("{stem}.inputs.json")].clone()).unwrap();
         assert!(inputs.contains("\"program.local[0]\""), "{inputs}");
         // Attributes by stage: geometry programs' per-vertex `vertex[m].attrib[k]`;
-        // compute programs have none, and their results go to the `global` region.
+        // compute programs have none, and their results go to the `global` region or a
+        // STORAGE buffer.
         let attribute = match ext {
             "nvgp" => inputs.contains("].attrib["),
-            "nvcp" => inputs.contains("\"global\""),
+            "nvcp" => inputs.contains("\"global\"") || inputs.contains("\"program.storage["),
             _ => {
                 inputs.contains("\"vertex.attrib[0]\"")
                     || inputs.contains("\"fragment.texcoord[0]\"")

@@ -250,6 +250,26 @@ fn pos_prefix(pos: &Option<Pos>) -> String {
     }
 }
 
+/// Which parts of a run's final state an engine's [`Outputs`] hold, beyond the registers
+/// and the buffers it binds. Comparators judge only what the engine observes: a part it
+/// cannot read back is left out of the comparison, never filled in by the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observed {
+    /// Final SHARED memory (TGSI `DCL MEMORY[n], SHARED`, NV `program.sharedmem`): the
+    /// oracle reports workgroup 0's copy. An engine that dispatches on a driver cannot
+    /// read it back after the dispatch (NV_compute_program5 §2.X.3.Y: one block per
+    /// local work group, alive while the group runs); its effects still reach the
+    /// buffers and registers the program writes, which are compared.
+    pub shared_memory: bool,
+}
+
+impl Observed {
+    /// Everything: engines that run the program themselves (the default).
+    pub const ALL: Observed = Observed {
+        shared_memory: true,
+    };
+}
+
 /// An execution engine.
 pub trait Engine: Send + Sync {
     /// The `--backend` name (`interp`, `jit`, `valhall`).
@@ -278,6 +298,11 @@ pub trait Engine: Send + Sync {
             .iter()
             .map(|p| self.check(p).and_then(|()| self.prepare(p)))
             .collect()
+    }
+
+    /// What the engine's outputs hold ([`Observed`]); [`Observed::ALL`] by default.
+    fn observed(&self) -> Observed {
+        Observed::ALL
     }
 
     /// The engine's fault catalogue (`--inject-fault NAME`); empty by default. A fault is

@@ -13,12 +13,16 @@
 //! ones the dispatch produces, NV_compute_program5 Table X.1), and the upload / read-back
 //! byte layout ([`upload_bytes`], [`read_back`]).
 //!
+//! Shared memory (`program.sharedmem`: LDS, STS, ATOMS, BAR) runs in the driver's work
+//! groups; its final contents cannot be read back after a dispatch, so the engine says so
+//! (`Engine::observed`: no shared memory) and the comparison leaves the oracle's report of
+//! work group 0's shared memory out, judging what the program stores from it.
+//!
 //! Refused (unsupported, with the reason): global memory (`LOAD` / `STORE` / `ATOM` on
-//! addresses: NV_shader_buffer_load addresses are the driver's, not the model's), shared
-//! memory (the oracle reports work group 0's final shared memory, which a dispatch cannot
-//! read back), parameter buffers (`program.buffer[a]`), images and textures, inputs
-//! whose `invocation.*` values differ from the dispatch's, and invocation counts that are
-//! not whole work groups.
+//! addresses: NV_shader_buffer_load addresses are the driver's, not the model's),
+//! parameter buffers (`program.buffer[a]`), images and textures, inputs whose
+//! `invocation.*` values differ from the dispatch's, and invocation counts that are not
+//! whole work groups.
 // Sizes, offsets and counts here come from user input (declarations, inputs files): no
 // arithmetic may wrap or panic unnoticed.
 #![warn(clippy::arithmetic_side_effects)]
@@ -56,6 +60,18 @@ fn indexed(name: &str, prefix: &str) -> Option<u32> {
         .ok()
 }
 
+/// The NameMap name of compute shared memory (NV_compute_program5 Table X.3).
+const SHARED: &str = "program.sharedmem";
+/// The NameMap name of the global window's base-address parameter.
+const GLOBAL_BASE: &str = "global.base";
+
+/// Why a program with global memory is refused.
+fn global(name: &str) -> EngineError {
+    unsupported(format!(
+        "{name} memory (global addresses are the driver's, not the model's)"
+    ))
+}
+
 /// The compute bindings of NV_compute_program5 Table X.1.
 const INVOCATION: &[&str] = &[
     "invocation.localid",
@@ -65,6 +81,17 @@ const INVOCATION: &[&str] = &[
     "invocation.groupsize",
     "invocation.localindex",
 ];
+
+/// Each register the name map names, once, by its binding (`program.local[0]`, not the
+/// `PARAM` variable `p0` that also names it: [`nv::NameMap::name_of`]).
+fn bindings(o: &NvOrigin) -> Vec<(String, File, u32)> {
+    let mut regs: Vec<(File, u32)> = o.names.entries.iter().map(|&(_, f, i)| (f, i)).collect();
+    regs.sort_unstable();
+    regs.dedup();
+    regs.into_iter()
+        .filter_map(|(f, i)| Some((o.names.name_of(f, i)?.to_string(), f, i)))
+        .collect()
+}
 
 /// The plan of compute program `o`, or why the engine does not run it (module docs).
 ///
@@ -91,35 +118,37 @@ pub fn compute_plan(o: &NvOrigin) -> Result<ComputePlan, EngineError> {
         params: Vec::new(),
         system_values: Vec::new(),
     };
-    for (name, file, i) in &o.names.entries {
+    for (name, file, i) in bindings(o) {
         match file {
-            File::Buffer => match indexed(name, "program.storage") {
-                Some(a) => plan.storage.push((*i, a)),
+            File::Buffer => match indexed(&name, "program.storage") {
+                Some(a) => plan.storage.push((i, a)),
                 None => {
                     return Err(unsupported(format!(
                         "{name} (parameter buffers are not bound by the engine)"
                     )))
                 }
             },
-            File::Memory => {
-                return Err(unsupported(format!(
-                    "{name} memory (global addresses are the driver's; shared memory cannot be read back after a dispatch)"
-                )))
-            }
+            // Shared memory lives in the work group on the driver as in the model; the
+            // engine cannot read it back, so its final contents are not compared
+            // (`Engine::observed`), only what the program stores from it.
+            File::Memory if name == SHARED => {}
+            // The global window and its base address (`shaderdiff_nv` lower_mem.rs).
+            File::Memory => return Err(global(&name)),
+            File::Const if name == GLOBAL_BASE => return Err(global("global")),
             File::Const => {
-                let kind = if let Some(n) = indexed(name, "program.local") {
+                let kind = if let Some(n) = indexed(&name, "program.local") {
                     (ParamKind::Local, n)
-                } else if let Some(n) = indexed(name, "program.env") {
+                } else if let Some(n) = indexed(&name, "program.env") {
                     (ParamKind::Env, n)
                 } else {
                     return Err(unsupported(format!(
                         "parameter {name} (only program.local[n] and program.env[n] are set per run)"
                     )));
                 };
-                plan.params.push((*i, kind.0, kind.1));
+                plan.params.push((i, kind.0, kind.1));
             }
             File::SystemValue if INVOCATION.contains(&name.as_str()) => {
-                plan.system_values.push((*i, name.clone()));
+                plan.system_values.push((i, name));
             }
             File::SystemValue | File::Input | File::Output => {
                 return Err(unsupported(format!(
@@ -349,6 +378,18 @@ mod tests {
     const STORAGE: &str = "!!NVcp5.0\nGROUP_SIZE 4;\nSTORAGE sb[] = { program.storage[3] };\nTEMP t;\nMUL.U t.x, invocation.globalid.x, 4;\nSTB.U32 invocation.localid.x, sb[t.x];\nEND\n";
 
     #[test]
+    fn variables_are_planned_by_their_bindings() {
+        // `p0`, `sb` and `sm` name the registers of program.local[2], program.storage[1]
+        // and program.sharedmem: each is planned once, by its binding.
+        let text = "!!NVcp5.0\nGROUP_SIZE 2;\nSHARED_MEMORY 16;\nPARAM p0 = program.local[2];\nSTORAGE sb[] = { program.storage[1] };\nSHARED sm[] = { program.sharedmem };\nTEMP t;\nMOV.U t, p0;\nSTS.U32 t.x, sm[0];\nLDS.U32 t.y, sm[0];\nSTB.U32 t.y, sb[0];\nEND\n";
+        let p = compute_plan(&origin(text)).unwrap();
+        assert_eq!(p.storage.len(), 1);
+        assert_eq!(p.storage[0].1, 1);
+        assert_eq!(p.params.len(), 1);
+        assert_eq!((p.params[0].1, p.params[0].2), (ParamKind::Local, 2));
+    }
+
+    #[test]
     fn storage_programs_bind_their_buffers_at_their_binding_points() {
         let o = origin(STORAGE);
         let p = compute_plan(&o).unwrap();
@@ -396,13 +437,16 @@ mod tests {
     }
 
     #[test]
-    fn global_and_shared_memory_are_refused() {
+    fn global_memory_is_refused_and_shared_memory_is_not_bound() {
         let global =
             "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP a;\nMOV.U a.x, 4096;\nSTORE.U32 a.x, a.x;\nEND\n";
         let e = compute_plan(&origin(global)).unwrap_err().to_string();
         assert!(e.contains("global"), "{e}");
-        let shared = "!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\nTEMP a;\nSTS.U32 a.x, s[0];\nEND\n";
-        let e = compute_plan(&origin(shared)).unwrap_err().to_string();
-        assert!(e.contains("memory"), "{e}");
+        // Shared memory is the work group's own: nothing to upload or bind, the storage
+        // buffer the program copies it to is.
+        let shared = "!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\nSTORAGE sb[] = { program.storage[0] };\nTEMP a;\nMOV.U a, 7;\nSTS.U32 a.x, s[0];\nLDS.U32 a.y, s[0];\nSTB.U32 a.y, sb[0];\nEND\n";
+        let p = compute_plan(&origin(shared)).unwrap();
+        assert_eq!(p.storage.len(), 1);
+        assert_eq!(p.storage[0].1, 0);
     }
 }

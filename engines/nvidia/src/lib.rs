@@ -23,7 +23,7 @@ pub mod texture;
 use std::any::Any;
 
 use shaderdiff_engine::{
-    Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Outputs,
+    Capabilities, Compiled, Engine, EngineConfig, EngineError, Inputs, Observed, Outputs,
 };
 use shaderdiff_gl::{egl, Gl, Plan, Programs, Shared, Target};
 use shaderdiff_model::{Program, Stage, ALL_OPCODES};
@@ -179,6 +179,13 @@ impl Engine for NvidiaEngine {
 
     fn capabilities(&self) -> &Capabilities {
         &self.caps
+    }
+
+    /// A dispatch's shared memory cannot be read back ([`compute`] module docs).
+    fn observed(&self) -> Observed {
+        Observed {
+            shared_memory: false,
+        }
     }
 
     fn check(&self, program: &Program) -> Result<(), EngineError> {

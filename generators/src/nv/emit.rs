@@ -301,6 +301,7 @@ fn build(
         vertices_in: 0,
     };
     g.declarations();
+    g.stage_prologue();
     let n = g.c.range(1, g.budget);
     for _ in 0..n {
         if g.budget == 0 {

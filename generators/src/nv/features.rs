@@ -16,8 +16,13 @@ pub struct NvFeatures {
     /// programs.
     pub geometry: u32,
     /// `!!NVcp5.0` compute programs (GROUP_SIZE, `invocation.*` bindings; results stored
-    /// to global memory; NV_compute_program5), of all NV programs.
+    /// to global memory or a STORAGE buffer; NV_compute_program5), of all NV programs.
     pub compute: u32,
+    /// Compute programs whose results go to a STORAGE buffer instead of global memory
+    /// (`emit/stage.rs`), of compute programs: they use no global memory, parameter buffer
+    /// or texture, so engine `nvidia` dispatches them (NV_shader_storage_buffer_object's
+    /// buffers are bound by binding point; global addresses are the driver's).
+    pub storage_compute: u32,
     /// Global memory (LOAD, STORE, ATOM, MEMBAR on a 32- or 64-bit address;
     /// NV_gpu_program5 §2.X.4.5) in NV programs other than compute (which always have it).
     pub global_memory: u32,
@@ -43,6 +48,7 @@ impl NvFeatures {
     pub const NONE: NvFeatures = NvFeatures {
         geometry: 0,
         compute: 0,
+        storage_compute: 0,
         global_memory: 0,
         shared_memory: 0,
         cbuffer: 0,
@@ -55,12 +61,14 @@ impl NvFeatures {
 
 impl Default for NvFeatures {
     /// What `gen --lang nv` and `fuzz --lang nv` use: 15 % geometry and 15 % compute
-    /// programs; global memory in 25 % of the others; shared memory in half of the compute
-    /// programs; CBUFFER 20 %, STORAGE 15 %, a texture 25 %, votes 20 %, BRA 20 %.
+    /// programs, half of the compute programs with their results in a STORAGE buffer (the
+    /// other half in global memory); global memory in 25 % of the others; shared memory in
+    /// half of the compute programs; CBUFFER 20 %, STORAGE 15 %, a texture 25 %, votes 20 %, BRA 20 %.
     fn default() -> NvFeatures {
         NvFeatures {
             geometry: 15,
             compute: 15,
+            storage_compute: 50,
             global_memory: 25,
             shared_memory: 50,
             cbuffer: 20,
@@ -110,6 +118,9 @@ pub struct Resources {
     pub cbuffer: Option<u32>,
     /// `program.storage[n]` of a STORAGE buffer.
     pub storage: Option<u32>,
+    /// Bytes of one invocation's result slot in the STORAGE buffer, after its
+    /// [`STORAGE_BYTES`] (compute programs with STORAGE results; 0 otherwise).
+    pub storage_slot: usize,
     /// Texture units.
     pub textures: Vec<TextureSpec>,
 }

@@ -33,7 +33,8 @@ fn key(l: &Lowered, name: &str) -> Option<RegKey> {
 
 /// Adds what `res` asks for to `inputs` (module docs). The global region holds
 /// [`GLOBAL_HEAD_BYTES`] plus one result slot per invocation (`res.global`'s slot size, 0
-/// outside compute programs).
+/// outside compute programs); the STORAGE buffer [`STORAGE_BYTES`] plus one result slot
+/// per invocation (`res.storage_slot`, 0 outside compute programs with STORAGE results).
 pub fn add_resources(inputs: &mut Inputs, l: &Lowered, res: &Resources, c: &mut Choices) {
     if let Some((base, slot)) = res.global {
         let n = GLOBAL_HEAD_BYTES + slot * inputs.invocations;
@@ -46,7 +47,7 @@ pub fn add_resources(inputs: &mut Inputs, l: &Lowered, res: &Resources, c: &mut 
         ),
         (
             res.storage.map(|b| format!("program.storage[{b}]")),
-            STORAGE_BYTES,
+            STORAGE_BYTES + res.storage_slot * inputs.invocations,
         ),
     ] {
         if let Some(k) = binding.and_then(|b| key(l, &b)) {

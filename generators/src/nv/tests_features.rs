@@ -56,20 +56,24 @@ fn inputs_match_the_resources() {
         let uses_global = ["LOAD.", "STORE.", "ATOM."]
             .iter()
             .any(|op| text.contains(&format!("\n{op}")) || text.contains(&format!(" {op}")));
-        if uses_global || g.kind == NvKind::NvCompute {
+        // Compute results: r0 and t0..tk, 16 bytes each per invocation, after the global
+        // region's 128 bytes or (STORAGE results, `emit/stage.rs`) the buffer's 96.
+        let temps = text
+            .lines()
+            .find(|s| s.starts_with("TEMP t0"))
+            .map_or(0, |s| s.matches('t').count());
+        let slots = 16 * (1 + temps) * 8;
+        let storage_results = g.kind == NvKind::NvCompute && text.contains("STB.U32X4 r0, ");
+        if uses_global || (g.kind == NvKind::NvCompute && !storage_results) {
             global += 1;
             let (&base, bytes) = g.inputs.global.iter().next().expect("a region");
             assert!(base == 0x1000 || base == 0x1_0000_1000, "{base:#x}");
             if g.kind == NvKind::NvCompute {
-                // r0 and t0..tk: 16 bytes each per invocation.
-                let temps = text
-                    .lines()
-                    .find(|s| s.starts_with("TEMP t0"))
-                    .map_or(0, |s| s.matches('t').count());
-                assert_eq!(bytes.len(), 128 + 16 * (1 + temps) * 8, "{text}");
+                assert_eq!(bytes.len(), 128 + slots, "{text}");
             }
         }
-        for (binding, len) in [("program.buffer[", 64), ("program.storage[", 96)] {
+        let storage_len = 96 + if storage_results { slots } else { 0 };
+        for (binding, len) in [("program.buffer[", 64), ("program.storage[", storage_len)] {
             if let Some(at) = text.find(binding) {
                 let name: String = text[at..].chars().take_while(|&c| c != ' ').collect();
                 let (f, i) = l.names.lookup(l.stage, &name).expect("named");

@@ -16,13 +16,29 @@
 //!   the epilogue stores the result TEMP `r0` and every TEMP, 16 bytes each, into the
 //!   invocation's own slot of the global region (`emit/extra.rs`), at
 //!   `GLOBAL_HEAD_BYTES + globalid.x * slot`; slots never overlap, so the stores do not
-//!   race.
+//!   race. A share of the compute programs ([`NvFeatures::storage_compute`]) store their
+//!   results with `STB.U32X4` into the STORAGE buffer instead, at
+//!   `STORAGE_BYTES + globalid.x * slot` (after its data and atomic areas), and have no
+//!   global memory, CBUFFER or texture: what engine `nvidia` dispatches. They set every
+//!   TEMP to 0 and both condition codes (CC0, CC1) from a 0 first: TEMPs and condition
+//!   codes are undefined when a program starts (NV_gpu_program4 §2.X.3.4, §2.X.3.7), and
+//!   the driver runs these programs. For the same reason their statements read the
+//!   `invocation.*` bindings through copies `lid`, `gid` whose `w` is 0 (Table X.1 of
+//!   NV_compute_program5 leaves `w` undefined).
+//! * **Shared memory** (compute): its contents are undefined when a work group starts
+//!   (NV_compute_program5 §2.X.3.Y), so the prologue zeroes it, each invocation its own
+//!   `96 / g` bytes at `localid.x * 96 / g`, then `BAR`: every later access finds defined
+//!   bytes, on the driver as in the oracle.
 
 use super::{Gen, NvKind};
 use crate::choices::Choices;
 use crate::nv::features::{
-    NvFeatures, Resources, GLOBAL_BASE_32, GLOBAL_BASE_64, GLOBAL_HEAD_BYTES,
+    NvFeatures, Resources, GLOBAL_BASE_32, GLOBAL_BASE_64, GLOBAL_HEAD_BYTES, STORAGE_BYTES,
 };
+
+/// Bytes of compute shared memory (`SHARED_MEMORY`): the data and atomic areas of
+/// `emit/extra.rs`.
+const SHARED_BYTES: usize = 96;
 
 /// Input primitives with their vertex counts (NV_geometry_program4 Table X.y).
 const PRIMITIVES_IN: &[(&str, u32)] = &[
@@ -43,6 +59,10 @@ pub(in crate::nv) struct Extra {
     pub addr64: bool,
     /// Shared memory (compute programs).
     pub shared: bool,
+    /// Compute results in the STORAGE buffer instead of global memory (module docs).
+    pub storage_results: bool,
+    /// Compute programs: invocations in a work group (`GROUP_SIZE`).
+    pub group: usize,
     /// Votes.
     pub vote: bool,
     /// BRA regions.
@@ -72,11 +92,14 @@ impl Extra {
             return x;
         }
         let compute = kind == NvKind::NvCompute;
-        x.global = compute || on(f.global_memory);
+        // STORAGE results: no global memory, CBUFFER or texture (module docs).
+        x.storage_results = compute && on(f.storage_compute);
+        let plain = !x.storage_results;
+        x.global = if compute { plain } else { on(f.global_memory) };
         x.shared = compute && on(f.shared_memory);
-        let cbuffer = on(f.cbuffer);
-        let storage = on(f.storage);
-        let texture = on(f.texture);
+        let cbuffer = plain && on(f.cbuffer);
+        let storage = x.storage_results || on(f.storage);
+        let texture = plain && on(f.texture);
         x.vote = on(f.vote);
         if x.global {
             x.addr64 = c.chance(30);
@@ -133,9 +156,10 @@ impl Gen<'_, '_> {
             }
             NvKind::NvCompute => {
                 let g = [1, 2, 4, 8][self.c.below(4)];
+                self.x.group = g;
                 self.line(&format!("GROUP_SIZE {g}"));
                 if self.x.shared {
-                    self.line("SHARED_MEMORY 96");
+                    self.line(&format!("SHARED_MEMORY {SHARED_BYTES}"));
                 }
             }
             NvKind::ArbVertex if self.x.branch => self.line("OPTION NV_vertex_program2"),
@@ -156,10 +180,16 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Compute programs: the result TEMP and the `invocation.*` sources.
+    /// Compute programs: the result TEMP and the `invocation.*` sources (STORAGE results:
+    /// their copies `lid`, `gid` with `w` = 0, module docs).
     pub(super) fn compute_declarations(&mut self) {
         self.line("TEMP r0");
         self.outputs.push("r0".into());
+        if self.x.storage_results {
+            self.line("TEMP lid, gid");
+            self.sources.extend(["lid".into(), "gid".into()]);
+            return;
+        }
         for b in ["invocation.localid", "invocation.globalid"] {
             self.sources.push(b.into());
         }
@@ -170,11 +200,67 @@ impl Gen<'_, '_> {
         16 * (1 + self.temps.len())
     }
 
+    /// Compute programs, before the first statement (module docs): where the results go to
+    /// the STORAGE buffer, `lid` / `gid` set, every TEMP and both condition codes set from
+    /// 0; shared memory zeroed, then `BAR`.
+    pub(super) fn stage_prologue(&mut self) {
+        if self.kind != NvKind::NvCompute {
+            return;
+        }
+        if self.x.storage_results {
+            for (t, b) in [
+                ("lid", "invocation.localid"),
+                ("gid", "invocation.globalid"),
+            ] {
+                self.line(&format!("MOV.U {t}, 0"));
+                self.line(&format!("MOV.U {t}.xyz, {b}"));
+            }
+            for (k, t) in self.temps.clone().iter().enumerate() {
+                if k == 0 {
+                    self.line(&format!("MOV.U.CC1 {t}, 0"));
+                    self.line(&format!("MOV.U.CC {t}, 0"));
+                } else {
+                    self.line(&format!("MOV.U {t}, 0"));
+                }
+            }
+        }
+        if self.x.shared {
+            let share = SHARED_BYTES / self.x.group.max(1);
+            // The widest store that divides the share (so each one is aligned to its size).
+            let (ty, w) = [("U32X4", 16), ("U32X2", 8), ("U32", 4)]
+                .into_iter()
+                .find(|&(_, w)| share.is_multiple_of(w))
+                .unwrap_or(("U32", 4));
+            self.line("MOV.U sc, 0");
+            self.line(&format!("MUL.U sc.x, invocation.localid.x, {share}"));
+            for at in (0..share).step_by(w) {
+                let place = if at == 0 {
+                    "sm[sc.x]".to_string()
+                } else {
+                    format!("sm[sc.x + {at}]")
+                };
+                self.line(&format!("STS.{ty} sc.y, {place}"));
+            }
+            self.line("BAR");
+        }
+    }
+
     /// Geometry: EMIT after the results are written. Compute: every result TEMP to the
     /// invocation's slot (module docs).
     pub(super) fn stage_epilogue(&mut self) {
         match self.kind {
             NvKind::NvGeometry => self.line("EMIT"),
+            NvKind::NvCompute if self.x.storage_results => {
+                let slot = self.slot_bytes();
+                self.x.res.storage_slot = slot;
+                let mut regs = vec!["r0".to_string()];
+                regs.extend(self.temps.clone());
+                self.line(&format!("MUL.U sc.x, invocation.globalid.x, {slot}"));
+                for (k, r) in regs.iter().enumerate() {
+                    let at = STORAGE_BYTES + 16 * k;
+                    self.line(&format!("STB.U32X4 {r}, sb[sc.x + {at}]"));
+                }
+            }
             NvKind::NvCompute => {
                 let slot = self.slot_bytes();
                 if let Some((_, s)) = self.x.res.global.as_mut() {

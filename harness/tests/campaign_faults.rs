@@ -82,55 +82,12 @@ fn scratch(tag: &str) -> PathBuf {
     common::scratch(&format!("faults-{tag}"))
 }
 
-/// Chunks committed in `dir/progress.json`.
-fn committed(dir: &Path) -> u64 {
-    let Ok(t) = std::fs::read_to_string(dir.join("progress.json")) else {
-        return 0;
-    };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&t) else {
-        return 0;
-    };
-    v["done"].as_array().map_or(0, |r| {
-        r.iter()
-            .map(|p| p[1].as_u64().unwrap() - p[0].as_u64().unwrap())
-            .sum()
-    })
-}
-
 fn wait_for_chunks(dir: &Path, n: u64) {
     let start = Instant::now();
-    while committed(dir) < n {
+    while common::campaign_committed(dir) < n {
         assert!(start.elapsed() < Duration::from_secs(300), "no progress");
         std::thread::sleep(Duration::from_millis(5));
     }
-}
-
-/// What a campaign leaves that must not depend on how it was run: every file under
-/// `findings/`, `programs.log`, and `summary.json` without its timings and job count.
-fn outcome(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.join("findings")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out.insert(
-        "programs.log".into(),
-        std::fs::read(dir.join("programs.log")).unwrap_or_default(),
-    );
-    let mut s = common::json(&dir.join("summary.json"));
-    for k in ["elapsed_s", "programs_per_s", "jobs"] {
-        s.as_object_mut().unwrap().remove(k);
-    }
-    out.insert("summary.json".into(), s.to_string().into_bytes());
-    out
 }
 
 /// The uninterrupted campaign (run once per test binary).
@@ -147,12 +104,12 @@ fn whole() -> &'static BTreeMap<String, Vec<u8>> {
             let made_by = std::fs::canonicalize(meta["binary"].as_str().unwrap()).unwrap();
             assert_eq!(made_by, std::fs::canonicalize(bin()).unwrap(), "{meta}");
         }
-        outcome(&dir)
+        common::campaign_outcome(&dir)
     })
 }
 
 fn assert_same_as_whole(dir: &Path) {
-    let got = outcome(dir);
+    let got = common::campaign_outcome(dir);
     let want = whole();
     assert_eq!(
         got.keys().collect::<Vec<_>>(),

@@ -52,52 +52,6 @@ fn run(args: &[String]) -> Output {
         .unwrap()
 }
 
-/// Chunks committed in `dir/progress.json`.
-fn committed(dir: &Path) -> u64 {
-    let Ok(t) = std::fs::read_to_string(dir.join("progress.json")) else {
-        return 0;
-    };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&t) else {
-        return 0;
-    };
-    v["done"].as_array().map_or(0, |r| {
-        r.iter()
-            .map(|p| p[1].as_u64().unwrap() - p[0].as_u64().unwrap())
-            .sum()
-    })
-}
-
-/// Every file under `findings/`, `programs.log`, and `summary.json` without its timings
-/// and job count (campaign_faults.rs compares the same).
-fn outcome(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.join("findings")];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out.insert(
-        "programs.log".into(),
-        std::fs::read(dir.join("programs.log")).unwrap_or_default(),
-    );
-    let mut s = json(&dir.join("summary.json"));
-    for k in ["elapsed_s", "programs_per_s", "jobs"] {
-        s.as_object_mut().unwrap().remove(k);
-    }
-    out.insert("summary.json".into(), s.to_string().into_bytes());
-    out
-}
-
 #[test]
 fn a_resumed_campaign_keeps_its_engine_instruction_limit() {
     let whole = scratch("resume-limits-whole");
@@ -112,14 +66,14 @@ fn a_resumed_campaign_keeps_its_engine_instruction_limit() {
         .map(|a| a.as_str().unwrap())
         .collect();
     assert!(argv.contains(&JIT_LIMIT), "{argv:?}");
-    let want = outcome(&whole);
+    let want = common::campaign_outcome(&whole);
 
     // The limit matters here: the same campaign under the default limit differs.
     let default = scratch("resume-limits-default");
     let o = run(&args(&default, false));
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
     assert_ne!(
-        outcome(&default)["summary.json"],
+        common::campaign_outcome(&default)["summary.json"],
         want["summary.json"],
         "a jit limit of 24 instructions should leave some programs unsupported"
     );
@@ -134,7 +88,7 @@ fn a_resumed_campaign_keeps_its_engine_instruction_limit() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while committed(&dir) < 2 {
+    while common::campaign_committed(&dir) < 2 {
         assert!(start.elapsed() < Duration::from_secs(300), "no progress");
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -150,7 +104,7 @@ fn a_resumed_campaign_keeps_its_engine_instruction_limit() {
         "1".into(),
     ]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
-    let got = outcome(&dir);
+    let got = common::campaign_outcome(&dir);
     assert_eq!(
         got.keys().collect::<Vec<_>>(),
         want.keys().collect::<Vec<_>>()

@@ -82,3 +82,51 @@ pub fn json(path: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// Program indices committed in a campaign's `DIR/progress.json` (the sum of its `done`
+/// ranges); 0 while the file is missing or half-written.
+pub fn campaign_committed(dir: &std::path::Path) -> u64 {
+    let Ok(t) = std::fs::read_to_string(dir.join("progress.json")) else {
+        return 0;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&t) else {
+        return 0;
+    };
+    v["done"].as_array().map_or(0, |r| {
+        r.iter()
+            .map(|p| p[1].as_u64().unwrap() - p[0].as_u64().unwrap())
+            .sum()
+    })
+}
+
+/// What a campaign leaves that must not depend on how it was run (docs/campaigns.md,
+/// "Faults"): every file under `DIR/findings/`, `programs.log`, and `summary.json` without
+/// its timings and job count, keyed by the path relative to `dir`.
+pub fn campaign_outcome(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.join("findings")];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out.insert(
+        "programs.log".into(),
+        std::fs::read(dir.join("programs.log")).unwrap_or_default(),
+    );
+    let mut s = json(&dir.join("summary.json"));
+    for k in ["elapsed_s", "programs_per_s", "jobs"] {
+        s.as_object_mut().unwrap().remove(k);
+    }
+    out.insert("summary.json".into(), s.to_string().into_bytes());
+    out
+}

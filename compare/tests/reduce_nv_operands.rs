@@ -125,6 +125,46 @@ END
     assert_eq!(r.inputs.registers[&key], vec![[(-1i32) as u32, 1, 0, 0]]);
 }
 
+/// A partly written TEMP still becomes a fresh attribute: `b.x = a0.x + a0.x` with a0.x =
+/// -1 is the only component of `b` ever written (NV TEMPs start undefined,
+/// NV_gpu_program4 §2.X.3.4), and only `t.x` takes its flags. The ADD's first source
+/// becomes 0 (b.x = -1 keeps x < 0 while CC.y stays ZF from `MOV.S.CC t, 0`), its second
+/// cannot (b.x = 0: no test passes); the flag update's source cannot be 0 either, so it
+/// becomes an attribute carrying b's value, (-1, 0, 0, 0): the undefined y, z, w as 0,
+/// the engines' start (INTERFACE.md). Then the ADD computes nothing anyone reads and goes.
+/// `MOV.S.CC t, 0` stays: without it CC.y is undefined, the conditional write's test for
+/// y too, and the oracle leaves the invocation unconstrained (nothing is compared).
+#[test]
+fn a_partly_written_temp_becomes_a_fresh_attribute() {
+    let text = "!!NVvp5.0
+TEMP b, t;
+MOV.S.CC t, 0;
+ADD.S b.x, vertex.attrib[0], vertex.attrib[0];
+MOV.S.CC t.x, b;
+MOV.F result.attrib[0] (LT), 1;
+END
+";
+    let r = reduce_with(text, Some([-1, 1, 0, 0]), &ReduceOptions::default());
+    assert!(r.complete);
+    assert_eq!(r.divergence.signature.to_string(), "jit-branch-none");
+    assert_eq!(
+        insn_lines(&r.program),
+        [
+            "MOV.S.CC t, 0;",
+            "MOV.S.CC t.x, vertex.attrib[1];",
+            "MOV.F result.attrib[0] (LT), 1;"
+        ]
+    );
+    let l = &r.lowered;
+    let (file, dimension, index) = l.names.lookup_key(l.stage, "vertex.attrib[1]").unwrap();
+    let key = RegKey {
+        file,
+        dimension,
+        index,
+    };
+    assert_eq!(r.inputs.registers[&key], vec![[(-1i32) as u32, 0, 0, 0]]);
+}
+
 thread_local! {
     static TICKS: Cell<u64> = const { Cell::new(0) };
 }

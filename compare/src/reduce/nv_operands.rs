@@ -235,7 +235,10 @@ fn fresh_io(p: &NvProgram) -> Option<(Binding, Binding)> {
 
 /// The value of `base` (all four components, raw bits) just before statement `j`, per
 /// invocation, as the oracle computes it: a `MOV.U out, base;` inserted there, read at the
-/// end. `None` when that copy does not lower or run, or a component is undefined.
+/// end. A component the oracle leaves undefined (a TEMP component never written: TEMPs
+/// start undefined, NV_gpu_program4 §2.X.3.4) is 0, what every engine starts it at
+/// (INTERFACE.md); the candidate is judged anew either way. `None` when that copy does
+/// not lower or run.
 fn capture(ctx: &Ctx, j: usize, base: &VarRef, out: &Binding) -> Option<Vec<Vec4>> {
     let mut mov = Instruction::new(NvOpcode::from_name("MOV")?);
     mov.mods.ty = Some(DataType::U);
@@ -262,10 +265,19 @@ fn capture(ctx: &Ctx, j: usize, base: &VarRef, out: &Binding) -> Option<Vec<Vec4
         dimension,
         index,
     };
-    if file != File::Output || outputs.undefined.contains_key(&key) {
+    if file != File::Output {
         return None;
     }
-    outputs.registers.get(&key).cloned()
+    let mut values = outputs.registers.get(&key).cloned()?;
+    let undefined = outputs.undefined.get(&key).map_or(&[][..], Vec::as_slice);
+    for (v, &u) in values.iter_mut().zip(undefined) {
+        for (c, w) in v.iter_mut().enumerate() {
+            if u & (1 << c) != 0 {
+                *w = 0;
+            }
+        }
+    }
+    Some(values)
 }
 
 /// Whether the instruction at `j` reads its sources as 32-bit words (a captured 32-bit

@@ -342,9 +342,7 @@ pub fn lower_with(p: &NvProgram, options: LowerOptions) -> Result<Lowered, Lower
         cx.next_temp += 8;
     }
     cx.max_temp = cx.next_temp;
-    if p.header.is_arb() {
-        cx.arb_undefined_temps();
-    }
+    cx.undefined_temp_start();
     if cx.has_branches() {
         // BRA (NV_vertex_program2_option): labels are branch targets, not region ends.
         cx.lower_with_branches()?;

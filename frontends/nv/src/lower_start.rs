@@ -1,6 +1,6 @@
 //! Lowering options and the start of a lowered program: [`LowerOptions`] (deliberate
-//! lowering faults for fault-injection campaigns) and the undefined start of ARB
-//! temporaries.
+//! lowering faults for fault-injection campaigns) and the undefined start of TEMPs,
+//! condition codes and results.
 
 use super::lower::Ctx;
 use crate::edit::{rebuild, Edit};
@@ -28,18 +28,42 @@ pub struct LowerOptions {
 }
 
 impl Ctx<'_> {
-    /// Emits, at the start of the program, the undefined start of every ARB temporary.
-    pub(super) fn arb_undefined_temps(&mut self) {
-        // ARB temporaries start undefined: ARB_vertex_program issue 16 ("it was decided to
-        // leave these values uninitialized") and the register tables of ARB_vertex_program
-        // and ARB_fragment_program ("temporary registers: undefined"). Each starts as an
-        // integer division by zero (undefined in the IR) ANDed with 0: the oracle flags a
-        // read before any write as undefined (skipped by the comparators), while every
-        // engine still computes INTERFACE.md's zero start. NV_gpu_program4 programs keep
-        // the plain zero start.
+    /// Emits, at the start of the program, the undefined start of every TEMP: the
+    /// program's temporaries and the flag TEMPs of the condition codes (`lower_cc.rs`).
+    /// Call once the declarations are lowered and the condition codes allocated.
+    ///
+    /// What the specs say:
+    /// * NV_gpu_program4 §2.X.3.4 "Program Temporaries": temporaries "are undefined at the
+    ///   beginning of each program invocation" (every NV_gpu_program4/5 stage, compute
+    ///   included: NV_compute_program5 builds on NV_gpu_program5);
+    /// * NV_gpu_program4 §2.X.3.7 "Program Condition Code Registers": CC0 and CC1 have
+    ///   "values [that] are undefined at the beginning of program execution", so a
+    ///   condition code component read before its first `.CC` update is undefined;
+    /// * ARB temporaries: ARB_vertex_program issue 16 ("it was decided to leave these
+    ///   values uninitialized") and the register tables of ARB_vertex_program and
+    ///   ARB_fragment_program ("temporary registers: undefined"); the condition codes of
+    ///   the NV options (NV_fragment_program_option, NV_vertex_program2_option) are those
+    ///   of NV_gpu_program4 too.
+    ///
+    /// Each TEMP starts as an integer division by zero (undefined in the IR, tgsi.rst
+    /// IDIV) ANDed with 0: the oracle flags a read before any write as undefined (not
+    /// compared; a decision on it leaves the invocation unconstrained), while every
+    /// engine still computes INTERFACE.md's zero start ("TEMP, ... condition codes" start
+    /// as zero). The TEMPs a `LONG ATTRIB` copies its inputs into during the declarations
+    /// (`lower_vars.rs`) are attributes, defined from the start, and are left alone.
+    pub(super) fn undefined_temp_start(&mut self) {
+        let attribs: Vec<u32> = self
+            .vars
+            .values()
+            .filter_map(|v| match v {
+                super::lower::Var::LongAttrib { base } => Some(*base),
+                _ => None,
+            })
+            .flat_map(|b| [b, b + 1])
+            .collect();
         let zero = self.imm([0; 4]);
         let z = ir::Src::new(zero);
-        for t in 0..self.max_temp {
+        for t in (0..self.max_temp).filter(|t| !attribs.contains(t)) {
             let reg = Register::new(File::Temp, t as i32);
             let d = ir::Dst {
                 reg,

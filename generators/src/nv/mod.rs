@@ -17,7 +17,9 @@
 //!   `BRK` / `CONT`;
 //! * `KIL` in fragment programs.
 //!
-//! Every output is written at the end. The validity test (`tests` below) parses, prints,
+//! Every TEMP (and, in NV programs, both condition codes) is set from 0 before the first
+//! statement, since they start undefined (NV_gpu_program4 §2.X.3.4, §2.X.3.7); every
+//! output is written at the end. The validity test (`tests` below) parses, prints,
 //! re-parses and lowers thousands of seeds; a program the lowering refuses is a generator
 //! bug.
 
@@ -47,7 +49,7 @@ pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
 /// different NV program or inputs.
-pub const NV_GENERATOR_VERSION: &str = "nv-0.3.0";
+pub const NV_GENERATOR_VERSION: &str = "nv-0.4.0";
 
 /// Domain-separation tags of the NV generator's ChaCha keys (distinct from the TGSI ones).
 const PROGRAM_KEY: u64 = 0x6e76_2d70_726f_6731; // "nv-prog1"

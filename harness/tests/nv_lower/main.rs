@@ -31,4 +31,5 @@ mod tex_offsets;
 mod tex_shadowcube;
 mod tex_txd;
 mod textures;
+mod undefined_start;
 mod votes;

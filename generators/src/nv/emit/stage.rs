@@ -19,12 +19,13 @@
 //!   race. A share of the compute programs ([`NvFeatures::storage_compute`]) store their
 //!   results with `STB.U32X4` into the STORAGE buffer instead, at
 //!   `STORAGE_BYTES + globalid.x * slot` (after its data and atomic areas), and have no
-//!   global memory, CBUFFER or texture: what engine `nvidia` dispatches. They set every
-//!   TEMP to 0 and both condition codes (CC0, CC1) from a 0 first: TEMPs and condition
-//!   codes are undefined when a program starts (NV_gpu_program4 §2.X.3.4, §2.X.3.7), and
-//!   the driver runs these programs. For the same reason their statements read the
-//!   `invocation.*` bindings through copies `lid`, `gid` whose `w` is 0 (Table X.1 of
-//!   NV_compute_program5 leaves `w` undefined).
+//!   global memory, CBUFFER or texture: what engine `nvidia` dispatches. Their statements
+//!   read the `invocation.*` bindings through copies `lid`, `gid` whose `w` is 0 (Table
+//!   X.1 of NV_compute_program5 leaves `w` undefined).
+//! * **Defined start** (every program): before the first statement every TEMP is set to 0
+//!   and, in NV programs, both condition codes (CC0, CC1) from a 0: TEMPs and condition
+//!   codes are undefined when a program starts (NV_gpu_program4 §2.X.3.4, §2.X.3.7;
+//!   ARB_vertex_program issue 16), so a statement never reads one before a write.
 //! * **Shared memory** (compute): its contents are undefined when a work group starts
 //!   (NV_compute_program5 §2.X.3.Y), so the prologue zeroes it, each invocation its own
 //!   `96 / g` bytes at `localid.x * 96 / g`, then `BAR`: every later access finds defined
@@ -200,14 +201,35 @@ impl Gen<'_, '_> {
         16 * (1 + self.temps.len())
     }
 
-    /// Compute programs, before the first statement (module docs): where the results go to
-    /// the STORAGE buffer, `lid` / `gid` set, every TEMP and both condition codes set from
-    /// 0; shared memory zeroed, then `BAR`.
-    pub(super) fn stage_prologue(&mut self) {
-        if self.kind != NvKind::NvCompute {
+    /// Sets every TEMP the statements read (`t0`, `t1`, ...) to 0 and, in NV programs, both
+    /// condition codes (CC0, CC1: all four components from a 0, so ZF set and SF, OF, CF
+    /// clear), so that no statement reads a TEMP or a condition code before a write:
+    /// TEMPs and condition codes are undefined when a program starts (NV_gpu_program4
+    /// §2.X.3.4, §2.X.3.7; ARB_vertex_program issue 16), the oracle reports what is
+    /// computed from them as undefined, and a real driver may start them anywhere. ARB-only
+    /// mode sets its TEMPs in its declarations (its stream is unchanged).
+    pub(super) fn defined_start(&mut self) {
+        if self.arb_extra {
             return;
         }
-        if self.x.storage_results {
+        let nv = self.kind.is_nv();
+        for (k, t) in self.temps.clone().iter().enumerate() {
+            if !nv {
+                self.line(&format!("MOV {t}, 0"));
+            } else if k == 0 {
+                self.line(&format!("MOV.U.CC1 {t}, 0"));
+                self.line(&format!("MOV.U.CC {t}, 0"));
+            } else {
+                self.line(&format!("MOV.U {t}, 0"));
+            }
+        }
+    }
+
+    /// Before the first statement (module docs): compute programs with STORAGE results set
+    /// `lid` / `gid`; then every program defines its TEMPs and condition codes
+    /// ([`Gen::defined_start`]); compute programs with shared memory zero it, then `BAR`.
+    pub(super) fn stage_prologue(&mut self) {
+        if self.kind == NvKind::NvCompute && self.x.storage_results {
             for (t, b) in [
                 ("lid", "invocation.localid"),
                 ("gid", "invocation.globalid"),
@@ -215,14 +237,10 @@ impl Gen<'_, '_> {
                 self.line(&format!("MOV.U {t}, 0"));
                 self.line(&format!("MOV.U {t}.xyz, {b}"));
             }
-            for (k, t) in self.temps.clone().iter().enumerate() {
-                if k == 0 {
-                    self.line(&format!("MOV.U.CC1 {t}, 0"));
-                    self.line(&format!("MOV.U.CC {t}, 0"));
-                } else {
-                    self.line(&format!("MOV.U {t}, 0"));
-                }
-            }
+        }
+        self.defined_start();
+        if self.kind != NvKind::NvCompute {
+            return;
         }
         if self.x.shared {
             let share = SHARED_BYTES / self.x.group.max(1);

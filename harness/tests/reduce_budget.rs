@@ -8,10 +8,11 @@ mod common;
 
 use common::{code, run, stderr as err, Scratch};
 
-/// The `nv-condmask-swap-xy` campaign of seed 3 finds program 29 (60 NV instructions,
-/// docs/faults.md). With no CPU time to spend, its reduction stops before its first
-/// candidate: the reduced program is the original (`reduced_instructions` equals
-/// `original_instructions`), though the wall-clock budget is 5 minutes. The budget is
+/// The `nv-condmask-swap-xy` campaign of seed 3 finds program 29 (some 60 NV instructions,
+/// docs/faults.md; the exact count follows the NV generator's version). With no CPU time to
+/// spend, its reduction stops before its first candidate: the reduced program is the
+/// original (`reduced_instructions` equals `original_instructions`, far above the 2 to 3
+/// instructions a reduction reaches), though the wall-clock budget is 5 minutes. The budget is
 /// recorded in `progress.json`, so workers and `--resume` use it.
 #[test]
 fn a_spent_cpu_budget_ends_the_reduction() {
@@ -44,7 +45,7 @@ fn a_spent_cpu_budget_ends_the_reduction() {
     let original = meta["original_instructions"]
         .as_u64()
         .expect("original size");
-    assert_eq!(original, 60, "{meta}");
+    assert!(original > 40, "{meta}");
     assert_eq!(
         meta["reduced_instructions"].as_u64(),
         Some(original),

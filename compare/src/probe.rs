@@ -92,6 +92,25 @@ pub(crate) fn probe_dst(insn: &Instruction) -> Option<Dst> {
 
 /// One past the highest index of `file` any declaration or operand names (1-D use), or
 /// `None` when `file` is used with two brackets.
+/// What every instrumentation of `p` starts from: the first free output and temporary
+/// indices ([`extent`]), the program's block structure, and the number of probe sites
+/// (instructions `site` accepts). `None` when `p` cannot be instrumented: 2-D outputs or
+/// temporaries, no site, or more than [`MAX_PROBES`] probes at `per_site` probes a site.
+pub(crate) fn plan(
+    p: &Program,
+    per_site: usize,
+    site: impl Fn(&Instruction) -> bool,
+) -> Option<(u32, u32, shaderdiff_model::Structure, usize)> {
+    let out_base = extent(p, File::Output)?;
+    let temp_base = extent(p, File::Temp)?;
+    let st = shaderdiff_model::Structure::analyse(p).ok()?;
+    let planned = p.instructions.iter().filter(|i| site(i)).count();
+    if planned == 0 || per_site.saturating_mul(planned) > MAX_PROBES {
+        return None;
+    }
+    Some((out_base, temp_base, st, planned))
+}
+
 pub(crate) fn extent(p: &Program, file: File) -> Option<u32> {
     let mut end = 0u32;
     for d in p.decls(file) {
@@ -217,21 +236,11 @@ impl Builder {
 /// first encounter entered the IF body and 2 when it entered the ELSE body (an ELSE is
 /// added to an IF without one). Other block openers get no probe in this mode.
 pub fn instrument(p: &Program, mode: ProbeMode) -> Option<Probed> {
-    let out_base = extent(p, File::Output)?;
-    let temp_base = extent(p, File::Temp)?;
-    let st = shaderdiff_model::Structure::analyse(p).ok()?;
     let is_if = |op: Opcode| matches!(op, Opcode::IF | Opcode::UIF);
-    let planned = p
-        .instructions
-        .iter()
-        .filter(|i| match mode {
-            ProbeMode::Last => opens_body(i.opcode) || probe_dst(i).is_some(),
-            ProbeMode::First => is_if(i.opcode) || probe_dst(i).is_some(),
-        })
-        .count();
-    if planned == 0 || planned > MAX_PROBES {
-        return None;
-    }
+    let (out_base, temp_base, st, planned) = plan(p, 1, |i| match mode {
+        ProbeMode::Last => opens_body(i.opcode) || probe_dst(i).is_some(),
+        ProbeMode::First => is_if(i.opcode) || probe_dst(i).is_some(),
+    })?;
     let mut b = Builder::new(p, out_base, temp_base, planned, 6);
     // Decision probe register and flag of each IF/UIF (First mode), by instruction index.
     let mut decision: Vec<Option<(Register, (Register, u8))>> = vec![None; p.instructions.len()];

@@ -34,7 +34,7 @@ use shaderdiff_oracles::Inputs;
 
 use crate::diff::{Differ, Outcome};
 use crate::edit::rebuild;
-use crate::probe::{extent, probe_dst, Builder, ProbeKind, Probed, MAX_PROBES};
+use crate::probe::{probe_dst, Builder, ProbeKind, Probed};
 use crate::roots::Hit;
 use crate::signature::out_index;
 
@@ -167,18 +167,9 @@ type DecisionProbe = (Register, Register, Option<(Register, u8)>);
 /// The timed instrumented copy of `p` (module docs), or `None` when `p` cannot be
 /// instrumented (2-D outputs or temporaries, too many probes, or nothing to probe).
 pub fn instrument_timed(p: &Program, mode: TimeMode) -> Option<Timed> {
-    let out_base = extent(p, File::Output)?;
-    let temp_base = extent(p, File::Temp)?;
-    let st = shaderdiff_model::Structure::analyse(p).ok()?;
     let is_if = |op: Opcode| matches!(op, Opcode::IF | Opcode::UIF);
-    let planned = p
-        .instructions
-        .iter()
-        .filter(|i| is_if(i.opcode) || probe_dst(i).is_some())
-        .count();
-    if planned == 0 || 2 * planned > MAX_PROBES {
-        return None;
-    }
+    let (out_base, temp_base, st, planned) =
+        crate::probe::plan(p, 2, |i| is_if(i.opcode) || probe_dst(i).is_some())?;
     let mut b = Builder::new(p, out_base, temp_base, planned, 8);
     let step = b.slot();
     let scratch = b.slot();

@@ -301,12 +301,7 @@ pub fn final_buffers(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn origin(text: &str) -> NvOrigin {
-        let p = nv::parse(text, "t").unwrap();
-        let l = nv::lower(&p).unwrap();
-        NvOrigin::of(&l.program).unwrap().clone()
-    }
+    use crate::plan::tests::origin;
 
     #[test]
     fn table_x1_values_of_a_dispatch_along_x() {

@@ -442,10 +442,11 @@ pub fn place_points(text: &str, k: u32, p: u32) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn origin(text: &str) -> NvOrigin {
+    /// The NV origin of `text` lowered (the compute plan's tests use it too).
+    pub(crate) fn origin(text: &str) -> NvOrigin {
         let p = nv::parse(text, "t").unwrap();
         let l = nv::lower(&p).unwrap();
         NvOrigin::of(&l.program).unwrap().clone()

@@ -115,14 +115,10 @@ END
             "MOV.F result.attrib[0] (LT), 1;"
         ]
     );
-    let l = &r.lowered;
-    let (file, dimension, index) = l.names.lookup_key(l.stage, "vertex.attrib[1]").unwrap();
-    let key = RegKey {
-        file,
-        dimension,
-        index,
-    };
-    assert_eq!(r.inputs.registers[&key], vec![[(-1i32) as u32, 1, 0, 0]]);
+    assert_eq!(
+        input_words(&r, "vertex.attrib[1]"),
+        vec![[(-1i32) as u32, 1, 0, 0]]
+    );
 }
 
 /// A partly written TEMP still becomes a fresh attribute: `b.x = a0.x + a0.x` with a0.x =
@@ -155,14 +151,22 @@ END
             "MOV.F result.attrib[0] (LT), 1;"
         ]
     );
+    assert_eq!(
+        input_words(&r, "vertex.attrib[1]"),
+        vec![[(-1i32) as u32, 0, 0, 0]]
+    );
+}
+
+/// The words the reduced inputs give the NV binding `name` (the key its lowering maps it to).
+fn input_words(r: &ReducedNv, name: &str) -> Vec<[u32; 4]> {
     let l = &r.lowered;
-    let (file, dimension, index) = l.names.lookup_key(l.stage, "vertex.attrib[1]").unwrap();
+    let (file, dimension, index) = l.names.lookup_key(l.stage, name).unwrap();
     let key = RegKey {
         file,
         dimension,
         index,
     };
-    assert_eq!(r.inputs.registers[&key], vec![[(-1i32) as u32, 0, 0, 0]]);
+    r.inputs.registers[&key].clone()
 }
 
 thread_local! {

@@ -69,9 +69,11 @@ fn insn_lines(p: &NvProgram) -> Vec<String> {
 /// `ADD u (LT), k, k; MOV result.attrib[0], u;`: the sum is written under the condition
 /// and copied out. Retargeting writes it to the output directly and drops the copy; then
 /// the first source becomes the literal 0 (0 + k.x = -1 and 0 + k.y = 2 still differ from
-/// the output's initial 0, so the swapped test still shows), the second cannot (0 + 0 is
-/// the initial value: nothing diverges), and the flag update cannot go (without it no
-/// test passes).
+/// the output's initial 0, so the swapped test still shows), the second cannot become 0
+/// (0 + 0 is the initial value: nothing diverges) but becomes 1 (0 + 1 = 1 on every
+/// component, written where the swapped tests differ); a constant written under a
+/// condition is then `MOV .. (LT), 1`. The flag update cannot go (without it no test
+/// passes).
 #[test]
 fn a_copied_result_is_written_to_the_output_directly() {
     let text = "!!NVvp5.0
@@ -87,7 +89,7 @@ END
     assert_eq!(r.divergence.signature.to_string(), "jit-branch-none");
     assert_eq!(
         insn_lines(&r.program),
-        ["MOV.F.CC t, k;", "ADD.F result.attrib[0] (LT), 0, k;"]
+        ["MOV.F.CC t, k;", "MOV.F result.attrib[0] (LT), 1;"]
     );
 }
 
@@ -122,38 +124,69 @@ END
 }
 
 /// A partly written TEMP still becomes a fresh attribute: `b.x = a0.x + a0.x` with a0.x =
-/// -1 is the only component of `b` ever written (NV TEMPs start undefined,
-/// NV_gpu_program4 §2.X.3.4), and only `t.x` takes its flags. The ADD's first source
-/// becomes 0 (b.x = -1 keeps x < 0 while CC.y stays ZF from `MOV.S.CC t, 0`), its second
-/// cannot (b.x = 0: no test passes); the flag update's source cannot be 0 either, so it
-/// becomes an attribute carrying b's value, (-1, 0, 0, 0): the undefined y, z, w as 0,
-/// the engines' start (INTERFACE.md). Then the ADD computes nothing anyone reads and goes.
-/// `MOV.S.CC t, 0` stays: without it CC.y is undefined, the conditional write's test for
-/// y too, and the oracle leaves the invocation unconstrained (nothing is compared).
+/// -4 is the only component of `b` ever written (NV TEMPs start undefined,
+/// NV_gpu_program4 §2.X.3.4), and only `t.x` takes the flags of `b.x + 5` = -3. No source
+/// of the first ADD can be a small literal (0, 1 or -1 for either gives b.x + 5 >= 0: the
+/// x test fails like the y test, which stays ZF from `MOV.S.CC t, 0`), nor can `b` in the
+/// flag update (5, 6 or 4); so `b` there becomes an attribute carrying its value, (-8, 0,
+/// 0, 0): the undefined y, z, w as 0, the engines' start (INTERFACE.md). Then the first
+/// ADD computes nothing anyone reads and goes. `MOV.S.CC t, 0` stays: without it CC.y is
+/// undefined, the conditional write's test for y too, and the oracle leaves the
+/// invocation unconstrained (nothing is compared).
 #[test]
 fn a_partly_written_temp_becomes_a_fresh_attribute() {
     let text = "!!NVvp5.0
 TEMP b, t;
 MOV.S.CC t, 0;
 ADD.S b.x, vertex.attrib[0], vertex.attrib[0];
-MOV.S.CC t.x, b;
+ADD.S.CC t.x, b, 5;
 MOV.F result.attrib[0] (LT), 1;
 END
 ";
-    let r = reduce_with(text, Some([-1, 1, 0, 0]), &ReduceOptions::default());
+    let r = reduce_with(text, Some([-4, 1, 0, 0]), &ReduceOptions::default());
     assert!(r.complete);
     assert_eq!(r.divergence.signature.to_string(), "jit-branch-none");
     assert_eq!(
         insn_lines(&r.program),
         [
             "MOV.S.CC t, 0;",
-            "MOV.S.CC t.x, vertex.attrib[1];",
+            "ADD.S.CC t.x, vertex.attrib[1], 5;",
             "MOV.F result.attrib[0] (LT), 1;"
         ]
     );
     assert_eq!(
         input_words(&r, "vertex.attrib[1]"),
-        vec![[(-1i32) as u32, 0, 0, 0]]
+        vec![[(-8i32) as u32, 0, 0, 0]]
+    );
+}
+
+/// A source that must be nonzero becomes a small literal: with a0 = 2.0, `MUL.F t, a0,
+/// a0` gives `t` = 4, whose flags (GT) only `u.x` takes, while `u.y` keeps EQ from `MOV.F.CC
+/// u, 0`: the `(GT)` write passes for x and fails for y, which the swapped mask shows. The
+/// MUL's sources cannot be 0 (t = 0: EQ, like y) but can be 1 (t = 2, then 1: still GT);
+/// the flag update's source cannot be 0 but can be 1, after which nothing reads the MUL
+/// and it goes. Before the literal 1 was tried, that source became a fresh attribute
+/// carrying 4.0: one more input for the same finding.
+#[test]
+fn a_source_that_must_be_nonzero_becomes_the_literal_1() {
+    let text = "!!NVvp5.0
+TEMP t, u;
+MOV.F.CC u, 0;
+MUL.F t, vertex.attrib[0], vertex.attrib[0];
+MOV.F.CC u.x, t;
+MOV.F result.attrib[0] (GT), 1;
+END
+";
+    let r = reduce_with(text, Some([0x4000_0000; 4]), &ReduceOptions::default());
+    assert!(r.complete);
+    assert_eq!(r.divergence.signature.to_string(), "jit-branch-none");
+    assert_eq!(
+        insn_lines(&r.program),
+        [
+            "MOV.F.CC u, 0;",
+            "MOV.F.CC u.x, 1;",
+            "MOV.F result.attrib[0] (GT), 1;"
+        ]
     );
 }
 

@@ -25,13 +25,14 @@
 //!    mask.
 //! 5. **Operands** (`nv_operands.rs`): a result written straight to the
 //!    output a following `MOV` copies it to; condition-code updates, conditional write
-//!    masks and clamps dropped; a source replaced by the literal 0 or by a fresh attribute
-//!    carrying its (oracle) value; source modifiers and swizzles dropped.
+//!    masks and clamps dropped; a source replaced by the literal 0, 1 or -1 or by a fresh
+//!    attribute carrying its (oracle) value; source modifiers and swizzles dropped.
 //! 6. **Declarations** nothing reads any more (`TEMP`, `PARAM`, `OUTPUT`, ...).
 //!
 //! Every candidate must print as NV text that parses back (what `reduced.nv` holds), lower
 //! and validate.
 
+use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::{File, Program};
 use shaderdiff_nv::{self as nv, Declaration, NvProgram, NvStage, Statement};
 use shaderdiff_oracles::{Inputs, RegKey, Vec4};
@@ -95,6 +96,9 @@ struct Named {
     invocations: usize,
     registers: Vec<(String, Vec<Vec4>)>,
     constants: Vec<(String, Vec4)>,
+    /// Buffers by NV name (`program.storage[a]`, `image[u]`, ...): their IR index follows
+    /// first use, which a candidate may change.
+    buffers: Vec<(String, Vec<u8>)>,
     rest: Inputs,
 }
 
@@ -113,8 +117,19 @@ impl Named {
                 .iter()
                 .filter_map(|(k, v)| Some((name(k)?, *v)))
                 .collect(),
+            buffers: inputs
+                .buffers
+                .iter()
+                .filter(|(k, _)| k.file != File::Memory)
+                .filter_map(|(k, v)| Some((name(k)?, v.clone())))
+                .collect(),
             rest: Inputs {
-                buffers: inputs.buffers.clone(),
+                buffers: inputs
+                    .buffers
+                    .iter()
+                    .filter(|(k, _)| k.file == File::Memory || name(k).is_none())
+                    .map(|(k, v)| (*k, v.clone()))
+                    .collect(),
                 global: inputs.global.clone(),
                 textures: inputs.textures.clone(),
                 ..Inputs::default()
@@ -146,6 +161,20 @@ impl Named {
             if let Some(k) = key(n) {
                 inputs.constants.insert(k, *v);
             }
+        }
+        for (n, v) in &self.buffers {
+            if let Some(k) = key(n).filter(|k| k.file == File::Buffer) {
+                inputs.buffers.insert(k, v.clone());
+            }
+        }
+        // A texture on a unit the candidate no longer samples is invalid input for every
+        // engine (`shaderdiff_model::check::texture::check_inputs`): it goes with the last
+        // instruction that sampled it.
+        if let Ok(shape) = Shape::new(&l.program) {
+            let units = shape.textures();
+            inputs
+                .textures
+                .retain(|k, _| units.iter().any(|u| u.unit == k.index));
         }
         // The global and shared memory windows are rebuilt for this lowering (their MEMORY
         // indices follow first use, which a candidate may change): `nv_runtime::prepare`.

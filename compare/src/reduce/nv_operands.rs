@@ -8,11 +8,11 @@
 //!   conditional write mask (`(LT1)`), its clamp (`.SAT`/`.SSAT`).
 //! * **Constants**: a constant written under a condition mask becomes `MOV dst (cc), 1`
 //!   (a conditional write of 0 shows only over an earlier nonzero value, 1 needs none).
-//! * **Sources**: replace a source by the literal `0`; replace a source that reads a
-//!   computed value (a temporary, an output) by a fresh attribute carrying, per invocation,
-//!   the value the oracle computes for it there (NV_gpu_program4 §2.X.3.2 generic
-//!   attributes `vertex.attrib[n]`, `fragment.attrib[n]`), so the instructions that computed
-//!   it can go; drop the source's `-`/`|..|` and its swizzle.
+//! * **Sources**: replace a source by the literal `0`, `1` or `-1`; replace a source that
+//!   reads a computed value (a temporary, an output) by a fresh attribute carrying, per
+//!   invocation, the value the oracle computes for it there (NV_gpu_program4 §2.X.3.2
+//!   generic attributes `vertex.attrib[n]`, `fragment.attrib[n]`), so the instructions that
+//!   computed it can go; drop the source's `-`/`|..|` and its swizzle.
 
 use shaderdiff_model::File;
 use shaderdiff_nv::{
@@ -288,7 +288,7 @@ fn reads_words(i: &Instruction) -> bool {
         .is_none_or(|t| t.components() == 1 && t.bits() != Some(64))
 }
 
-/// Simpler sources: the literal 0, a fresh attribute with the value, no modifiers, no
+/// Simpler sources: a small literal, a fresh attribute with the value, no modifiers, no
 /// swizzle.
 fn sources(ctx: &mut Ctx) {
     for j in 0..ctx.program.statements.len() {
@@ -307,8 +307,22 @@ fn sources(ctx: &mut Ctx) {
     }
 }
 
-/// Replaces source `k` of the instruction at `j` by the literal 0 or by a fresh attribute
-/// carrying its value; whether one was kept.
+/// The literals a source is replaced by, in order: 0, 1 and -1 (as integers or floats,
+/// whatever the instruction's data type reads them as: NV_gpu_program4 §2.X.4.2 scalar
+/// operands are replicated to all four components). 0 alone is not enough where the
+/// value must be nonzero for the finding to show (a product that a miscompiled DP3 adds,
+/// a comparison that must pass), and it is what keeps an instruction that only gives a
+/// TEMP a defined value (TEMPs start undefined, §2.X.3.4) alive when no fresh attribute can
+/// carry the value (compute programs have none).
+fn small_literals() -> [Src; 3] {
+    let int = |value| SrcBase::Scalar(Literal::Int { value, hex: false });
+    let mut minus_one = plain(int(1));
+    minus_one.neg = true;
+    [plain(int(0)), plain(int(1)), minus_one]
+}
+
+/// Replaces source `k` of the instruction at `j` by a small literal ([`small_literals`])
+/// or by a fresh attribute carrying its value; whether one was kept.
 fn replace_source(ctx: &mut Ctx, j: usize, k: usize) -> bool {
     let Some(i) = insn(&ctx.program, j) else {
         return false;
@@ -318,13 +332,11 @@ fn replace_source(ctx: &mut Ctx, j: usize, k: usize) -> bool {
         _ => return false,
     };
     let words = reads_words(i);
-    let zero = SrcBase::Scalar(Literal::Int {
-        value: 0,
-        hex: false,
-    });
-    let cand = edited(&ctx.program, j, |i| i.srcs[k] = plain(zero));
-    if ctx.try_program(cand) {
-        return true;
+    for literal in small_literals() {
+        let cand = edited(&ctx.program, j, |i| i.srcs[k] = literal);
+        if ctx.try_program(cand) {
+            return true;
+        }
     }
     if is_given(&ctx.program, &base) || !words {
         return false;

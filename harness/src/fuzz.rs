@@ -25,7 +25,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use shaderdiff_generators::random::RandomConfig;
-use shaderdiff_generators::GENERATOR_VERSION;
 use shaderdiff_results::{FindingEntry, Store, StoreError, Summary, SummaryStatus};
 
 use crate::diff::{Differ, ORACLE};
@@ -294,7 +293,7 @@ impl Shared<'_> {
         Progress {
             version: PROGRESS_VERSION,
             argv: self.campaign.argv.clone(),
-            generator_version: GENERATOR_VERSION.to_string(),
+            generator_version: crate::fuzz_item::generator_version(&self.campaign.lang),
             done: to_ranges(&st.done),
             programs: s.programs.load(Ordering::Relaxed),
             mismatches: s.mismatches.load(Ordering::Relaxed),
@@ -335,7 +334,7 @@ impl Shared<'_> {
             shard: format!("{}/{}", c.shard.0, c.shard.1),
             lang: c.lang.clone(),
             jobs: c.jobs,
-            generator_version: GENERATOR_VERSION.to_string(),
+            generator_version: crate::fuzz_item::generator_version(&self.campaign.lang),
             fault: c.fault.clone(),
             unsupported: s.unsupported.load(Ordering::Relaxed),
             oracle_skipped: s.oracle_skipped.load(Ordering::Relaxed),

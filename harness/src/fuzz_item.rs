@@ -89,6 +89,23 @@ pub fn index_is_nv(lang: &str, index: u64) -> bool {
     }
 }
 
+/// The version of the generator that makes the programs of a campaign in language `lang`
+/// (`summary.json` and `progress.json` `generator_version`): the TGSI generator's
+/// ([`shaderdiff_generators::GENERATOR_VERSION`], `0.2.0`) for `tgsi`, the NV generator's
+/// ([`nv_gen::NV_GENERATOR_VERSION`], `nv-...`) for `nv` and `nv-alu`, the ARB generator's
+/// ([`nv_gen::ARB_GENERATOR_VERSION`], `arb-...`) for `arb`, and both, TGSI first, joined
+/// by `+` for `mixed` (`0.2.0+nv-...`). The NV and ARB versions carry their generator's
+/// prefix, so a version names its generator.
+pub fn generator_version(lang: &str) -> String {
+    let tgsi = shaderdiff_generators::GENERATOR_VERSION;
+    match lang {
+        "nv" | "nv-alu" => nv_gen::NV_GENERATOR_VERSION.to_string(),
+        "arb" => nv_gen::ARB_GENERATOR_VERSION.to_string(),
+        "mixed" => format!("{tgsi}+{}", nv_gen::NV_GENERATOR_VERSION),
+        _ => tgsi.to_string(),
+    }
+}
+
 /// Program `index` of `campaign`, in the language its `--lang` gives that index.
 ///
 /// An NV program the generator cannot lower (a generator bug; the generator's validity

@@ -287,14 +287,6 @@ pub fn canonical_argv(args: &FuzzArgs, seed: u64) -> Vec<String> {
 /// and `--jobs`.
 fn resumed_args(dir: &std::path::Path, now: &FuzzArgs) -> Result<(FuzzArgs, Progress), Failure> {
     let p = Progress::load(dir).map_err(Failure::BadInput)?;
-    if p.generator_version != shaderdiff_generators::GENERATOR_VERSION {
-        return Err(Failure::BadInput(format!(
-            "{}: the campaign used generator {}, this shaderdiff has {}: it cannot be resumed",
-            Progress::path(dir).display(),
-            p.generator_version,
-            shaderdiff_generators::GENERATOR_VERSION
-        )));
-    }
     let argv = std::iter::once("fuzz".to_string()).chain(p.argv.iter().cloned());
     let parsed = <FuzzOnly as clap::Parser>::try_parse_from(argv).map_err(|e| {
         Failure::BadInput(format!(
@@ -311,6 +303,16 @@ fn resumed_args(dir: &std::path::Path, now: &FuzzArgs) -> Result<(FuzzArgs, Prog
              the limit flags given now are ignored",
             limit_flags_text(&parsed.limits)
         );
+    }
+    // The generator of the campaign's language (an NV campaign is stale once the NV
+    // generator changes, whatever the TGSI generator's version).
+    let version = crate::fuzz_item::generator_version(&campaign_lang(&parsed.args));
+    if p.generator_version != version {
+        return Err(Failure::BadInput(format!(
+            "{}: the campaign used generator {}, this shaderdiff has {version}: it cannot be resumed",
+            Progress::path(dir).display(),
+            p.generator_version,
+        )));
     }
     crate::limits::set(parsed.limits);
     let mut args = parsed.args;
@@ -357,6 +359,17 @@ fn clock_seed() -> u64 {
     (t ^ (std::process::id() as u64) << 32) % 1_000_000_000
 }
 
+/// The campaign's language as the summary records it: `arb`, `nv-alu`, else `--lang`.
+fn campaign_lang(args: &FuzzArgs) -> String {
+    if args.arb_only {
+        "arb".into()
+    } else if args.nv_alu_only {
+        "nv-alu".into()
+    } else {
+        value_name(&args.lang())
+    }
+}
+
 /// The campaign `args` describe.
 pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
     let mut config = RandomConfig::with_defined_only(!args.allow_undefined);
@@ -382,13 +395,7 @@ pub fn campaign(args: &FuzzArgs, seed: u64) -> Campaign {
         reduce_cpu_time: args.reduce_cpu_time,
         log_programs: args.log_programs,
         fault: args.engines.inject_fault.clone(),
-        lang: if args.arb_only {
-            "arb".into()
-        } else if args.nv_alu_only {
-            "nv-alu".into()
-        } else {
-            value_name(&args.lang())
-        },
+        lang: campaign_lang(args),
         step_limit: args.engines.step_limit,
         // The limits are global flags, recorded after the campaign's own (only those not
         // at their defaults); workers get them from `limits::worker_args` instead.

@@ -15,7 +15,11 @@
 //! `diff` picks up by itself), so `shaderdiff diff FILE` replays the finding. One summary
 //! line on stderr.
 //!
-//! Exit status: 0 reduced; 2 bad input, or nothing to reduce (no engine diverges on the
+//! Budget: `--reduce-cpu-time` (default 30 s, the reducing thread's CPU time, as `fuzz`'s)
+//! and `--time` (wall clock, no default); at the end of either the smallest program so far
+//! is written and the summary line says "stopped early".
+//!
+//! Exit status: 0 reduced (also when stopped early); 2 bad input, or nothing to reduce (no engine diverges on the
 //! given inputs); 3 no engine to compare; 1 an output file could not be written.
 
 use std::path::PathBuf;
@@ -36,7 +40,7 @@ use crate::diff::Differ;
 use crate::inputs;
 use crate::reduce::nv::{insn_count, reduce_nv, ReducedNv};
 use crate::reduce::{
-    reduce, size, stamped_text, ReduceError, ReduceOptions, Reduced, REDUCE_STEP_LIMIT,
+    reduce, size, stamped_text, ClockBudget, ReduceError, ReduceOptions, Reduced, REDUCE_STEP_LIMIT,
 };
 
 /// `shaderdiff reduce` arguments.
@@ -70,6 +74,12 @@ pub struct ReduceArgs {
     /// Stop after this long and keep the smallest program so far (`30s`, `5m`).
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
     pub time: Option<Duration>,
+    /// CPU-time budget of the reduction, as `fuzz --reduce-cpu-time`: CPU time of the
+    /// thread that reduces (the engines run in it), which waiting for a core on a loaded
+    /// machine does not use up. At the end of the budget the smallest program so far is
+    /// written (exit 0, "stopped early"). Stops at whichever of it and `--time` ends first.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub reduce_cpu_time: Duration,
 }
 
 /// Reduces `program` for the first engine of `differ` that diverges on one of `sets`
@@ -187,7 +197,11 @@ fn run(args: &ReduceArgs) -> Result<(), Failure> {
     ));
     crate::common::prepare_sets(&program, names.as_ref(), &mut sets, &name)?;
     let opts = ReduceOptions {
-        deadline: args.time.map(|t| start + t),
+        deadline: args.time.and_then(|t| start.checked_add(t)),
+        cpu: Some(ClockBudget::starting_now(
+            crate::cpu_clock::thread_cpu_time,
+            args.reduce_cpu_time,
+        )),
         ..ReduceOptions::default()
     };
     // Candidates run with a small step budget; the original may need the full one.

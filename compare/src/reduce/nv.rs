@@ -6,7 +6,10 @@
 //! type may change. The type of a lowered NV program's channel is an artifact of the
 //! lowering (hidden temporaries, condition-code moves, `.F`/`.S` operand types of unrelated
 //! writes to the same variable): keeping it would keep such writes alive in the reproducer.
-//! The reduced program's own signature is the one reported.
+//! The reduced program's own signature is the one reported. A divergence the probes could
+//! not place (class `unknown`: a geometry program's global store, say, defeats the
+//! instrumentation) may become a located one once what hid it is gone: the first located
+//! class a candidate shows is kept from then on, as the finding's class.
 //!
 //! Candidates are NV programs ([`NvProgram`]): each is lowered with
 //! [`shaderdiff_nv::lower`] (a candidate the lowering refuses, or whose IR does not
@@ -186,6 +189,9 @@ impl Named {
     }
 }
 
+/// The opcode class of a divergence nothing located ([`crate::signature::locate`]).
+const UNLOCATED: &str = "unknown";
+
 /// What keeps a candidate: its divergence when it shows the finding (lowered, with its
 /// inputs keyed by that lowering's IR registers), `None` otherwise.
 type Judge<'a> = dyn FnMut(&NvProgram, &nv::Lowered, &Inputs) -> Option<Divergence> + 'a;
@@ -236,7 +242,7 @@ impl Ctx<'_> {
 }
 
 /// The divergence of `p` on engine `e` when its signature has `target`'s engine and opcode
-/// class (module docs).
+/// class, or any class when `target`'s is `unknown` (module docs).
 fn judge(
     differ: &Differ,
     e: usize,
@@ -246,7 +252,8 @@ fn judge(
 ) -> Option<Divergence> {
     let outcome = diverging_outcome(differ, e, p, inputs)?;
     let d = locate(differ, e, p, inputs, &outcome);
-    (d.signature.engine == target.engine && d.signature.class == target.class).then_some(d)
+    let class = target.class == UNLOCATED || d.signature.class == target.class;
+    (d.signature.engine == target.engine && class).then_some(d)
 }
 
 /// Reduces the NV program `program` on `inputs` (keyed by the IR registers of
@@ -278,9 +285,13 @@ pub fn reduce_nv(
             });
         }
     }
-    let target = div.signature.clone();
-    let mut judge_ir =
-        |_: &NvProgram, l: &nv::Lowered, i: &Inputs| judge(differ, engine, &l.program, i, &target);
+    let mut target = div.signature.clone();
+    let mut judge_ir = |_: &NvProgram, l: &nv::Lowered, i: &Inputs| {
+        let d = judge(differ, engine, &l.program, i, &target)?;
+        // Once located, the divergence keeps its class (module docs).
+        target = d.signature.clone();
+        Some(d)
+    };
     let ctx = Ctx {
         judge: &mut judge_ir,
         opts,

@@ -10,9 +10,13 @@
 //! bug that some programs hit), so a campaign sees both healthy and dying programs and a
 //! reducer can shrink a dying program to the trigger: `test-segfault` (raises SIGSEGV while
 //! compiling a program with BREV), `test-abort` (aborts while compiling a program with
-//! POPC), `test-hang` (sleeps forever running a program with UBFE), `test-oom` (asks for
+//! POPC), `test-hang` (spins forever running a program with UBFE), `test-oom` (asks for
 //! 64 TiB while compiling a program with LSB: the allocation fails and Rust aborts with
 //! "memory allocation of ... failed", which the supervisor counts as resource exhaustion).
+//! `test-hang` spins, as compiled code caught in an infinite loop does, so it uses CPU
+//! time. `test-stall` is no fault at all as far as results go: running a program with UBFE
+//! first sleeps [`STALL`], silent and using no CPU, as a worker that waits for a core on a
+//! loaded machine is; the supervisor must not take that for a hang.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -47,11 +51,19 @@ pub const TEST_FAULTS: &[FaultDef] = &[
         mode: FaultMode::Tgsi,
     },
     FaultDef {
+        name: "test-stall",
+        description: "test only: running a program that uses UBFE first sleeps 3 s (silent, no CPU time), then gives correct results",
+        mode: FaultMode::Tgsi,
+    },
+    FaultDef {
         name: "test-oom",
         description: "test only: compiling a program that uses LSB allocates 64 TiB (allocation failure)",
         mode: FaultMode::Tgsi,
     },
 ];
+
+/// How long `test-stall` keeps a run silent.
+pub const STALL: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Whether `name` is a test-only fault name (`test-` prefix).
 pub fn is_test_fault(name: &str) -> bool {
@@ -68,6 +80,9 @@ pub fn wrap(engine: Box<dyn Engine>, config: &EngineConfig) -> Box<dyn Engine> {
         Some("test-abort") => dies(Opcode::POPC, Death::Abort),
         Some("test-hang") => dies(Opcode::UBFE, Death::Hang),
         Some("test-oom") => dies(Opcode::LSB, Death::OutOfMemory),
+        Some("test-stall") => Misbehaviour::Stalls {
+            trigger: Opcode::UBFE,
+        },
         _ => return engine,
     };
     Box::new(TestFault { inner: engine, how })
@@ -98,7 +113,7 @@ impl Death {
             }
             Death::Abort => std::process::abort(),
             Death::Hang => loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
+                std::hint::spin_loop();
             },
             Death::OutOfMemory => {
                 // 64 TiB: more than any machine or address-space limit grants, so the
@@ -123,6 +138,8 @@ enum Misbehaviour {
     /// `test-segfault`, `test-abort`, `test-hang`, `test-oom`: dies on programs that use
     /// `trigger`.
     Dies { trigger: Opcode, death: Death },
+    /// `test-stall`: a run of a program that uses `trigger` sleeps [`STALL`] first.
+    Stalls { trigger: Opcode },
 }
 
 /// An engine with a test-only fault: delegates to `inner`, then misbehaves.
@@ -131,7 +148,8 @@ struct TestFault {
     how: Misbehaviour,
 }
 
-/// The compiled form of a [`TestFault`] engine: the inner one, and whether running it dies.
+/// The compiled form of a [`TestFault`] engine: the inner one, and whether the program
+/// triggers the fault (running it dies or stalls).
 struct TestFaultCompiled {
     inner: Box<dyn Compiled>,
     dies: bool,
@@ -154,11 +172,13 @@ impl TestFault {
         program: &Program,
         compiled: Result<Box<dyn Compiled>, EngineError>,
     ) -> Result<Box<dyn Compiled>, EngineError> {
-        let Misbehaviour::Dies { trigger, death } = self.how else {
-            return compiled;
+        let (trigger, death) = match self.how {
+            Misbehaviour::Dies { trigger, death } => (trigger, Some(death)),
+            Misbehaviour::Stalls { trigger } => (trigger, None),
+            Misbehaviour::Nondeterministic(_) => return compiled,
         };
         let dies = program.instructions.iter().any(|i| i.opcode == trigger);
-        if dies && death.at_compile() {
+        if let Some(death) = death.filter(|d| dies && d.at_compile()) {
             death.strike();
         }
         compiled.map(|inner| Box::new(TestFaultCompiled { inner, dies }) as Box<dyn Compiled>)
@@ -203,6 +223,15 @@ impl Engine for TestFault {
                 };
                 if c.dies {
                     death.strike();
+                }
+                self.inner.run(c.inner.as_ref(), inputs)
+            }
+            Misbehaviour::Stalls { .. } => {
+                let Some(c) = compiled.as_any().downcast_ref::<TestFaultCompiled>() else {
+                    return self.inner.run(compiled, inputs);
+                };
+                if c.dies {
+                    std::thread::sleep(STALL);
                 }
                 self.inner.run(c.inner.as_ref(), inputs)
             }

@@ -45,6 +45,27 @@ pub fn thread_and_children_cpu_time() -> Duration {
     thread_cpu_time() + children
 }
 
+/// CPU time (user and system, all threads) that process `pid` has used: proc(5)'s
+/// `/proc/PID/stat` fields 14 (`utime`) and 15 (`stime`), in clock ticks
+/// (`sysconf(_SC_CLK_TCK)`, 10 ms on Linux). `None` where it cannot be read (not Linux, or
+/// the process is gone and reaped). The supervisor's clock for worker hangs
+/// ([`crate::isolate::hangs`]).
+pub fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 2 (the command name) is in parentheses and may hold spaces; fields 3.. follow
+    // the last ')'.
+    let rest = stat.get(stat.rfind(')')?.checked_add(1)?..)?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let tick = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let tick = u64::try_from(tick).ok().filter(|&t| t > 0)?;
+    let ticks = utime.checked_add(stime)?;
+    let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(tick);
+    Some(Duration::from_nanos(u64::try_from(nanos).ok()?))
+}
+
 /// The budget of one reduction starting now: at most `cpu` of this thread's CPU time and
 /// at most `wall` of wall-clock time, whichever ends first.
 pub fn reduce_options(wall: Duration, cpu: Duration) -> ReduceOptions {
@@ -68,6 +89,45 @@ fn with_clock(wall: Duration, cpu: Duration, clock: fn() -> Duration) -> ReduceO
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A child that sleeps uses (almost) no CPU time; one that spins uses about as much
+    /// as it runs. proc(5): utime and stime count the process's own time only.
+    #[test]
+    fn process_cpu_time_counts_a_childs_work() {
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let slept = process_cpu_time(sleeper.id()).expect("readable /proc");
+        sleeper.kill().unwrap();
+        sleeper.wait().unwrap();
+        assert!(
+            slept < Duration::from_millis(100),
+            "sleeping used {slept:?}"
+        );
+        let mut spinner = std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let mut used = Duration::ZERO;
+        while used < Duration::from_millis(200) && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(50));
+            used = process_cpu_time(spinner.id()).unwrap_or_default();
+        }
+        spinner.kill().unwrap();
+        spinner.wait().unwrap();
+        assert!(
+            used >= Duration::from_millis(200),
+            "spinning used only {used:?}"
+        );
+        assert!(
+            used <= start.elapsed() * 2,
+            "{used:?} of CPU in {:?}",
+            start.elapsed()
+        );
+    }
 
     /// Sleeping uses no CPU time; spinning does, about as much as the wall clock shows
     /// (the thread runs whenever it is not descheduled; the bound allows for a loaded

@@ -11,8 +11,10 @@
 //! the supervisor, which stops the workers itself), is killed by the kernel when the
 //! supervising thread goes (`PR_SET_PDEATHSIG`, Linux), and may get an address-space limit
 //! (`RLIMIT_AS`) so that a runaway allocation fails inside the worker instead of
-//! exhausting the machine. [`WorkerProcess::recv`] waits at most a given time for the next
-//! message; a worker that stays silent longer is killed and reported as [`Death::Timeout`].
+//! exhausting the machine. [`WorkerProcess::recv`] waits for the next message; a worker
+//! that stays silent until it [`hangs`] (its timeout of both wall-clock and CPU time, or
+//! [`WALL_BACKSTOP_FACTOR`] times its timeout of wall-clock time) is killed and reported as
+//! [`Death::Timeout`].
 //!
 //! **How a worker died** ([`Death`]): killed by us on timeout (`Timeout`); resource
 //! exhaustion (`Poisoned`, wasmtime's term: the allocator's "memory allocation of N bytes
@@ -29,9 +31,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
+
+use crate::cpu_clock::process_cpu_time;
 use serde::Serialize;
 
 /// Bytes of a worker's stderr kept for the death report.
@@ -39,6 +43,31 @@ pub const STDERR_TAIL: usize = 8192;
 
 /// The per-request time limit when none is given (`--timeout`).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many times its timeout a silent worker that uses no CPU time may wait before it
+/// [`hangs`]: one blocked for good (a deadlock) is still caught, while one that waits for
+/// a core on a loaded machine gets its timeout's worth of CPU time.
+pub const WALL_BACKSTOP_FACTOR: u32 = 10;
+
+/// How often the supervisor looks at a silent worker's CPU time once its timeout of wall
+/// time has passed.
+const HANG_POLL: Duration = Duration::from_millis(100);
+
+/// Whether a worker that has been silent for `wall`, using `cpu` of CPU time meanwhile
+/// (`None`: unknown), hangs under `timeout`: it has had `timeout` of wall-clock time *and*
+/// used `timeout` of CPU time (a worker that runs but says nothing), or has been silent for
+/// [`WALL_BACKSTOP_FACTOR`] × `timeout` whatever it used. With the CPU time unknown, the
+/// wall clock alone decides. A machine so loaded that a program's run takes longer than
+/// `timeout` in wall time therefore never makes a timeout finding by itself.
+pub fn hangs(timeout: Duration, wall: Duration, cpu: Option<Duration>) -> bool {
+    let backstop = timeout.saturating_mul(WALL_BACKSTOP_FACTOR);
+    wall >= backstop || (wall >= timeout && cpu.map_or(true, |c| c >= timeout))
+}
+
+/// CPU time process `pid` has used since it had used `cpu0`.
+fn cpu_since(pid: u32, cpu0: Option<Duration>) -> Option<Duration> {
+    Some(process_cpu_time(pid)?.saturating_sub(cpu0?))
+}
 
 /// What starts a worker.
 #[derive(Clone, Debug)]
@@ -199,12 +228,14 @@ pub fn run_once(spec: &WorkerSpec, timeout: Duration) -> std::io::Result<Option<
         }
         String::from_utf8_lossy(&buf[buf.len().saturating_sub(STDERR_TAIL)..]).into_owned()
     });
-    let start = std::time::Instant::now();
+    let start = Instant::now();
+    let pid = child.id();
+    let cpu0 = process_cpu_time(pid);
     let status = loop {
         if let Some(s) = child.try_wait()? {
             break s;
         }
-        if start.elapsed() >= timeout {
+        if start.elapsed() >= timeout && hangs(timeout, start.elapsed(), cpu_since(pid, cpu0)) {
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
@@ -325,25 +356,43 @@ impl WorkerProcess {
             .is_ok()
     }
 
-    /// The next message, waiting at most `timeout`. A worker that stays silent that long is
+    /// The next message. A worker that stays silent until it [`hangs`] under `timeout` is
     /// killed (`Died(Timeout)`); one that exits, or writes something that is not a message,
     /// is reported dead with its classified exit.
     pub fn recv<T: DeserializeOwned>(&mut self, timeout: Duration) -> Recv<T> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(Some(line)) => match serde_json::from_str(&line) {
-                Ok(m) => Recv::Message(m),
-                Err(e) => {
-                    self.kill();
-                    Recv::Died(Death::Crash {
-                        class: "protocol".into(),
-                        detail: format!("unreadable worker message ({e}): {}", line.trim()),
-                    })
+        let start = Instant::now();
+        let pid = self.child.id();
+        let cpu0 = process_cpu_time(pid);
+        loop {
+            let wall = start.elapsed();
+            let wait = timeout
+                .checked_sub(wall)
+                .unwrap_or(HANG_POLL)
+                .max(HANG_POLL);
+            match self.lines.recv_timeout(wait) {
+                Ok(Some(line)) => return self.message(&line),
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => return Recv::Died(self.reap()),
+                Err(RecvTimeoutError::Timeout) => {
+                    let used = cpu_since(pid, cpu0);
+                    if hangs(timeout, start.elapsed(), used) {
+                        self.kill();
+                        return Recv::Died(Death::Timeout);
+                    }
                 }
-            },
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => Recv::Died(self.reap()),
-            Err(RecvTimeoutError::Timeout) => {
+            }
+        }
+    }
+
+    /// One line from the worker as a message; a line that is none kills the worker.
+    fn message<T: DeserializeOwned>(&mut self, line: &str) -> Recv<T> {
+        match serde_json::from_str(line) {
+            Ok(m) => Recv::Message(m),
+            Err(e) => {
                 self.kill();
-                Recv::Died(Death::Timeout)
+                Recv::Died(Death::Crash {
+                    class: "protocol".into(),
+                    detail: format!("unreadable worker message ({e}): {}", line.trim()),
+                })
             }
         }
     }
@@ -466,6 +515,32 @@ pub use shaderdiff_compare::limits::parse_memory;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule of [`hangs`], read off its definition: both clocks must reach the
+    /// timeout, or the wall clock alone its backstop; an unknown CPU time leaves the wall
+    /// clock alone.
+    #[test]
+    fn hangs_needs_cpu_time_or_the_backstop() {
+        let s = Duration::from_secs;
+        let t = s(10);
+        assert!(!hangs(t, s(9), Some(s(9))), "before the timeout");
+        assert!(hangs(t, s(10), Some(s(10))), "a silent, spinning worker");
+        assert!(!hangs(t, s(30), Some(s(3))), "a worker waiting for a core");
+        assert!(
+            !hangs(t, s(99), Some(s(0))),
+            "a blocked worker before the backstop"
+        );
+        assert!(
+            hangs(t, s(100), Some(s(0))),
+            "a blocked worker at the backstop"
+        );
+        assert!(
+            hangs(t, s(10), None),
+            "CPU time unknown: the wall clock decides"
+        );
+        assert!(!hangs(t, s(9), None));
+        assert!(hangs(Duration::MAX, Duration::MAX, Some(Duration::ZERO)));
+    }
     use std::os::unix::process::ExitStatusExt;
     use std::process::ExitStatus;
 

@@ -138,6 +138,39 @@ fn a_hanging_engine_is_a_timeout_finding() {
     assert_eq!(report["verdict"], "timeout");
 }
 
+/// A worker silent for longer than `--timeout` while it uses no CPU time is not hanging
+/// (harness/src/isolate.rs `hangs`): `test-stall` sleeps 3 s on programs with UBFE, as a
+/// worker waiting for a core on a loaded machine would, and then gives correct results.
+/// The campaign records no finding and compares every program.
+#[test]
+fn a_silent_worker_that_uses_no_cpu_time_is_not_a_timeout() {
+    let dir = scratch("iso-stall");
+    let hit = programs_using(Opcode::UBFE, 24);
+    assert!(!hit.is_empty(), "the trigger must occur in the stream");
+    let out = dir.display().to_string();
+    let o = run(&[
+        "fuzz",
+        "--seed",
+        "1",
+        "--programs",
+        "24",
+        "--jobs",
+        "2",
+        "--inject-fault",
+        "test-stall",
+        "--timeout",
+        "1s",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let s = json(&dir.join("summary.json"));
+    assert_eq!(s["status"], "complete", "{s}");
+    assert_eq!(s["programs"], 24, "{s}");
+    assert_eq!(s["mismatches"], 0, "{s}");
+    assert!(s["findings"].as_array().unwrap().is_empty(), "{s}");
+}
+
 #[test]
 fn running_out_of_memory_is_poisoned_not_a_mismatch() {
     let dir = scratch("iso-oom");

@@ -158,6 +158,11 @@ fn swarm_draws_vary_features_and_opcode_pools() {
                         | Opcode::DDY
                         | Opcode::DDX_FINE
                         | Opcode::DDY_FINE
+                        // Vote statements, like derivatives, are not drawn from the pool.
+                        | Opcode::VOTE_ANY
+                        | Opcode::VOTE_ALL
+                        | Opcode::VOTE_EQ
+                        | Opcode::READ_FIRST
                 );
                 assert!(
                     structural || b.swarm.opcodes.contains(&op),

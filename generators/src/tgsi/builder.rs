@@ -62,6 +62,8 @@ pub(super) struct Builder<'a, 'c> {
     /// directly: the first output reads it half the time, so the value a program computes
     /// last is observed more often than through a random register.
     pub last_temp: Option<Register>,
+    /// Whether an invocation may have demoted itself (DEMOTE) by the current point.
+    pub may_demote: bool,
 }
 
 /// A register-only source: identity swizzle, no modifiers.
@@ -268,7 +270,10 @@ impl Builder<'_, '_> {
                 self.emit(Opcode::KILL_IF, vec![], vec![s]);
                 self.may_kill = true;
             }
-            1 => self.push0(Opcode::DEMOTE),
+            1 => {
+                self.push0(Opcode::DEMOTE);
+                self.may_demote = true;
+            }
             _ if depth > 0 => {
                 self.push0(Opcode::KILL);
                 self.may_kill = true;
@@ -305,11 +310,15 @@ impl Builder<'_, '_> {
 
     /// An inter-lane vote or read (tgsi.rst "Inter-lane opcodes"). In defined-only mode its
     /// source is uniform (a CONST or IMM register: the same word in every invocation) and
-    /// no invocation may have been killed before it, so every grouping of the invocations
-    /// gives the same result (the oracle's thread-group model, `oracle/src/interp/vote.rs`);
-    /// otherwise the source is uniform half the time.
-    fn vote(&mut self) {
-        if self.cfg.defined_only && self.may_kill {
+    /// it sits at the main program's top level before any KILL, DEMOTE or CAL that may
+    /// kill (killed and demoted invocations may take part with unknown values; inside a
+    /// loop a later KILL would reach it on the next iteration), so every grouping of the
+    /// invocations gives the same result (the oracle's thread-group model,
+    /// `oracle/src/interp/vote.rs`); otherwise the source is uniform half the time.
+    fn vote(&mut self, depth: usize) {
+        let restricted =
+            depth > 0 || self.current_sub.is_some() || self.may_kill || self.may_demote;
+        if self.cfg.defined_only && restricted {
             self.arith();
             return;
         }
@@ -371,7 +380,7 @@ impl Builder<'_, '_> {
             3 if depth > 0 && self.c.chance(30) => self.push0(Opcode::NOP),
             4 if self.f.kill => self.kill(depth),
             6 | 7 if self.l.gs_vertices > 0 => self.emit_vertex(),
-            8 if self.c.chance(40) => self.vote(),
+            8 if self.c.chance(40) => self.vote(depth),
             5 if self.f.derivatives => {
                 if !self.derivative(depth) {
                     self.arith();
@@ -673,6 +682,7 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
         calls: Vec::new(),
         may_kill: false,
         last_temp: None,
+        may_demote: false,
         c: choices,
     };
     // The main body: top-level statements until the budget (or the stream) runs out.

@@ -23,7 +23,7 @@ use crate::tgsi::{build, Features, GenConfig, Swarm};
 
 /// Version of the generators' output. Bump it whenever the same seed and configuration
 /// would give a different program or inputs, so stored corpora are recognised as stale.
-pub const GENERATOR_VERSION: &str = "0.2.0";
+pub const GENERATOR_VERSION: &str = "0.3.0";
 
 /// Domain-separation tags of the two ChaCha keys derived from a campaign seed.
 const PROGRAM_KEY: u64 = 0x7467_7369_2d70_726f; // "tgsi-pro"

@@ -49,7 +49,7 @@ pub use fuzz::NvFuzzProgram;
 
 /// Version of the NV generator's output; bump it whenever the same seed would give a
 /// different NV program or inputs.
-pub const NV_GENERATOR_VERSION: &str = "nv-0.4.0";
+pub const NV_GENERATOR_VERSION: &str = "nv-0.5.0";
 
 /// Domain-separation tags of the NV generator's ChaCha keys (distinct from the TGSI ones).
 const PROGRAM_KEY: u64 = 0x6e76_2d70_726f_6731; // "nv-prog1"

@@ -18,6 +18,10 @@ pub const GUARD_INT_IMM: i32 = 2;
 pub const GUARD_FLOAT_IMM: i32 = 3;
 /// See [`GUARD_FLOAT_IMM`].
 pub const GUARD_FLOAT_IMM2: i32 = 4;
+/// `IMM[5]` INT32 `{1025, 1100, 2000, -1100}`, in 64-bit programs only (`GenConfig::wide`):
+/// DLDEXP exponents beyond binary64's exponent range (tgsi.rst "DLDEXP"), whose results
+/// are finite for small or denormal doubles.
+pub const WIDE_EXP_IMM: i32 = 5;
 
 /// Register counts and reserved registers of the program being built.
 pub(super) struct Layout {
@@ -54,6 +58,12 @@ pub(super) struct Builder<'a, 'c> {
     /// Whether an invocation may have been killed (KILL/KILL_IF, or a CAL to a subroutine
     /// that may kill) by the current point of the main program.
     pub may_kill: bool,
+    /// The TEMP the latest arithmetic instruction of the main program wrote
+    /// directly: the first output reads it half the time, so the value a program computes
+    /// last is observed more often than through a random register.
+    pub last_temp: Option<Register>,
+    /// Whether an invocation may have demoted itself (DEMOTE) by the current point.
+    pub may_demote: bool,
 }
 
 /// A register-only source: identity swizzle, no modifiers.
@@ -89,14 +99,19 @@ impl Builder<'_, '_> {
     /// `[ADDR[0].x + array_base]`: ADDR[0].x is only ever set from IMM[0] (0..=3), so
     /// indirect accesses stay inside the 4-register ARRAY(1).
     fn addr_index(&self) -> Index {
+        Self::addr_offset(self.l.array_base as i32, 1)
+    }
+
+    /// `[ADDR[0].x + offset]` naming `ARRAY(array_id)` (0: no array).
+    fn addr_offset(offset: i32, array_id: u32) -> Index {
         Index {
-            value: self.l.array_base as i32,
+            value: offset,
             indirect: Some(Indirect {
                 file: File::Address,
                 index: 0,
                 component: 0,
             }),
-            array_id: 1,
+            array_id,
         }
     }
 
@@ -115,11 +130,23 @@ impl Builder<'_, '_> {
             0 | 1 => Register::new(File::Input, self.c.below(self.l.inputs as usize) as i32),
             2 => Register::new(File::Const, self.c.below(self.l.consts as usize) as i32),
             3 => Register::new(File::Immediate, self.c.below(self.immediates.len()) as i32),
-            4 if self.f.indirect && self.c.chance(50) => Register {
-                file: File::Temp,
-                index: self.addr_index(),
-                dimension: None,
-            },
+            4 if self.f.indirect && self.c.chance(50) => {
+                if self.c.chance(30) {
+                    // `CONST[ADDR[0].x]`: the layout declares at least 4 constants when
+                    // indirect addressing is on, so ADDR (0..=3) stays in bounds.
+                    Register {
+                        file: File::Const,
+                        index: Self::addr_offset(0, 0),
+                        dimension: None,
+                    }
+                } else {
+                    Register {
+                        file: File::Temp,
+                        index: self.addr_index(),
+                        dimension: None,
+                    }
+                }
+            }
             _ => Register::new(File::Temp, self.c.below(self.l.temps as usize) as i32),
         }
     }
@@ -142,6 +169,13 @@ impl Builder<'_, '_> {
 
     fn dst(&mut self) -> Dst {
         let reg = match self.c.below(6) {
+            // `OUT[ADDR[0].x]`: the layout declares at least 4 outputs when indirect
+            // addressing is on (ADDR is 0..=3), so the write stays in bounds.
+            0 if self.f.indirect && self.c.chance(25) => Register {
+                file: File::Output,
+                index: Self::addr_offset(0, 0),
+                dimension: None,
+            },
             0 => Register::new(File::Output, self.c.below(self.l.outputs as usize) as i32),
             1 if self.f.indirect && self.c.chance(40) => Register {
                 file: File::Temp,
@@ -191,7 +225,20 @@ impl Builder<'_, '_> {
         if self.cfg.defined_only {
             self.guard_sources(op, &mut src);
         }
-        let mut insn = Instruction::new(op, vec![self.dst()], src);
+        if op == Opcode::DLDEXP && self.cfg.wide && !self.cfg.syntax_coverage && self.c.chance(50) {
+            // Exponents past binary64's range (tgsi.rst DLDEXP reads src1.x and src1.z):
+            // finite results only through the multi-step scaling of small values.
+            let swizzle = [0; 4].map(|_| self.c.below(4) as u8);
+            src[1] = Src {
+                swizzle,
+                ..plain(Register::new(File::Immediate, WIDE_EXP_IMM))
+            };
+        }
+        let dst = self.dst();
+        if dst.reg.file == File::Temp && !dst.reg.is_indirect() && self.current_sub.is_none() {
+            self.last_temp = Some(dst.reg);
+        }
+        let mut insn = Instruction::new(op, vec![dst], src);
         // tgsi.rst "Other Modifiers": saturate clamps 32-bit stores; 64-bit results never
         // take it (no draw, so the 32-bit streams are unchanged).
         let wide_result = info.dst_type.is_some_and(|t| t.is_64bit());
@@ -223,7 +270,10 @@ impl Builder<'_, '_> {
                 self.emit(Opcode::KILL_IF, vec![], vec![s]);
                 self.may_kill = true;
             }
-            1 => self.push0(Opcode::DEMOTE),
+            1 => {
+                self.push0(Opcode::DEMOTE);
+                self.may_demote = true;
+            }
             _ if depth > 0 => {
                 self.push0(Opcode::KILL);
                 self.may_kill = true;
@@ -256,6 +306,43 @@ impl Builder<'_, '_> {
         }
         self.insns.push(insn);
         true
+    }
+
+    /// An inter-lane vote or read (tgsi.rst "Inter-lane opcodes"). In defined-only mode its
+    /// source is uniform (a CONST or IMM register: the same word in every invocation) and
+    /// it sits at the main program's top level before any KILL, DEMOTE or CAL that may
+    /// kill (killed and demoted invocations may take part with unknown values; inside a
+    /// loop a later KILL would reach it on the next iteration), so every grouping of the
+    /// invocations gives the same result (the oracle's thread-group model,
+    /// `oracle/src/interp/vote.rs`); otherwise the source is uniform half the time.
+    fn vote(&mut self, depth: usize) {
+        let restricted =
+            depth > 0 || self.current_sub.is_some() || self.may_kill || self.may_demote;
+        if self.cfg.defined_only && restricted {
+            self.arith();
+            return;
+        }
+        let op = self.c.pick(&[
+            Opcode::VOTE_ANY,
+            Opcode::VOTE_ALL,
+            Opcode::VOTE_EQ,
+            Opcode::READ_FIRST,
+        ]);
+        let s = if self.cfg.defined_only || self.c.chance(50) {
+            let reg = if self.c.chance(50) {
+                Register::new(File::Const, self.c.below(self.l.consts as usize) as i32)
+            } else {
+                Register::new(File::Immediate, self.c.below(self.immediates.len()) as i32)
+            };
+            Src {
+                swizzle: self.swizzle(),
+                ..plain(reg)
+            }
+        } else {
+            self.src()
+        };
+        let d = self.dst();
+        self.emit(op, vec![d], vec![s]);
     }
 
     /// Geometry programs (tgsi.rst "Geometry ISA"): EMIT, or ENDPRIM, of stream 0 mostly
@@ -293,6 +380,7 @@ impl Builder<'_, '_> {
             3 if depth > 0 && self.c.chance(30) => self.push0(Opcode::NOP),
             4 if self.f.kill => self.kill(depth),
             6 | 7 if self.l.gs_vertices > 0 => self.emit_vertex(),
+            8 if self.c.chance(40) => self.vote(depth),
             5 if self.f.derivatives => {
                 if !self.derivative(depth) {
                     self.arith();
@@ -481,7 +569,8 @@ fn immediate(c: &mut Choices, cfg: &GenConfig) -> Immediate {
     Immediate { ty, words }
 }
 
-/// The fixed immediates `IMM[0..=4]` (see the constants above).
+/// The fixed immediates `IMM[0..=4]`, and `IMM[5]` in 64-bit programs (see the constants
+/// above).
 fn fixed_immediates(cfg: &GenConfig) -> Vec<Immediate> {
     // 2^-126 (FLT_MIN) is not printed exactly by %10.4f; 1/16 is.
     let tiny: f32 = if cfg.mesa_exact_floats {
@@ -489,7 +578,7 @@ fn fixed_immediates(cfg: &GenConfig) -> Vec<Immediate> {
     } else {
         f32::MIN_POSITIVE
     };
-    vec![
+    let mut v = vec![
         Immediate {
             ty: ImmType::I32,
             words: [0, 1, 2, 3],
@@ -510,16 +599,28 @@ fn fixed_immediates(cfg: &GenConfig) -> Vec<Immediate> {
             ty: ImmType::F32,
             words: [f32::NEG_INFINITY, 0.0, f32::INFINITY, -0.0].map(f32::to_bits),
         },
-    ]
+    ];
+    if cfg.wide && !cfg.syntax_coverage {
+        v.push(Immediate {
+            ty: ImmType::I32,
+            words: [1025i32, 1100, 2000, -1100].map(|e| e as u32),
+        });
+    }
+    v
 }
 
 /// Builds the body and declarations of one program for an already drawn `swarm`.
 pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) -> Program {
     let stage = swarm.stage;
     let inputs = choices.range(1, 4) as u32;
-    let outputs = choices.range(1, 3) as u32;
+    let mut outputs = choices.range(1, 3) as u32;
     let temps = choices.range(2, 6) as u32;
-    let consts = choices.range(1, 4) as u32;
+    let mut consts = choices.range(1, 4) as u32;
+    if swarm.features.indirect {
+        // `OUT[ADDR[0].x]` and `CONST[ADDR[0].x]` with ADDR in 0..=3 stay in bounds.
+        outputs = outputs.max(4);
+        consts = consts.max(4);
+    }
     let mut immediates = fixed_immediates(cfg);
     for _ in 0..choices.below(4) {
         immediates.push(immediate(choices, cfg));
@@ -580,6 +681,8 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
         current_sub: None,
         calls: Vec::new(),
         may_kill: false,
+        last_temp: None,
+        may_demote: false,
         c: choices,
     };
     // The main body: top-level statements until the budget (or the stream) runs out.
@@ -588,7 +691,10 @@ pub(super) fn build_body(choices: &mut Choices, cfg: &GenConfig, swarm: &Swarm) 
     }
     // Every output gets written at least once, so runs always produce values.
     for o in 0..b.l.outputs {
-        let s = b.src();
+        let s = match b.last_temp {
+            Some(reg) if o == 0 && b.c.chance(50) => plain(reg),
+            _ => b.src(),
+        };
         let writemask = b.writemask();
         b.emit(
             Opcode::MOV,

@@ -7,7 +7,12 @@
 //! counter reaches a small limit; the main program and every subroutine have their own
 //! counters, so a call inside a loop cannot reset the caller's counter. Indirect
 //! addressing goes through `ADDR[0].x`, which is only ever loaded from `IMM[0]`
-//! (values 0..=3), into a 4-register `ARRAY(1)`, so it always stays in bounds.
+//! (values 0..=3), into a 4-register TEMP `ARRAY(1)`, and as `CONST[ADDR[0].x]` sources and
+//! `OUT[ADDR[0].x]` destinations (such programs declare at least 4 constants and outputs),
+//! so it always stays in bounds. Inter-lane votes (VOTE_ANY, VOTE_ALL, VOTE_EQ,
+//! READ_FIRST) read uniform sources in defined-only mode. Every output is written at the
+//! end; the first one reads, half the time, the TEMP the main program's latest arithmetic
+//! instruction wrote, so the last computed value is observed more often.
 //!
 //! Two options change what is built:
 //!
@@ -35,7 +40,8 @@ pub use builder::{FLOAT_IMM, GUARD_FLOAT_IMM, GUARD_INT_IMM, INT_IMM};
 /// in a [`Swarm`] which ones a program actually drew.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Indirect addressing `TEMP[ADDR[0].x+n]` (and the UARL that sets ADDR).
+    /// Indirect addressing `TEMP[ADDR[0].x+n]`, `CONST[ADDR[0].x]` and `OUT[ADDR[0].x]`
+    /// (and the UARL that sets ADDR).
     pub indirect: bool,
     /// IF/UIF/ELSE blocks.
     pub ifs: bool,

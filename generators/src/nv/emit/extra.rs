@@ -12,6 +12,9 @@
 //! * the **atomic area**, bytes 64..96 (mask 28, plus 64): ATOM / ATOMS / ATOMB only, so no
 //!   dword is both stored to and updated atomically (what the atomic comparator judges,
 //!   README "64-bit values and memory");
+//! * the **wide atomic area**, bytes 32..64 of global memory (mask 24, plus 32): 64-bit
+//!   ATOM (ADD MIN MAX AND OR XOR EXCH, U64 / S64) of `--64bit` programs only, into a LONG
+//!   variable's `x`;
 //! * compute result slots from [`crate::nv::features::GLOBAL_HEAD_BYTES`] (`stage.rs`).
 //!
 //! Global addresses are the region's base plus the offset: `ADD.U sc.x, sc.x, base` (a
@@ -37,6 +40,7 @@
 //! **Votes**: TGALL / TGANY / TGEQ with a type, sometimes `.CC`; a third read a
 //! `program.local` parameter, uniform over the thread group, so their result is decided.
 
+use super::wide::LONGS;
 use super::{Gen, Ty};
 use crate::choices::Choices;
 use crate::nv::features::{TextureSpec, GLOBAL_BASE_32, GLOBAL_BASE_64};
@@ -84,6 +88,24 @@ const ATOMICS: &[(&str, &str)] = &[
     ("IWRAP", "U32"),
     ("DWRAP", "U32"),
 ];
+
+/// 64-bit atomics of random `--64bit` programs (NV_shader_atomic_int64; CSWAP, whose
+/// operand is a pair, is left to the spec suite).
+const ATOMICS_64: &[(&str, &str)] = &[
+    ("ADD", "U64"),
+    ("ADD", "S64"),
+    ("MIN", "U64"),
+    ("MIN", "S64"),
+    ("MAX", "U64"),
+    ("MAX", "S64"),
+    ("AND", "U64"),
+    ("OR", "S64"),
+    ("XOR", "U64"),
+    ("EXCH", "S64"),
+];
+/// First byte of the global region's **wide atomic area** (bytes 32..64, 8-byte aligned
+/// offsets: mask 24): only 64-bit atomics touch it.
+const WIDE_ATOMIC_AREA: u32 = 32;
 
 /// The NV `<texTarget>` name of a target: the inputs file's spelling ([`Target::name`],
 /// NV_gpu_program4's names), but ARRAYCUBE for CUBEARRAY.
@@ -291,6 +313,16 @@ impl Gen<'_, '_> {
                 let a = place(self, 0);
                 let s = self.named_src();
                 self.line(&format!("{store}.{ty} {s}, {a}"));
+            }
+            3..=5 if self.wide && space == "global" && self.c.chance(30) => {
+                // A 64-bit atomic (NV_shader_atomic_int64) on the wide area, into one
+                // LONG variable's `x` (its y, z, w keep their values).
+                let (op, ty) = self.c.pick(ATOMICS_64);
+                self.offset(24, WIDE_ATOMIC_AREA);
+                let a = place(self, 0);
+                let long = self.c.pick(LONGS);
+                let s = self.wide_src(ty, true);
+                self.line(&format!("{atom}.{op}.{ty} {long}.x, {s}, {a}"));
             }
             3..=5 => {
                 let (op, ty) = self.c.pick(ATOMICS);

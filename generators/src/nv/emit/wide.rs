@@ -81,7 +81,7 @@ impl Gen<'_, '_> {
     }
 
     /// A LONG operand: a variable with a swizzle and sometimes `-` / `|..|`, or a literal.
-    fn wide_src(&mut self, ty: &str, scalar: bool) -> String {
+    pub(super) fn wide_src(&mut self, ty: &str, scalar: bool) -> String {
         if self.c.chance(10) {
             return match ty {
                 "F64" => ["0.5", "1", "-2.25", "1e+300", "3"][self.c.below(5)].to_string(),

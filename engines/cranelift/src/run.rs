@@ -73,12 +73,10 @@ fn quad_columns(rows: Option<&[Vec4]>, quads: usize) -> Vec<Vec4> {
         }
     };
     let mut cols = vec![[0u32; 4]; quads * 4];
-    for q in 0..quads {
-        for l in 0..4 {
-            let r = row(4 * q + l);
-            for (c, w) in r.into_iter().enumerate() {
-                cols[4 * q + c][l] = w;
-            }
+    for (q, quad) in cols.chunks_exact_mut(4).enumerate() {
+        let rows = [0, 1, 2, 3].map(|l| row(4 * q + l));
+        for (c, col) in quad.iter_mut().enumerate() {
+            *col = rows.map(|r| r[c]);
         }
     }
     cols
@@ -262,4 +260,32 @@ pub(crate) fn run(
         e.report(&keys, &mut out);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quad_columns;
+
+    /// Five invocations (two quads, the second partial): entry `4q + c` holds channel `c`
+    /// of invocations `4q .. 4q+3`; the missing invocations of the last quad read zero.
+    #[test]
+    fn columns_of_two_quads() {
+        let rows: Vec<[u32; 4]> = (0..5u32)
+            .map(|i| [10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3])
+            .collect();
+        let cols = quad_columns(Some(&rows), 2);
+        assert_eq!(cols[0], [0, 10, 20, 30]);
+        assert_eq!(cols[1], [1, 11, 21, 31]);
+        assert_eq!(cols[3], [3, 13, 23, 33]);
+        assert_eq!(cols[4], [40, 0, 0, 0]);
+        assert_eq!(cols[7], [43, 0, 0, 0]);
+    }
+
+    /// One row for all invocations fills every lane; an unset input is zero.
+    #[test]
+    fn one_row_for_all_and_unset() {
+        let cols = quad_columns(Some(&[[1, 2, 3, 4]]), 2);
+        assert_eq!(cols[5], [2, 2, 2, 2]);
+        assert_eq!(quad_columns(None, 1), vec![[0; 4]; 4]);
+    }
 }

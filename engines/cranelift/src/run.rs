@@ -14,8 +14,9 @@ use crate::lower::{BLOCK_QUADS, DONE, STATUS_CALL_DEPTH, STATUS_INVOCATION, STAT
 use crate::memory::{MemRuntime, ResDesc};
 use crate::{exec_error, ENGINE};
 
-/// One per-invocation input register for the native code: row `i` (the vec4 of invocation
-/// `i`) is at `ptr + i * stride` bytes; `stride` is 16, or 0 for one value for all.
+/// One per-invocation input register for the native code, in columns: quad `q` is at
+/// `ptr + q * stride` bytes (`stride` = 64), as four vectors, channel `c` at byte `16 c`
+/// holding that channel of the quad's invocations `4q .. 4q+3` (`quad_columns`).
 #[repr(C)]
 pub(crate) struct Binding {
     pub ptr: *const Vec4,
@@ -60,8 +61,26 @@ pub(crate) struct RunCtx {
     pub textures: *const crate::texture::TexUnits<'static>,
 }
 
-/// A vec4 of zeros for inputs the run does not set.
-static ZERO: Vec4 = [0; 4];
+/// The per-invocation values `rows` (one vec4 per invocation, or one for all; `None`: zero)
+/// of `quads` quads in columns: entry `4q + c` holds channel `c` of invocations `4q .. 4q+3`
+/// (invocations past the end of `rows`, in a partial last quad, read zero).
+fn quad_columns(rows: Option<&[Vec4]>, quads: usize) -> Vec<Vec4> {
+    let row = |i: usize| -> Vec4 {
+        match rows {
+            Some([one]) => *one,
+            Some(v) => v.get(i).copied().unwrap_or([0; 4]),
+            None => [0; 4],
+        }
+    };
+    let mut cols = vec![[0u32; 4]; quads * 4];
+    for (q, quad) in cols.chunks_exact_mut(4).enumerate() {
+        let rows = [0, 1, 2, 3].map(|l| row(4 * q + l));
+        for (c, col) in quad.iter_mut().enumerate() {
+            *col = rows.map(|r| r[c]);
+        }
+    }
+    cols
+}
 
 /// Runs `prog` on `inputs` (checked first with the oracle's rules).
 pub(crate) fn run(
@@ -75,33 +94,21 @@ pub(crate) fn run(
     let n = inputs.invocations;
     let quads = n.div_ceil(4);
     let padded_len = quads * 4;
-    // Per-invocation lists of a partial last quad are padded so every row read exists.
-    let mut padded: Vec<Vec<Vec4>> = Vec::new();
-    let mut bindings = Vec::with_capacity(plan.inputs.len());
-    for (key, _, _) in &plan.inputs {
-        let b = match inputs.registers.get(key) {
-            Some(v) if v.len() == 1 => Binding {
-                ptr: v.as_ptr(),
-                stride: 0,
-            },
-            Some(v) if v.len() >= padded_len => Binding {
-                ptr: v.as_ptr(),
-                stride: 16,
-            },
-            Some(v) => {
-                let mut p = v.clone();
-                p.resize(padded_len, [0; 4]);
-                padded.push(p);
-                let p = padded.last().map_or(std::ptr::null(), |p| p.as_ptr());
-                Binding { ptr: p, stride: 16 }
-            }
-            None => Binding {
-                ptr: &ZERO,
-                stride: 0,
-            },
-        };
-        bindings.push(b);
-    }
+    // Each input in columns, quad by quad (`Binding`): the 4×4 transpose is done here once
+    // per run instead of in the compiled code (where it cost eight shuffles per input
+    // register and quad, compiled for every program).
+    let columns: Vec<Vec<Vec4>> = plan
+        .inputs
+        .iter()
+        .map(|(key, _, _)| quad_columns(inputs.registers.get(key).map(Vec::as_slice), quads))
+        .collect();
+    let bindings: Vec<Binding> = columns
+        .iter()
+        .map(|c| Binding {
+            ptr: c.as_ptr(),
+            stride: 64,
+        })
+        .collect();
     let mut outs: Vec<Vec<Vec4>> = plan
         .outputs
         .iter()
@@ -184,7 +191,7 @@ pub(crate) fn run(
         loop {
             // SAFETY: `entry` is valid while `prog` (which owns its code module) lives. Every
             // buffer in `ctx` lives until after the call and has the size the code assumes:
-            // input rows for `quads * 4` invocations (or stride 0), `quads * 4` output rows
+            // input columns for `quads` quads (64 bytes each), `quads * 4` output rows
             // and killed words, the plan's uniform and table sizes, scratch and state for
             // `end - begin` quads (at most `areas`), one copy of each resource (SHARED: one
             // per workgroup of the `quads * 4` invocations) with its size in `resources`.
@@ -209,7 +216,7 @@ pub(crate) fn run(
             }
         }
     }
-    drop(padded);
+    drop(columns);
     let invocation = (status & STATUS_INVOCATION) as usize;
     match status & !STATUS_INVOCATION {
         0 => {}
@@ -253,4 +260,32 @@ pub(crate) fn run(
         e.report(&keys, &mut out);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quad_columns;
+
+    /// Five invocations (two quads, the second partial): entry `4q + c` holds channel `c`
+    /// of invocations `4q .. 4q+3`; the missing invocations of the last quad read zero.
+    #[test]
+    fn columns_of_two_quads() {
+        let rows: Vec<[u32; 4]> = (0..5u32)
+            .map(|i| [10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3])
+            .collect();
+        let cols = quad_columns(Some(&rows), 2);
+        assert_eq!(cols[0], [0, 10, 20, 30]);
+        assert_eq!(cols[1], [1, 11, 21, 31]);
+        assert_eq!(cols[3], [3, 13, 23, 33]);
+        assert_eq!(cols[4], [40, 0, 0, 0]);
+        assert_eq!(cols[7], [43, 0, 0, 0]);
+    }
+
+    /// One row for all invocations fills every lane; an unset input is zero.
+    #[test]
+    fn one_row_for_all_and_unset() {
+        let cols = quad_columns(Some(&[[1, 2, 3, 4]]), 2);
+        assert_eq!(cols[5], [2, 2, 2, 2]);
+        assert_eq!(quad_columns(None, 1), vec![[0; 4]; 4]);
+    }
 }

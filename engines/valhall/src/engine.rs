@@ -68,7 +68,7 @@ pub struct ValhallCompiled {
 impl Compiled for ValhallCompiled {
     /// The Valhall assembly, one instruction per line.
     fn listing(&self) -> Option<String> {
-        Some(self.machine.listing.clone())
+        Some(self.machine.listing())
     }
     /// The encoded instructions.
     fn machine_code(&self) -> Option<Vec<u8>> {

@@ -46,7 +46,7 @@ fn high_pressure_program_spills_and_stays_exact() {
         "96 live values must not fit in 56 registers: expected spill slots"
     );
     assert!(
-        compiled.machine.listing.contains("STORE.i32.force"),
+        compiled.machine.listing().contains("STORE.i32.force"),
         "spill stores use the `force` memory access (thread-local storage, SEMANTICS.md §8)"
     );
     let invocations = 20;

@@ -557,7 +557,8 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         }
     }
 
-    /// The four channels of input binding `k` for the current quad.
+    /// The four channels of input binding `k` for the current quad: four vector loads (the
+    /// run gives inputs in columns, `crate::run::Binding`).
     fn load_binding(&mut self, k: usize) -> [Value; 4] {
         let at = (k * std::mem::size_of::<Binding>()) as i32;
         let ro = MemFlagsData::trusted().with_readonly();
@@ -567,23 +568,9 @@ impl<'a, 'f> Lowerer<'a, 'f> {
             self.cv.inputs,
             at + offset_of!(Binding, ptr) as i32,
         );
-        let stride = self.b.ins().load(
-            I64,
-            ro,
-            self.cv.inputs,
-            at + offset_of!(Binding, stride) as i32,
-        );
-        let q4 = self.b.ins().ishl_imm_u(self.q, 2);
-        let off = self.b.ins().imul(q4, stride);
-        let mut row = self.b.ins().iadd(ptr, off);
-        let mut rows = [row; 4];
-        for (l, r) in rows.iter_mut().enumerate() {
-            if l > 0 {
-                row = self.b.ins().iadd(row, stride);
-            }
-            *r = self.b.ins().load(I32X4, mem(), row, 0);
-        }
-        self.transpose(rows)
+        let off = self.b.ins().ishl_imm_u(self.q, 6);
+        let quad = self.b.ins().iadd(ptr, off);
+        [0, 1, 2, 3].map(|c| self.b.ins().load(I32X4, mem(), quad, c * 16))
     }
 
     /// Zeroes `bytes` bytes of the scratch buffer from byte offset `base`.

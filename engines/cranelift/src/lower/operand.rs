@@ -92,14 +92,27 @@ impl Lowerer<'_, '_> {
         };
         let range = Plan::array_range(env.program, reg.file, reg.index.array_id);
         let mut lanes = [None; 4];
+        // A direct dimension inside the declared ones (the common case: only the index is
+        // indirect) is checked here, and its row offset is a constant.
+        let row_const = (dim_addr.is_none() && (0..i64::from(sp.dims)).contains(&dim_off))
+            .then(|| dim_off * i64::from(sp.len));
+        let len = self.b.ins().iconst(I64, i64::from(sp.len));
+        let zero = self.b.ins().iconst(I64, 0);
         for (l, lane) in lanes.iter_mut().enumerate() {
-            let d = self.lane_index(dim_addr, l, dim_off);
             let x = self.lane_index(idx_addr, l, idx_off);
-            let dims = self.b.ins().iconst(I64, i64::from(sp.dims));
-            let len = self.b.ins().iconst(I64, i64::from(sp.len));
-            let d_ok = self.b.ins().icmp(IntCC::UnsignedLessThan, d, dims);
             let x_ok = self.b.ins().icmp(IntCC::UnsignedLessThan, x, len);
-            let mut ok = self.b.ins().band(d_ok, x_ok);
+            let (mut ok, flat) = match row_const {
+                Some(0) => (x_ok, x),
+                Some(row) => (x_ok, self.b.ins().iadd_imm_s(x, row)),
+                None => {
+                    let d = self.lane_index(dim_addr, l, dim_off);
+                    let dims = self.b.ins().iconst(I64, i64::from(sp.dims));
+                    let d_ok = self.b.ins().icmp(IntCC::UnsignedLessThan, d, dims);
+                    let row = self.b.ins().imul(d, len);
+                    let flat = self.b.ins().iadd(row, x);
+                    (self.b.ins().band(d_ok, x_ok), flat)
+                }
+            };
             if let Some((lo, hi)) = range {
                 let ge = self
                     .b
@@ -112,9 +125,6 @@ impl Lowerer<'_, '_> {
                 ok = self.b.ins().band(ok, ge);
                 ok = self.b.ins().band(ok, le_);
             }
-            let row = self.b.ins().imul(d, len);
-            let flat = self.b.ins().iadd(row, x);
-            let zero = self.b.ins().iconst(I64, 0);
             let mut flat = self.b.ins().select(ok, flat, zero);
             if !sp.all_declared {
                 let at = self.b.ins().iadd(self.cv.tables, flat);
@@ -137,7 +147,11 @@ impl Lowerer<'_, '_> {
             Some(v) => {
                 let a = self.b.ins().extractlane(v, l as u8);
                 let a = self.b.ins().sextend(I64, a);
-                self.b.ins().iadd_imm_s(a, offset)
+                if offset == 0 {
+                    a
+                } else {
+                    self.b.ins().iadd_imm_s(a, offset)
+                }
             }
             None => self.b.ins().iconst(I64, offset),
         }

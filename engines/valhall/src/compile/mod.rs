@@ -98,8 +98,9 @@ pub struct Machine {
     /// Initial uniform memory (little-endian words): IMM and IMMX values in place, CONST
     /// words zero (filled per run at `layout.spaces[s].uniform_mem`).
     pub uniform_mem: Vec<u32>,
-    /// Assembly text, one instruction per line (`disassemble` of each word).
-    pub listing: String,
+    /// The instructions as encoded, one per word: [`Machine::listing`] prints them (the
+    /// text is made on request, not per compile: a campaign never reads it).
+    pub instrs: Vec<crate::Instr>,
     /// Instructions whose memory accesses the engine logs, with their role (instruction
     /// index, [`memory::Site`]), in index order.
     pub sites: Vec<(u32, memory::Site)>,
@@ -112,6 +113,16 @@ impl Machine {
     /// The code as bytes (little-endian words).
     pub fn bytes(&self) -> Vec<u8> {
         self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// Assembly text, one instruction per line (`disassemble` of each word).
+    pub fn listing(&self) -> String {
+        let mut listing = String::new();
+        for ins in &self.instrs {
+            listing.push_str(&ins.to_string());
+            listing.push('\n');
+        }
+        listing
     }
 }
 
@@ -205,18 +216,13 @@ pub fn compile_with(
     let fin = finish::finish(alloc.items, labels, layout.spill_base, fault_ctx)?;
     let sites = fin.sites;
     let uniform_mem = uniform_memory(program, shape, &layout);
-    let mut listing = String::new();
-    for ins in &fin.instrs {
-        listing.push_str(&ins.to_string());
-        listing.push('\n');
-    }
     Ok(Machine {
         words: fin.words,
         weights: fin.weights,
         uniforms,
         layout,
         uniform_mem,
-        listing,
+        instrs: fin.instrs,
         sites,
         tex_sizes,
     })

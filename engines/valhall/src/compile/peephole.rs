@@ -91,31 +91,33 @@ pub fn coalesce_moves(code: &mut VCode) {
 /// END at the end of the main program, ELSE branches of empty else-blocks. Their step
 /// weight moves to the next instruction.
 pub fn remove_jumps_to_next(code: &mut VCode) {
-    let mut carried = 0;
-    let mut out: Vec<Item> = Vec::with_capacity(code.items.len());
     let items = std::mem::take(&mut code.items);
-    for (j, it) in items.iter().enumerate() {
-        match it {
+    // Which items are jumps to the label run right after them (decided before the items
+    // are moved into the output, so no instruction is cloned).
+    let falls_through: Vec<bool> = items
+        .iter()
+        .enumerate()
+        .map(|(j, it)| match it {
             Item::Ins(x) if is_jump(x) => {
                 let t = x.target.expect("a jump has a target");
-                let falls_to = items[j + 1..]
+                items[j + 1..]
                     .iter()
                     .take_while(|n| matches!(n, Item::Label(_)))
-                    .any(|n| matches!(n, Item::Label(l) if *l == t));
-                if falls_to {
-                    carried += x.weight;
-                    continue;
-                }
-                let mut x = x.clone();
+                    .any(|n| matches!(n, Item::Label(l) if *l == t))
+            }
+            _ => false,
+        })
+        .collect();
+    let mut carried = 0;
+    let mut out: Vec<Item> = Vec::with_capacity(items.len());
+    for (it, drop) in items.into_iter().zip(falls_through) {
+        match it {
+            Item::Ins(x) if drop => carried += x.weight,
+            Item::Ins(mut x) => {
                 x.weight += std::mem::take(&mut carried);
                 out.push(Item::Ins(x));
             }
-            Item::Ins(x) => {
-                let mut x = x.clone();
-                x.weight += std::mem::take(&mut carried);
-                out.push(Item::Ins(x));
-            }
-            label => out.push(label.clone()),
+            label => out.push(label),
         }
     }
     code.items = out;

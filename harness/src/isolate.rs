@@ -61,7 +61,7 @@ const HANG_POLL: Duration = Duration::from_millis(100);
 /// `timeout` in wall time therefore never makes a timeout finding by itself.
 pub fn hangs(timeout: Duration, wall: Duration, cpu: Option<Duration>) -> bool {
     let backstop = timeout.saturating_mul(WALL_BACKSTOP_FACTOR);
-    wall >= backstop || (wall >= timeout && cpu.map_or(true, |c| c >= timeout))
+    wall >= backstop || (wall >= timeout && cpu.is_none_or(|c| c >= timeout))
 }
 
 /// CPU time process `pid` has used since it had used `cpu0`.

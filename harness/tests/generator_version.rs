@@ -11,26 +11,12 @@ use shaderdiff_generators::GENERATOR_VERSION;
 
 mod common;
 
-use common::{code, run, stderr as err, Scratch};
+use common::{code, fuzz_interp_jit, run, stderr as err, Scratch};
 
 /// A 4-program campaign of `lang` (interp and jit only): its summary and progress files.
 fn campaign(s: &Scratch, lang: &str) -> (String, Value, Value) {
     let out = s.path(lang);
-    let o = run(&[
-        "fuzz",
-        "--lang",
-        lang,
-        "--seed",
-        "1",
-        "--programs",
-        "4",
-        "--jobs",
-        "1",
-        "--backends",
-        "interp,jit",
-        "--out",
-        &out,
-    ]);
+    let o = fuzz_interp_jit(lang, "4", &out, &[]);
     assert_eq!(code(&o), 0, "{}", err(&o));
     let dir = Path::new(&out);
     let summary = common::json(&dir.join("summary.json"));

@@ -15,7 +15,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{code, json, run, text, Scratch};
+use common::{code, fuzz_interp_jit, json, text, Scratch};
 use shaderdiff_model::Opcode;
 
 /// Stream positions `0..n` of `fuzz --lang nv --seed 1` whose lowered program has `op`
@@ -40,27 +40,19 @@ fn an_nv_hang_finding_is_reduced_as_nv_text() {
     );
     let s = Scratch::new("nv-hang-reduce");
     let out = s.path("out");
-    let o = run(&[
-        "fuzz",
-        "--lang",
+    let o = fuzz_interp_jit(
         "nv",
-        "--seed",
-        "1",
-        "--programs",
         "4",
-        "--jobs",
-        "1",
-        "--backends",
-        "interp,jit",
-        "--inject-fault",
-        "test-hang",
-        "--timeout",
-        "1s",
-        "--reduce-time",
-        "15s",
-        "--out",
         &out,
-    ]);
+        &[
+            "--inject-fault",
+            "test-hang",
+            "--timeout",
+            "1s",
+            "--reduce-time",
+            "15s",
+        ],
+    );
     assert_eq!(code(&o), 1, "{}", text(&o));
     let summary = json(&Path::new(&out).join("summary.json"));
     assert_eq!(summary["mismatches"], hit.len() as u64, "{summary}");

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::{code, run, stderr as err, Scratch};
+use common::{code, fuzz_interp_jit, run, stderr as err, Scratch};
 
 const FAULT: &str = "dp3-reads-w";
 const MAX_INSNS: usize = 4;
@@ -20,23 +20,7 @@ const MAX_INSNS: usize = 4;
 /// The findings of the first chunk of `fuzz --lang nv --seed 1` under the fault.
 fn findings(s: &Scratch) -> Vec<PathBuf> {
     let out = s.path("out");
-    let o = run(&[
-        "fuzz",
-        "--lang",
-        "nv",
-        "--seed",
-        "1",
-        "--programs",
-        "64",
-        "--jobs",
-        "1",
-        "--backends",
-        "interp,jit",
-        "--inject-fault",
-        FAULT,
-        "--out",
-        &out,
-    ]);
+    let o = fuzz_interp_jit("nv", "64", &out, &["--inject-fault", FAULT]);
     assert_eq!(code(&o), 1, "{}", err(&o));
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(&out).join("findings"))
         .unwrap()

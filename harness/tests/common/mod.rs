@@ -17,6 +17,29 @@ pub fn run(args: &[&str]) -> Output {
         .expect("the shaderdiff binary starts")
 }
 
+/// Runs a small campaign on interp and jit alone, one job, seed 1:
+/// `shaderdiff fuzz --lang LANG --seed 1 --programs PROGRAMS --jobs 1 --backends interp,jit
+/// --out OUT EXTRA...`.
+pub fn fuzz_interp_jit(lang: &str, programs: &str, out: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "fuzz",
+        "--lang",
+        lang,
+        "--seed",
+        "1",
+        "--programs",
+        programs,
+        "--jobs",
+        "1",
+        "--backends",
+        "interp,jit",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// Its exit status (it must not die of a signal).
 pub fn code(o: &Output) -> i32 {
     o.status.code().expect("exited normally")

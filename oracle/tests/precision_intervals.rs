@@ -349,7 +349,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// The oracle is an engine of every class: its values lie in its own intervals, the
-    /// interval run changes no value, and only adds undefined channels.
+    /// interval run changes no defined value, and only adds undefined channels.
     #[test]
     fn oracle_values_lie_in_their_intervals(
         p in tgsi_program(GenConfig::default(), 300),
@@ -370,7 +370,17 @@ proptest! {
         for cls in ["cpu", "gpu"] {
             let o = run_with_intervals(&p, &inputs, &config, contract(), class(cls))
                 .map_err(|e| TestCaseError::fail(format!("{cls}: {e}")))?;
-            prop_assert_eq!(&o.registers, &plain.registers);
+            prop_assert_eq!(o.registers.keys().collect::<Vec<_>>(), plain.registers.keys().collect::<Vec<_>>());
+            for (key, vals) in &o.registers {
+                // Undefined channels may hold any value (a vote whose thread grouping
+                // decides it: oracle/src/interp/vote.rs); the defined ones must not move.
+                for (i, (v, w)) in vals.iter().zip(&plain.registers[key]).enumerate() {
+                    let und = o.undefined.get(key).map_or(0, |u| u[i]);
+                    for c in (0..4).filter(|c| und >> c & 1 == 0) {
+                        prop_assert_eq!(v[c], w[c], "{:?}[{}].{}", key, i, c);
+                    }
+                }
+            }
             prop_assert_eq!(&o.killed, &plain.killed);
             let ivs = o.intervals.as_ref().expect("intervals");
             prop_assert_eq!(ivs.unconstrained.len(), 8);

@@ -34,9 +34,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use crate::cpu_clock::process_cpu_time;
-use serde::Serialize;
 
 /// Bytes of a worker's stderr kept for the death report.
 pub const STDERR_TAIL: usize = 8192;
@@ -64,9 +64,33 @@ pub fn hangs(timeout: Duration, wall: Duration, cpu: Option<Duration>) -> bool {
     wall >= backstop || (wall >= timeout && cpu.is_none_or(|c| c >= timeout))
 }
 
-/// CPU time process `pid` has used since it had used `cpu0`.
-fn cpu_since(pid: u32, cpu0: Option<Duration>) -> Option<Duration> {
-    Some(process_cpu_time(pid)?.saturating_sub(cpu0?))
+/// How long a worker process has been silent, by both clocks [`hangs`] reads.
+struct Silence {
+    pid: u32,
+    start: Instant,
+    cpu0: Option<Duration>,
+}
+
+impl Silence {
+    /// Process `pid`'s silence, starting now.
+    fn start(pid: u32) -> Silence {
+        Silence {
+            pid,
+            start: Instant::now(),
+            cpu0: process_cpu_time(pid),
+        }
+    }
+
+    /// Whether the process [`hangs`] under `timeout` by now. Before `timeout` of wall
+    /// time nothing is read from /proc.
+    fn hangs(&self, timeout: Duration) -> bool {
+        let wall = self.start.elapsed();
+        if wall < timeout {
+            return false;
+        }
+        let cpu = || Some(process_cpu_time(self.pid)?.saturating_sub(self.cpu0?));
+        hangs(timeout, wall, cpu())
+    }
 }
 
 /// What starts a worker.
@@ -228,14 +252,12 @@ pub fn run_once(spec: &WorkerSpec, timeout: Duration) -> std::io::Result<Option<
         }
         String::from_utf8_lossy(&buf[buf.len().saturating_sub(STDERR_TAIL)..]).into_owned()
     });
-    let start = Instant::now();
-    let pid = child.id();
-    let cpu0 = process_cpu_time(pid);
+    let silence = Silence::start(child.id());
     let status = loop {
         if let Some(s) = child.try_wait()? {
             break s;
         }
-        if start.elapsed() >= timeout && hangs(timeout, start.elapsed(), cpu_since(pid, cpu0)) {
+        if silence.hangs(timeout) {
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
@@ -360,11 +382,9 @@ impl WorkerProcess {
     /// killed (`Died(Timeout)`); one that exits, or writes something that is not a message,
     /// is reported dead with its classified exit.
     pub fn recv<T: DeserializeOwned>(&mut self, timeout: Duration) -> Recv<T> {
-        let start = Instant::now();
-        let pid = self.child.id();
-        let cpu0 = process_cpu_time(pid);
+        let silence = Silence::start(self.child.id());
         loop {
-            let wall = start.elapsed();
+            let wall = silence.start.elapsed();
             let wait = timeout
                 .checked_sub(wall)
                 .unwrap_or(HANG_POLL)
@@ -373,8 +393,7 @@ impl WorkerProcess {
                 Ok(Some(line)) => return self.message(&line),
                 Ok(None) | Err(RecvTimeoutError::Disconnected) => return Recv::Died(self.reap()),
                 Err(RecvTimeoutError::Timeout) => {
-                    let used = cpu_since(pid, cpu0);
-                    if hangs(timeout, start.elapsed(), used) {
+                    if silence.hangs(timeout) {
                         self.kill();
                         return Recv::Died(Death::Timeout);
                     }

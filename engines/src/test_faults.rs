@@ -217,21 +217,15 @@ impl Engine for TestFault {
 
     fn run(&self, compiled: &dyn Compiled, inputs: &Inputs) -> Result<Outputs, EngineError> {
         match &self.how {
-            Misbehaviour::Dies { death, .. } => {
+            Misbehaviour::Dies { .. } | Misbehaviour::Stalls { .. } => {
                 let Some(c) = compiled.as_any().downcast_ref::<TestFaultCompiled>() else {
                     return self.inner.run(compiled, inputs);
                 };
                 if c.dies {
-                    death.strike();
-                }
-                self.inner.run(c.inner.as_ref(), inputs)
-            }
-            Misbehaviour::Stalls { .. } => {
-                let Some(c) = compiled.as_any().downcast_ref::<TestFaultCompiled>() else {
-                    return self.inner.run(compiled, inputs);
-                };
-                if c.dies {
-                    std::thread::sleep(STALL);
+                    match &self.how {
+                        Misbehaviour::Dies { death, .. } => death.strike(),
+                        _ => std::thread::sleep(STALL),
+                    }
                 }
                 self.inner.run(c.inner.as_ref(), inputs)
             }

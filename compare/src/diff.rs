@@ -5,7 +5,9 @@
 //! acceptance intervals of that engine's class in the precision contract
 //! ([`shaderdiff_oracles::interp::run_with_intervals`]; one oracle run per class, shared by
 //! the engines of that class), and the engine's outputs are checked with
-//! [`crate::output::compare`]. Per engine the result is an [`Outcome`]:
+//! [`crate::output::compare`]. An engine whose outputs are the oracle's plain-run values
+//! agrees without that run ([`crate::point`]: the verdict is the same, at a fraction of the
+//! cost). Per engine the result is an [`Outcome`]:
 //! agree, mismatch (the differing channels), unsupported (never a mismatch), or failed (a
 //! compile error, trap or step limit the oracle did not have: a finding).
 //!
@@ -410,7 +412,9 @@ impl Differ {
     }
 
     /// Compares `program` on `inputs` with code already prepared (`prepared[e]` for engine
-    /// `e`). The oracle runs once per engine class.
+    /// `e`). The oracle runs once per engine class, and only for the classes of engines
+    /// whose outputs differ from its plain run ([`crate::point`]); the verdicts are the
+    /// ones the interval run alone gives.
     pub fn diff_prepared(&self, program: &Program, inputs: &Inputs, prepared: &Prepared) -> Diff {
         if let Err(e) = within_limit(ORACLE, program) {
             return Diff {
@@ -419,37 +423,39 @@ impl Differ {
                 oracle_suspect: false,
             };
         }
+        // An oracle error takes the full path, which reports it before any engine runs.
+        let point = interp::run(program, inputs, &self.interp).ok();
+        let nan = crate::point::NanLeniency::new(program, self.opts.nan);
         let mut oracles: Vec<(EngineClass, Outputs)> = Vec::new();
         let mut engines = Vec::with_capacity(self.engines.len());
         for (e, engine) in self.engines.iter().enumerate() {
-            let class = self.classes[e];
-            if !oracles.iter().any(|(c, _)| *c == class) {
-                match self.oracle_for(e, program, inputs) {
-                    Ok(o) => oracles.push((class, o)),
-                    Err(err) => {
-                        return Diff {
-                            oracle: Err(oracle_problem(err)),
-                            engines: Vec::new(),
-                            oracle_suspect: false,
-                        }
-                    }
+            let usable = point
+                .as_ref()
+                .filter(|p| crate::point::usable(p, self.denormal_mode(e)));
+            if usable.is_none() {
+                if let Err(problem) = self.oracle_of_class(e, program, inputs, &mut oracles) {
+                    return problem;
                 }
             }
-            let oracle = &oracles
-                .iter()
-                .find(|(c, _)| *c == class)
-                .expect("just run")
-                .1;
-            let outcome = match prepared.get(e) {
-                Some(Ok(code)) => match engine.run(code.as_ref(), inputs) {
-                    Ok(actual) => self.judge_run(e, program, inputs, oracle, &actual),
-                    Err(err) => engine_failure(err),
-                },
-                Some(Err(err)) => engine_failure(err.clone()),
-                None => engine_failure(EngineError::InvalidProgram {
+            let ran = match prepared.get(e) {
+                Some(Ok(code)) => engine.run(code.as_ref(), inputs),
+                Some(Err(err)) => Err(err.clone()),
+                None => Err(EngineError::InvalidProgram {
                     pos: None,
                     message: "not prepared".into(),
                 }),
+            };
+            let outcome = match ran {
+                Ok(actual) => {
+                    match usable.and_then(|p| crate::point::identical(p, &actual, &nan)) {
+                        Some(compared) => Outcome::Agree { compared },
+                        None => match self.oracle_of_class(e, program, inputs, &mut oracles) {
+                            Ok(oracle) => self.judge_run(e, program, inputs, oracle, &actual),
+                            Err(problem) => return problem,
+                        },
+                    }
+                }
+                Err(err) => engine_failure(err),
             };
             let outcome = known::classify(self.known.as_deref(), engine.name(), program, outcome);
             engines.push(EngineOutcome {
@@ -474,6 +480,35 @@ impl Differ {
             engines,
             oracle_suspect,
         }
+    }
+
+    /// The oracle's outputs with the intervals of engine `e`'s class, run once per class
+    /// (kept in `oracles`); a failing oracle gives the [`Diff`] that reports it.
+    fn oracle_of_class<'a>(
+        &self,
+        e: usize,
+        program: &Program,
+        inputs: &Inputs,
+        oracles: &'a mut Vec<(EngineClass, Outputs)>,
+    ) -> Result<&'a Outputs, Diff> {
+        let class = self.classes[e];
+        let at = match oracles.iter().position(|(c, _)| *c == class) {
+            Some(at) => at,
+            None => match self.oracle_for(e, program, inputs) {
+                Ok(o) => {
+                    oracles.push((class, o));
+                    oracles.len() - 1
+                }
+                Err(err) => {
+                    return Err(Diff {
+                        oracle: Err(oracle_problem(err)),
+                        engines: Vec::new(),
+                        oracle_suspect: false,
+                    })
+                }
+            },
+        };
+        Ok(&oracles[at].1)
     }
 
     /// Compares an engine's outputs with the oracle's.

@@ -2,7 +2,8 @@
 //! against the oracle's acceptance intervals ([`output`]), its final memory ([`memory`])
 //! and its atomic log ([`atomic`]). The differential core (INTERFACE.md `diff`, `fuzz`,
 //! `reduce`) builds on them: the [`diff::Differ`] runs a program on the oracle and on every
-//! other engine and judges each engine against the oracle; [`probe`], [`roots`] and
+//! other engine and judges each engine against the oracle, taking the oracle's plain run as a
+//! shortcut to agreement where it settles the verdict ([`point`]); [`probe`], [`roots`] and
 //! [`signature`] locate the first diverging instruction and name the divergence; [`reduce`]
 //! minimizes a diverging program keeping its signature; [`edit`] is the program surgery
 //! probes and reduction share; [`nv_runtime`] prepares the inputs of lowered NV programs
@@ -18,6 +19,7 @@ pub mod memory;
 pub mod nv_runtime;
 pub mod outcomes;
 pub mod output;
+pub mod point;
 pub mod probe;
 pub mod probe_time;
 pub mod reduce;

@@ -1,6 +1,14 @@
 //! shaderdiff's command-line side: the `shaderdiff` command line ([`cli`]), program files
 //! ([`lang`]), the inputs file ([`inputs`], [`value`]) and run output ([`output`]) formats
 //! of INTERFACE.md.
+
+/// The memory allocator of every program that links shaderdiff (the CLI, its tests and
+/// benches): mimalloc. A campaign allocates and frees without pause (Cranelift's compile,
+/// the Valhall engine, the oracle's outputs); with glibc's malloc about a tenth of its CPU
+/// went into the allocator (docs/performance.md, "Step 8: the allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod cli;
 pub mod cmd;
 pub mod common;

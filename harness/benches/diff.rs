@@ -5,9 +5,10 @@
 //! Prints, besides criterion's report:
 //! * `throughput`: a whole campaign (`shaderdiff::fuzz::run`, 2 jobs, no findings expected)
 //!   in programs/s;
-//! * `breakdown`: where one thread's time goes per program — generation, the oracle with
-//!   acceptance intervals, engine preparation (jit: batched code modules), engine runs and
-//!   comparison;
+//! * `breakdown`: where one thread's time goes per program — generation, the oracle's plain
+//!   run, engine preparation (jit: batched code modules), engine runs, and the judgement (the
+//!   plain run's values settle most; the rest take the oracle with acceptance intervals and
+//!   the comparator, as `Differ::diff_prepared` does);
 //! * in the same run, the jit's compile medians and the interp/jit execution speed against
 //!   Mesa's tgsi_exec (`side_by_side`; docs/performance.md).
 //!
@@ -25,13 +26,16 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shaderdiff::diff::{engines_from_names, Differ};
 use shaderdiff::fuzz::{self, Campaign, Stats};
 use shaderdiff_backends::ENGINE_NAMES;
+use shaderdiff_compare::point::{self, NanLeniency};
 use shaderdiff_generators::random::{generate, Generated, RandomConfig};
+use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::precision::NanPolicy;
 use shaderdiff_results::Store;
 
 const INSTRUCTIONS: usize = 30;
 const INVOCATIONS: usize = 64;
 const SEED: u64 = 2024;
+const STEPS: u64 = 1_000_000;
 
 fn config() -> RandomConfig {
     let mut c = RandomConfig::default();
@@ -42,8 +46,8 @@ fn config() -> RandomConfig {
 
 fn differ() -> Differ {
     let names: Vec<String> = ENGINE_NAMES.iter().map(|s| s.to_string()).collect();
-    let (engines, _) = engines_from_names(&names, 1_000_000, None);
-    Differ::new(engines, 1_000_000, NanPolicy::Any).expect("every engine has a class")
+    let (engines, _) = engines_from_names(&names, STEPS, None);
+    Differ::new(engines, STEPS, NanPolicy::Any).expect("every engine has a class")
 }
 
 fn programs(n: u64) -> Vec<Generated> {
@@ -83,7 +87,7 @@ fn campaign_throughput(n: u64) -> (f64, Option<f64>) {
         log_programs: false,
         fault: None,
         lang: "tgsi".into(),
-        step_limit: 1_000_000,
+        step_limit: STEPS,
         argv: Vec::new(),
         // In process: the bench measures the engines, not process start-up.
         isolation: None,
@@ -117,11 +121,11 @@ fn breakdown(n: u64) {
     let t_gen = t.elapsed();
     let sizes: usize = gen.iter().map(|g| g.program.instructions.len()).sum();
     let t = Instant::now();
-    let oracles: Vec<_> = gen
+    let points: Vec<_> = gen
         .iter()
-        .map(|g| d.oracle_for(0, &g.program, &g.inputs).ok())
+        .map(|g| interp::run(&g.program, &g.inputs, &InterpConfig { step_limit: STEPS }).ok())
         .collect();
-    let t_oracle = t.elapsed();
+    let t_point = t.elapsed();
     let refs: Vec<&shaderdiff_model::Program> = gen.iter().map(|g| &g.program).collect();
     let t = Instant::now();
     let prepared: Vec<_> = refs
@@ -145,19 +149,29 @@ fn breakdown(n: u64) {
         outs.push(per_engine);
     }
     let t_run = t.elapsed();
+    // As `Differ::diff_prepared` judges: the plain run's values settle most verdicts
+    // (compare/src/point.rs); the rest need the oracle with intervals.
     let t = Instant::now();
-    for ((g, o), runs) in gen.iter().zip(&oracles).zip(&outs) {
-        if let Some(o) = o {
-            for (e, r) in d.engines().iter().zip(runs) {
-                if let Some(r) = r {
-                    black_box(d.judge(&g.program, o, e.name(), r));
+    let (mut judged, mut with_intervals) = (0, 0);
+    for ((g, point), runs) in gen.iter().zip(&points).zip(&outs) {
+        let nan = NanLeniency::new(&g.program, NanPolicy::Any);
+        for (e, (engine, r)) in d.engines().iter().zip(runs).enumerate() {
+            let Some(r) = r else { continue };
+            judged += 1;
+            let settled = point.as_ref().is_some_and(|p| {
+                point::usable(p, d.denormal_mode(e)) && point::identical(p, r, &nan).is_some()
+            });
+            if !settled {
+                with_intervals += 1;
+                if let Ok(o) = d.oracle_for(e, &g.program, &g.inputs) {
+                    black_box(d.judge(&g.program, &o, engine.name(), r));
                 }
             }
         }
     }
     let t_cmp = t.elapsed();
     let us = |x: Duration| x.as_secs_f64() * 1e6 / n as f64;
-    let total = t_gen + t_oracle + t_prep + t_run + t_cmp;
+    let total = t_gen + t_point + t_prep + t_run + t_cmp;
     println!(
         "breakdown (1 thread, {n} programs, {:.1} instructions each incl. END, {INVOCATIONS} invocations, engines {:?}):",
         sizes as f64 / n as f64,
@@ -165,10 +179,10 @@ fn breakdown(n: u64) {
     );
     for (name, x) in [
         ("generate", t_gen),
-        ("oracle + intervals", t_oracle),
+        ("oracle, plain run", t_point),
         ("engine prepare (batched)", t_prep),
         ("engine run", t_run),
-        ("compare", t_cmp),
+        ("judge (intervals if needed)", t_cmp),
     ] {
         println!(
             "  {name:<26} {:>8.1} us/program  {:>5.1}%",
@@ -176,6 +190,7 @@ fn breakdown(n: u64) {
             100.0 * x.as_secs_f64() / total.as_secs_f64()
         );
     }
+    println!("  ({with_intervals} of {judged} engine results needed the oracle's intervals)");
     println!(
         "  {:<26} {:>8.1} us/program  ({:.0} programs/s on one thread)",
         "total",

@@ -36,6 +36,7 @@ pub mod alu;
 mod analysis;
 mod atomic;
 mod compile;
+mod constaddr;
 mod emit;
 pub mod faults;
 mod lower;
@@ -215,6 +216,10 @@ impl JitEngine {
                 ),
             });
         }
+        // Indirect operands whose address never changes, made direct (`constaddr`); the
+        // shape (outputs, inputs) stays that of the program as written.
+        let folded = constaddr::fold(program, &shape);
+        let program = folded.as_ref().unwrap_or(program);
         let mut plan = Plan::new(program, &shape);
         plan.memory.fault = fault;
         Ok(Front {

@@ -26,6 +26,7 @@
 //! end of the quad; increments between two checks are bounded by the lowered program size,
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
+mod dedupe;
 mod flow;
 mod interp;
 mod memory;
@@ -332,6 +333,7 @@ pub(crate) fn build(
         },
     };
     l.b.finalize(frontend);
+    dedupe::run(func);
     Ok(lowered)
 }
 

@@ -137,7 +137,11 @@ fn compile(c: &mut Criterion) {
     for (label, verify, optimize) in [
         ("default (verifier off in release)", false, false),
         ("with the verifier", true, false),
-        ("optimize: backtracking register allocator up to 1,000 CLIF", false, true),
+        (
+            "optimize: backtracking register allocator up to 1,000 CLIF",
+            false,
+            true,
+        ),
     ] {
         let e = engine(JitOptions {
             verify,

@@ -73,7 +73,9 @@ fn constant_zero(program: &Program, shape: &Shape, a: &Indirect) -> bool {
     !program.instructions.iter().any(|insn| {
         insn.dst.iter().any(|d| {
             d.reg.file == a.file
-                && (d.reg.is_indirect() || d.reg.dimension.is_some() || d.reg.index.value == a.index)
+                && (d.reg.is_indirect()
+                    || d.reg.dimension.is_some()
+                    || d.reg.index.value == a.index)
         })
     })
 }

@@ -9,15 +9,14 @@
 //! are merged (no loads, stores, calls or traps), and only inside one block, where the
 //! first copy is always computed before the later ones: results are unchanged.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{Hash, Hasher};
 
-use cranelift_codegen::entity::packed_option::ReservedValue;
+use cranelift_codegen::entity::packed_option::PackedOption;
+use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::{Function, Inst, InstructionData, Opcode, Type, Value};
 
 /// A multiply-rotate hasher (the `FxHasher` of rustc): the keys are small instruction
-/// records made by the lowering, not user input, and the default SipHash cost as much as
-/// the merging saves.
+/// records made by the lowering, and SipHash cost as much as the merging saves.
 #[derive(Default)]
 struct Fx(u64);
 
@@ -55,8 +54,6 @@ impl Hasher for Fx {
     }
 }
 
-type Seen = HashMap<(InstructionData, Type), Inst, BuildHasherDefault<Fx>>;
-
 /// Opcodes merged: constants and integer, bit and lane operations that cannot trap.
 fn pure(op: Opcode) -> bool {
     use Opcode::*;
@@ -88,42 +85,54 @@ fn pure(op: Opcode) -> bool {
     )
 }
 
+/// Slots of the table of first copies.
+const SLOTS: usize = 1 << SLOT_BITS;
+/// Bits of a slot index, taken from the top of the hash (the multiply leaves the low bits
+/// poorly mixed).
+const SLOT_BITS: u32 = 12;
+
 /// Merges repeated pure instructions block by block (see the module docs). Returns how
 /// many were removed.
+///
+/// The first copies live in a direct-mapped table indexed by the key's hash: a key whose
+/// slot another key took is simply not merged (a missed merge only keeps a copy), which
+/// is cheaper than a hash map for blocks of a few hundred instructions. Slots are tagged
+/// with the block's number instead of being cleared.
 pub(super) fn run(func: &mut Function) -> usize {
     let mut removed = 0;
-    let mut seen = Seen::default();
+    let mut table: Vec<Option<(u32, InstructionData, Type, Inst)>> = vec![None; SLOTS];
+    // The values merged away, and the first copy each stands for.
+    let mut resolved: SecondaryMap<Value, PackedOption<Value>> = SecondaryMap::new();
     let blocks: Vec<_> = func.layout.blocks().collect();
-    for block in blocks {
-        seen.clear();
+    for (tag, block) in blocks.into_iter().enumerate() {
+        let tag = tag as u32;
         let mut next = func.layout.first_inst(block);
         while let Some(inst) = next {
             next = func.layout.next_inst(inst);
-            if !pure(func.dfg.insts[inst].opcode()) || func.dfg.inst_results(inst).len() != 1 {
+            // (Every merged opcode has exactly one result.)
+            if !pure(func.dfg.insts[inst].opcode()) {
                 continue;
             }
-            // Aliases made below (and by the frontend) are followed, so that copies of
-            // copies match (the merged opcodes have at most three operands).
-            let n = func.dfg.inst_args(inst).len();
-            if n > 3 {
-                continue;
+            // Merged values are followed, so that copies of copies match.
+            for arg in func.dfg.inst_args_mut(inst) {
+                if let Some(to) = resolved[*arg].expand() {
+                    *arg = to;
+                }
             }
-            let mut args = [Value::reserved_value(); 3];
-            for (a, &v) in args.iter_mut().zip(func.dfg.inst_args(inst)) {
-                *a = func.dfg.resolve_aliases(v);
-            }
-            func.dfg.inst_args_mut(inst).copy_from_slice(&args[..n]);
             let data = func.dfg.insts[inst];
-            let ty = func.dfg.value_type(func.dfg.first_result(inst));
-            match seen.get(&(data, ty)) {
-                Some(&first) => {
+            let result = func.dfg.first_result(inst);
+            let ty = func.dfg.value_type(result);
+            let mut h = Fx::default();
+            (data, ty).hash(&mut h);
+            let slot = &mut table[(h.finish() >> (64 - SLOT_BITS)) as usize];
+            match *slot {
+                Some((t, d, y, first)) if t == tag && d == data && y == ty => {
+                    resolved[result] = func.dfg.first_result(first).into();
                     func.dfg.replace_with_aliases(inst, first);
                     func.layout.remove_inst(inst);
                     removed += 1;
                 }
-                None => {
-                    seen.insert((data, ty), inst);
-                }
+                _ => *slot = Some((tag, data, ty, inst)),
             }
         }
     }

@@ -526,13 +526,22 @@ impl<'a, 'f> Lowerer<'a, 'f> {
             }
             self.regs.insert((s, f), vars);
         }
-        // Spaces in memory: zero them, then load the inputs they hold.
+        // Spaces in memory: zero the registers that may be read (`Plan::may_read`), then
+        // load the inputs they hold.
         for (s, sp) in plan.spaces.iter().enumerate() {
             if !sp.in_memory {
                 continue;
             }
-            let bytes = sp.dims * sp.len * REG_BYTES;
-            self.zero_scratch(sp.base, bytes);
+            match plan.may_read(env.program, env.shape, s) {
+                None => self.zero_scratch(sp.base, sp.dims * sp.len * REG_BYTES),
+                Some(read) => {
+                    for f in read {
+                        if plan.input_binding(s, f).is_none() {
+                            self.zero_scratch(sp.base + f * REG_BYTES, REG_BYTES);
+                        }
+                    }
+                }
+            }
             for f in 0..sp.dims * sp.len {
                 if let Some(k) = plan.input_binding(s, f) {
                     let vals = self.load_binding(k);

@@ -235,3 +235,35 @@ END
     expect(&o, out(0), 0xF, &[v(1.0), v(2.0), v(-3.0)]);
     expect(&o, out(1), 0xF, &[fv([0.0, 0.0, 4.0, 0.0]); 3]);
 }
+
+/// A space written only through an indirect destination still reads 0 where an
+/// invocation wrote nothing (temporaries start at 0 in every invocation, tgsi.rst): two
+/// quads, each invocation writes 5.0 into the TEMP its address names and reads all four.
+#[test]
+fn indirect_writes_leave_other_registers_zero() {
+    let text = "VERT
+DCL IN[0]
+DCL OUT[0]
+DCL TEMP[0..3]
+DCL ADDR[0]
+IMM[0] FLT32 { 5.0, 6.0, 0.0, 0.0 }
+UARL ADDR[0].x, IN[0].xxxx
+MOV TEMP[ADDR[0].x], IMM[0].xxxx
+MOV OUT[0].x, TEMP[0].xxxx
+MOV OUT[0].y, TEMP[1].xxxx
+MOV OUT[0].z, TEMP[2].xxxx
+MOV OUT[0].w, TEMP[3].xxxx
+END
+";
+    let addrs = [0u32, 1, 2, 3, 3, 2, 1, 0];
+    let ins = inputs(
+        8,
+        &[(input(0), addrs.iter().map(|&a| [a, 0, 0, 0]).collect())],
+    );
+    let o = run(text, &ins);
+    let want: Vec<_> = addrs
+        .iter()
+        .map(|&a| fv([0, 1, 2, 3].map(|c| if c == a { 5.0 } else { 0.0 })))
+        .collect();
+    expect(&o, out(0), 0xF, &want);
+}

@@ -35,7 +35,7 @@ struct Invocation {
 #[derive(Debug)]
 pub(crate) struct EmitState {
     max_vertices: u32,
-    /// Number of output row buffers (`Plan::outputs`).
+    /// Number of output buffers (`Plan::outputs`).
     outputs: usize,
     invocations: Vec<Invocation>,
 }
@@ -84,11 +84,12 @@ impl EmitState {
 
 /// EMIT (`end_prim == 0`) or ENDPRIM for lanes `mask` (bit `l` = lane `l`) of quad `q`, with
 /// lane `l`'s stream `streams[l]`. Called from generated code after it stored the quad's
-/// output rows.
+/// output registers.
 ///
 /// # Safety
 /// `ctx` is the run's context: its `emit` is null or points to the run's [`EmitState`], and
-/// `outputs` holds `EmitState::outputs` row buffers of at least `(q + 1) * 4` rows.
+/// `outputs` holds `EmitState::outputs` buffers of at least `(q + 1) * 4` entries (the
+/// quad's output registers in columns, `crate::run::quad_rows`).
 unsafe extern "C" fn shaderdiff_emit(
     ctx: *const RunCtx,
     q: u64,
@@ -128,10 +129,13 @@ unsafe extern "C" fn shaderdiff_emit(
         let s = e.streams.entry(stream).or_default();
         let primitive = s.0;
         s.1 = true;
+        // Output buffers hold columns: entry `4q + c` is channel `c` of quad `q`'s lanes.
         let vertex = (0..outputs)
             .map(|o| {
-                // SAFETY: row buffer `o` has at least `(q + 1) * 4 > inv` rows.
-                unsafe { *(*ctx.outputs.add(o)).add(inv) }
+                [0, 1, 2, 3].map(|c| {
+                    // SAFETY: buffer `o` has at least `(q + 1) * 4` entries.
+                    unsafe { (*(*ctx.outputs.add(o)).add(q as usize * 4 + c))[l] }
+                })
             })
             .collect();
         e.records.push(EmitRecord { stream, primitive });

@@ -36,6 +36,7 @@ pub mod alu;
 mod analysis;
 mod atomic;
 mod compile;
+mod constaddr;
 mod emit;
 pub mod faults;
 mod lower;
@@ -95,10 +96,12 @@ pub struct JitOptions {
     /// builds (every test), off in release builds. Either way a panic inside Cranelift is
     /// caught and reported as [`EngineError::Compile`].
     pub verify: bool,
-    /// Cranelift's backtracking register allocator (default) for lowered functions of up to
-    /// 1,000 CLIF instructions; larger ones get the single-pass allocator, which compiles
-    /// them about 1.6× faster at the cost of code that spills more (docs/performance.md).
-    /// Off: the single-pass allocator for every function. Same results either way.
+    /// Cranelift's backtracking register allocator for lowered functions of up to 1,000
+    /// CLIF instructions; larger ones get the single-pass allocator, which compiles them
+    /// about 1.6× faster at the cost of code that spills more. Off (default): the
+    /// single-pass allocator for every function, which costs a campaign of short runs
+    /// (64 invocations) about 16% fewer instructions in all (docs/performance.md, step 7).
+    /// Same results either way.
     pub optimize: bool,
     /// Cranelift's e-graph optimizer (`opt_level = speed`). Off by default: it places every
     /// value right before its first use, which turns the lowering's channel-interleaved
@@ -112,7 +115,7 @@ impl Default for JitOptions {
     fn default() -> Self {
         JitOptions {
             verify: cfg!(debug_assertions),
-            optimize: true,
+            optimize: false,
             egraph: false,
         }
     }
@@ -213,6 +216,10 @@ impl JitEngine {
                 ),
             });
         }
+        // Indirect operands whose address never changes, made direct (`constaddr`); the
+        // shape (outputs, inputs) stays that of the program as written.
+        let folded = constaddr::fold(program, &shape);
+        let program = folded.as_ref().unwrap_or(program);
         let mut plan = Plan::new(program, &shape);
         plan.memory.fault = fault;
         Ok(Front {

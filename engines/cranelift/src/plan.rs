@@ -250,6 +250,54 @@ impl Plan {
         Some((s, f as u32))
     }
 
+    /// The registers of memory space `s` whose value some operand may read (`None`: all of
+    /// them, when an operand reads the space indirectly): the ones named directly by a
+    /// source, an address or a texel offset, and the space's output registers. Only these
+    /// need their initial zero (a register nothing reads is never observed, whatever a
+    /// masked store leaves in it).
+    pub fn may_read(&self, program: &Program, shape: &Shape, s: usize) -> Option<BTreeSet<u32>> {
+        let mut read = BTreeSet::new();
+        let mut note = |reg: &Register| {
+            if let Some((sp, f)) = self.direct(shape, reg) {
+                if sp == s {
+                    read.insert(f);
+                }
+            }
+        };
+        for insn in &program.instructions {
+            for src in &insn.src {
+                if src.reg.is_indirect()
+                    && shape.space_of(src.reg.file, src.reg.dimension.is_some()) == Some(s)
+                {
+                    return None;
+                }
+                if !src.reg.is_indirect() {
+                    note(&src.reg);
+                }
+            }
+            for o in &insn.tex_offsets {
+                note(&o.reg);
+            }
+            let regs = insn
+                .dst
+                .iter()
+                .map(|d| d.reg)
+                .chain(insn.src.iter().map(|x| x.reg));
+            for r in regs {
+                let addrs = r
+                    .index
+                    .indirect
+                    .into_iter()
+                    .chain(r.dimension.and_then(|d| d.indirect));
+                for a in addrs {
+                    note(&Register::new(a.file, a.index));
+                }
+            }
+        }
+        read.extend(self.outputs.iter().filter(|o| o.1 == s).map(|o| o.2));
+        Some(read)
+    }
+
     /// Binding index of input register `(space, flat)`, if it is bound.
     pub fn input_binding(&self, space: usize, flat: u32) -> Option<usize> {
         self.inputs

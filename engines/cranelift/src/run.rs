@@ -28,7 +28,7 @@ pub(crate) struct Binding {
 pub(crate) struct RunCtx {
     /// `Plan::inputs` bindings, in order.
     pub inputs: *const Binding,
-    /// One row buffer per `Plan::outputs` entry.
+    /// One buffer per `Plan::outputs` entry, in columns like the inputs (`quad_rows`).
     pub outputs: *const *mut Vec4,
     /// Uniform registers (CONST, IMM, IMMX), one vec4 each.
     pub uniform: *const Vec4,
@@ -80,6 +80,17 @@ fn quad_columns(rows: Option<&[Vec4]>, quads: usize) -> Vec<Vec4> {
         }
     }
     cols
+}
+
+/// The inverse of [`quad_columns`]: the first `n` rows of per-quad columns `cols` (entry
+/// `4q + c` holds channel `c` of invocations `4q .. 4q+3`).
+fn quad_rows(cols: &[Vec4], n: usize) -> Vec<Vec4> {
+    (0..n)
+        .map(|i| {
+            let (q, l) = (i / 4, i % 4);
+            [0, 1, 2, 3].map(|c| cols[4 * q + c][l])
+        })
+        .collect()
 }
 
 /// Runs `prog` on `inputs` (checked first with the oracle's rules).
@@ -240,9 +251,8 @@ pub(crate) fn run(
         }
     }
     let mut registers = BTreeMap::new();
-    for ((key, _, _), mut rows) in plan.outputs.iter().zip(outs) {
-        rows.truncate(n);
-        registers.insert(*key, rows);
+    for ((key, _, _), cols) in plan.outputs.iter().zip(outs) {
+        registers.insert(*key, quad_rows(&cols, n));
     }
     let mut out = Outputs {
         invocations: n,
@@ -264,7 +274,7 @@ pub(crate) fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::quad_columns;
+    use super::{quad_columns, quad_rows};
 
     /// Five invocations (two quads, the second partial): entry `4q + c` holds channel `c`
     /// of invocations `4q .. 4q+3`; the missing invocations of the last quad read zero.
@@ -287,5 +297,25 @@ mod tests {
         let cols = quad_columns(Some(&[[1, 2, 3, 4]]), 2);
         assert_eq!(cols[5], [2, 2, 2, 2]);
         assert_eq!(quad_columns(None, 1), vec![[0; 4]; 4]);
+    }
+
+    /// Columns back to rows: the rows of five invocations (two quads, the second partial)
+    /// come back from their columns, and only the first five.
+    #[test]
+    fn rows_of_columns() {
+        let rows: Vec<[u32; 4]> = (0..5u32)
+            .map(|i| [10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3])
+            .collect();
+        let cols = vec![
+            [0, 10, 20, 30],
+            [1, 11, 21, 31],
+            [2, 12, 22, 32],
+            [3, 13, 23, 33],
+            [40, 9, 9, 9],
+            [41, 9, 9, 9],
+            [42, 9, 9, 9],
+            [43, 9, 9, 9],
+        ];
+        assert_eq!(quad_rows(&cols, 5), rows);
     }
 }

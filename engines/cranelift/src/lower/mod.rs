@@ -8,9 +8,9 @@
 //! quad it:
 //!
 //! 1. sets the execution mask to the live lanes (`4q + l < invocations`), zeroes registers and
-//!    loads the per-invocation inputs (4×4 transposes of the inputs' vec4 rows);
+//!    loads the per-invocation inputs (given in columns, `crate::run::Binding`);
 //! 2. runs the program (see [`flow`] for control flow, [`operand`] for fetch and store);
-//! 3. checks the step budget, stores the output registers (transposed back to vec4 rows) and,
+//! 3. checks the step budget, stores the output registers (in columns, like the inputs) and,
 //!    for fragment programs, the killed mask.
 //!
 //! It returns 0, or a status word: [`STATUS_STEP_LIMIT`] or [`STATUS_CALL_DEPTH`] in the
@@ -26,6 +26,7 @@
 //! end of the quad; increments between two checks are bounded by the lowered program size,
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
+mod dedupe;
 mod flow;
 mod interp;
 mod memory;
@@ -332,6 +333,7 @@ pub(crate) fn build(
         },
     };
     l.b.finalize(frontend);
+    dedupe::run(func);
     Ok(lowered)
 }
 
@@ -384,20 +386,6 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
         let r = self.b.ins().shuffle(xb, yb, imm);
         self.cast(I32X4, r)
-    }
-
-    /// 4×4 transpose: rows (one vec4 per invocation) ↔ columns (one lane per invocation).
-    fn transpose(&mut self, r: [Value; 4]) -> [Value; 4] {
-        let t0 = self.shuffle32(r[0], r[1], [0, 4, 1, 5]);
-        let t1 = self.shuffle32(r[2], r[3], [0, 4, 1, 5]);
-        let t2 = self.shuffle32(r[0], r[1], [2, 6, 3, 7]);
-        let t3 = self.shuffle32(r[2], r[3], [2, 6, 3, 7]);
-        [
-            self.shuffle32(t0, t1, [0, 1, 4, 5]),
-            self.shuffle32(t0, t1, [2, 3, 6, 7]),
-            self.shuffle32(t2, t3, [0, 1, 4, 5]),
-            self.shuffle32(t2, t3, [2, 3, 6, 7]),
-        ]
     }
 
     /// Counts one more instruction and fails when the lowered size passes [`MAX_LOWERED`].
@@ -538,13 +526,22 @@ impl<'a, 'f> Lowerer<'a, 'f> {
             }
             self.regs.insert((s, f), vars);
         }
-        // Spaces in memory: zero them, then load the inputs they hold.
+        // Spaces in memory: zero the registers that may be read (`Plan::may_read`), then
+        // load the inputs they hold.
         for (s, sp) in plan.spaces.iter().enumerate() {
             if !sp.in_memory {
                 continue;
             }
-            let bytes = sp.dims * sp.len * REG_BYTES;
-            self.zero_scratch(sp.base, bytes);
+            match plan.may_read(env.program, env.shape, s) {
+                None => self.zero_scratch(sp.base, sp.dims * sp.len * REG_BYTES),
+                Some(read) => {
+                    for f in read {
+                        if plan.input_binding(s, f).is_none() {
+                            self.zero_scratch(sp.base + f * REG_BYTES, REG_BYTES);
+                        }
+                    }
+                }
+            }
             for f in 0..sp.dims * sp.len {
                 if let Some(k) = plan.input_binding(s, f) {
                     let vals = self.load_binding(k);
@@ -616,19 +613,19 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         }
     }
 
-    /// Stores the current quad's output registers to their row buffers (at the end, and
-    /// before EMIT hands them to the runtime).
+    /// Stores the current quad's output registers to their buffers (at the end, and before
+    /// EMIT hands them to the runtime), in columns: four vector stores per register, the
+    /// run turns them into rows once (`crate::run::quad_rows`).
     fn store_outputs(&mut self) {
         let plan = self.env.plan;
         let q64 = self.b.ins().ishl_imm_u(self.q, 6);
         for (o, &(_, s, f)) in plan.outputs.iter().enumerate() {
             let cols = self.read_register(s, f);
-            let rows = self.transpose(cols);
             let ro = MemFlagsData::trusted().with_readonly();
             let ptr = self.b.ins().load(I64, ro, self.cv.outputs, (o * 8) as i32);
             let base = self.b.ins().iadd(ptr, q64);
-            for (l, r) in rows.into_iter().enumerate() {
-                self.b.ins().store(mem(), r, base, (l * 16) as i32);
+            for (c, v) in cols.into_iter().enumerate() {
+                self.b.ins().store(mem(), v, base, (c * 16) as i32);
             }
         }
     }

@@ -205,3 +205,65 @@ END
         ],
     );
 }
+
+/// An address register no instruction writes is 0 in every invocation (temporaries start
+/// at 0), so `TEMP[ADDR[0].x+k]` is `TEMP[k]` when that is in bounds: a write through it
+/// lands in TEMP[2] (read back directly), a read outside the named `ARRAY(1)` (index 0)
+/// gives 0 and a write there is dropped (TEMP[0] keeps its value).
+#[test]
+fn indirect_operand_with_unwritten_address() {
+    let text = "VERT
+DCL IN[0]
+DCL OUT[0..1]
+DCL TEMP[0]
+DCL TEMP[1..3], ARRAY(1)
+DCL ADDR[0]
+IMM[0] FLT32 { 1.0, 2.0, 3.0, 4.0 }
+MOV TEMP[0], IMM[0].wwww
+MOV TEMP[ADDR[0].x+2](1), IN[0]
+MOV TEMP[ADDR[0].x](1), IMM[0].xxxx
+MOV OUT[0], TEMP[2]
+MOV OUT[1].x, TEMP[ADDR[0].x+3](1).yyyy
+MOV OUT[1].y, TEMP[ADDR[0].x](1).xxxx
+MOV OUT[1].z, TEMP[0].xxxx
+MOV OUT[1].w, TEMP[ADDR[0].x+1](1).xxxx
+END
+";
+    let v = |x: f32| fv([x, x + 0.5, x + 0.25, x + 0.75]);
+    let ins = inputs(3, &[(input(0), vec![v(1.0), v(2.0), v(-3.0)])]);
+    let o = run(text, &ins);
+    expect(&o, out(0), 0xF, &[v(1.0), v(2.0), v(-3.0)]);
+    expect(&o, out(1), 0xF, &[fv([0.0, 0.0, 4.0, 0.0]); 3]);
+}
+
+/// A space written only through an indirect destination still reads 0 where an
+/// invocation wrote nothing (temporaries start at 0 in every invocation, tgsi.rst): two
+/// quads, each invocation writes 5.0 into the TEMP its address names and reads all four.
+#[test]
+fn indirect_writes_leave_other_registers_zero() {
+    let text = "VERT
+DCL IN[0]
+DCL OUT[0]
+DCL TEMP[0..3]
+DCL ADDR[0]
+IMM[0] FLT32 { 5.0, 6.0, 0.0, 0.0 }
+UARL ADDR[0].x, IN[0].xxxx
+MOV TEMP[ADDR[0].x], IMM[0].xxxx
+MOV OUT[0].x, TEMP[0].xxxx
+MOV OUT[0].y, TEMP[1].xxxx
+MOV OUT[0].z, TEMP[2].xxxx
+MOV OUT[0].w, TEMP[3].xxxx
+END
+";
+    let addrs = [0u32, 1, 2, 3, 3, 2, 1, 0];
+    let ins = inputs(
+        8,
+        &[(input(0), addrs.iter().map(|&a| [a, 0, 0, 0]).collect())],
+    );
+    let o = run(text, &ins);
+    let want: Vec<_> = addrs
+        .iter()
+        .map(|&a| fv([0, 1, 2, 3].map(|c| if c == a { 5.0 } else { 0.0 })))
+        .collect();
+    expect(&o, out(0), 0xF, &want);
+}

@@ -592,9 +592,30 @@ impl Lowerer<'_, '_> {
         } else {
             0xF
         };
+        // Operands may stay `f32x4` for the float opcodes whose lowerings cast every operand
+        // (`alu::float`: `fbin!`, `fcmp`, `sel`, `splat_const` and `sign_flipped` see through
+        // casts); a fault's lowering gets `i32x4` operands as always.
+        let float_ok = env.fault.is_none()
+            && matches!(
+                op,
+                Opcode::ADD
+                    | Opcode::SUB
+                    | Opcode::MUL
+                    | Opcode::DIV
+                    | Opcode::MAD
+                    | Opcode::FMA
+                    | Opcode::LRP
+                    | Opcode::MIN
+                    | Opcode::MAX
+            );
         let mut srcs = Vec::with_capacity(nsrc);
         for (k, src) in insn.src.iter().take(nsrc).enumerate() {
-            srcs.push(self.fetch(i, src, fetch_type(op, k), chans)?);
+            let ty = fetch_type(op, k);
+            srcs.push(if float_ok {
+                self.fetch_float(i, src, ty, chans)?
+            } else {
+                self.fetch(i, src, ty, chans)?
+            });
         }
         // FAULT HOOK (shift-count-unmasked, f2i-rounds, round-half-away, min-nan-propagates):
         // the faulty lowering of this opcode, when its fault is switched on.

@@ -168,6 +168,20 @@ impl Lowerer<'_, '_> {
         Ok(self.read(place, a.component as usize))
     }
 
+    /// [`Self::read`] for a fetch of type `ty`: a float operand in the scratch buffer is
+    /// loaded as `f32x4`, so that a float consumer reads the load itself.
+    fn read_as(&mut self, place: Place, comp: usize, ty: FetchType) -> Value {
+        match (place, ty) {
+            (Place::Mem(off), FetchType::Float) => self.b.ins().load(
+                F32X4,
+                mem(),
+                self.cv.scratch,
+                (off + comp as u32 * 16) as i32,
+            ),
+            _ => self.read(place, comp),
+        }
+    }
+
     /// Component `comp` of the register at `place`, unmodified.
     fn read(&mut self, place: Place, comp: usize) -> Value {
         match place {
@@ -233,8 +247,28 @@ impl Lowerer<'_, '_> {
     }
 
     /// Fetches the channels `chans` (bit c = channel c) of source `src` of instruction `i`:
-    /// swizzled, with modifiers applied as `ty`. Channels not fetched are zero.
+    /// swizzled, with modifiers applied as `ty`. Channels not fetched are zero. Every value is
+    /// an `i32x4` (a float consumer sees through the cast to the `f32x4` it came from).
     pub(super) fn fetch(
+        &mut self,
+        i: usize,
+        src: &Src,
+        ty: FetchType,
+        chans: u8,
+    ) -> Result<[Value; 4], LowerError> {
+        let mut v = self.fetch_float(i, src, ty, chans)?;
+        for x in v.iter_mut() {
+            *x = self.cast(I32X4, *x);
+        }
+        Ok(v)
+    }
+
+    /// [`Self::fetch`], except that a float operand (`ty` float) loaded from the scratch
+    /// buffer or given a `-`/`|x|` modifier stays the `f32x4` it is. Only for consumers that
+    /// cast every operand to the type they need (`alu::simd::fv`/`iv`): the float ALU
+    /// lowerings `lower::flow` names. Saves a bit cast per such operand, a CLIF instruction
+    /// the compile would otherwise build and skip.
+    pub(super) fn fetch_float(
         &mut self,
         i: usize,
         src: &Src,
@@ -264,7 +298,7 @@ impl Lowerer<'_, '_> {
             let v = match by_comp[comp] {
                 Some(v) => v,
                 None => {
-                    let v = self.read(place, comp);
+                    let v = self.read_as(place, comp, ty);
                     let v = self.modifiers(v, src.abs, src.neg, ty);
                     by_comp[comp] = Some(v);
                     v
@@ -278,8 +312,8 @@ impl Lowerer<'_, '_> {
     /// tgsi.rst "Source Modifiers": absolute value, then negation.
     fn modifiers(&mut self, v: Value, abs: bool, neg: bool, ty: FetchType) -> Value {
         match ty {
-            // `fabs` / `fneg` clear / flip bit 31 (NaN included), in `f32x4` so that a
-            // float consumer needs no cast back.
+            // `fabs` / `fneg` clear / flip bit 31 (NaN included), left in `f32x4` (see
+            // `fetch_float`).
             FetchType::Float if abs || neg => {
                 let mut f = self.cast(F32X4, v);
                 if abs {
@@ -288,7 +322,7 @@ impl Lowerer<'_, '_> {
                 if neg {
                     f = self.b.ins().fneg(f);
                 }
-                self.cast(I32X4, f)
+                f
             }
             FetchType::Float => v,
             FetchType::Int => {

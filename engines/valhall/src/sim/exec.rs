@@ -495,9 +495,7 @@ impl WarpRun {
                 env.weights
                     .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
             );
-            for (l, s) in self.steps.iter_mut().enumerate() {
-                *s += wgt * u64::from((active >> l) & 1);
-            }
+            add_active(&mut self.steps, active, wgt);
             self.bound = self.bound.saturating_add(wgt);
             if self.bound > env.limit {
                 for (l, &s) in self.steps.iter().enumerate() {
@@ -517,9 +515,7 @@ impl WarpRun {
             }
             if let Some(cap) = zero_weight_cap {
                 // Unweighted count, to end loops made only of weight-0 instructions.
-                for (l, s) in self.executed.iter_mut().enumerate() {
-                    *s += u64::from((active >> l) & 1);
-                }
+                add_active(&mut self.executed, active, 1);
                 self.ubound += 1;
                 if self.ubound > cap {
                     for (l, &s) in self.executed.iter().enumerate() {
@@ -593,6 +589,19 @@ impl WarpRun {
                     self.cur = p;
                 }
             }
+        }
+    }
+}
+
+/// Adds `v` to the counters of the lanes in `active`. A full warp (the common, converged
+/// case) takes one unmasked pass, which the compiler vectorises.
+#[inline(always)]
+fn add_active(counters: &mut [u64; 16], active: u16, v: u64) {
+    if active == 0xFFFF {
+        counters.iter_mut().for_each(|c| *c += v);
+    } else {
+        for (l, c) in counters.iter_mut().enumerate() {
+            *c += v * u64::from((active >> l) & 1);
         }
     }
 }

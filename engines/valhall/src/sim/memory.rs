@@ -32,8 +32,9 @@ impl Memory {
     /// address `u64::MAX` are unreachable.
     pub fn map(&mut self, base: u64, bytes: Vec<u8>) {
         let end = base.saturating_add(bytes.len() as u64);
-        self.regions
-            .retain(|(b, r)| !(*b == base || (*b < end && b.saturating_add(r.len() as u64) > base)));
+        self.regions.retain(|(b, r)| {
+            !(*b == base || (*b < end && b.saturating_add(r.len() as u64) > base))
+        });
         let at = self.regions.partition_point(|(b, _)| *b < base);
         self.regions.insert(at, (base, bytes));
     }

@@ -208,17 +208,23 @@ impl Instr {
     /// Note that enums without a default (e.g. `Lanes (8-bit)` index 0) may be reserved,
     /// so this is a starting point, not always an encodable instruction.
     pub fn with_defaults(def: &InsDef) -> Instr {
-        let mut ins = Instr {
-            id: def.id,
+        let mut ins = Instr::empty();
+        ins.reset_to_defaults(def);
+        ins
+    }
+
+    /// A placeholder with empty lists (instruction id 0), to be filled by
+    /// [`Instr::reset_to_defaults`] or the decoder.
+    pub(crate) fn empty() -> Instr {
+        Instr {
+            id: InsId(0),
             flow: 0,
             dest: None,
             staging: Vec::new(),
             srcs: Vec::new(),
             imms: Vec::new(),
             modifiers: Vec::new(),
-        };
-        ins.reset_to_defaults(def);
-        ins
+        }
     }
 
     /// Makes `self` equal to [`Instr::with_defaults`]`(def)`, reusing the storage of its

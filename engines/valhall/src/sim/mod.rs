@@ -268,13 +268,16 @@ impl Shader {
         let mut first: HashMap<u64, usize, BuildHasherDefault<WordHash>> =
             HashMap::with_capacity_and_hasher(words.len(), BuildHasherDefault::default());
         let mut ins: Vec<Ins> = Vec::with_capacity(words.len());
+        // One decoding buffer serves every word (its lists keep their storage).
+        let mut instr = crate::Instr::empty();
         for (index, &w) in words.iter().enumerate() {
             if let Some(&i) = first.get(&w) {
                 let again = ins[i].clone();
                 ins.push(again);
                 continue;
             }
-            let instr = crate::decode(w).map_err(|error| SimError::Decode { index, error })?;
+            crate::decode::decode_into(w, &mut instr)
+                .map_err(|error| SimError::Decode { index, error })?;
             let resolved = resolve::resolve(index, &instr)?;
             if !matches!(resolved.op, op::Op::Branch { .. }) {
                 first.insert(w, index);

@@ -20,6 +20,7 @@ mod atomic64;
 mod encode_fault;
 mod finish;
 mod geom;
+pub mod inline;
 pub mod interp;
 mod lower;
 pub mod memory;

@@ -14,6 +14,7 @@
 //!   every definition writes a reload register and stores it with `STORE.i32`.
 
 use super::abi::{ALLOCATABLE, RECORD_REG, RELOAD_REG};
+use super::inline::InlineList;
 use super::vcode::{Item, VCode, VDst, VIns, VReg, VSrc, Val};
 
 /// Where a virtual register ended up.
@@ -446,9 +447,9 @@ fn spill_access(name: &str, p: u8, slot: u32) -> VIns {
         def,
         dst: VDst::None,
         mask: crate::WriteMask::Full,
-        srcs: vec![VSrc::new(Val::P(RECORD_REG))],
+        srcs: InlineList::from_slice(&[VSrc::new(Val::P(RECORD_REG))]),
         staging: Some(Val::P(p)),
-        imms: vec![i64::from(slot)],
+        imms: InlineList::from_slice(&[i64::from(slot)]),
         mods,
         flow: "none",
         target: None,

@@ -3,8 +3,14 @@
 //! FAU rules of ENCODING.md §3.3 as it is built, and turned into machine words by
 //! `regalloc` and `finish`.
 
+use super::inline::InlineList;
 use crate::isa::InsDef;
 use crate::{isa, SrcValue, WriteMask};
+
+/// Most sources an ISA.xml instruction has (`<src>` elements).
+pub const MAX_SRCS: usize = 4;
+/// Most immediates an ISA.xml instruction has (`<imm>` elements).
+pub const MAX_IMMS: usize = 2;
 
 /// A virtual 32-bit register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,6 +42,13 @@ pub struct VSrc {
     pub sel: Option<&'static str>,
     /// `.not` (third source of the shifts).
     pub not: bool,
+}
+
+impl Default for VSrc {
+    /// Register `r0` (a placeholder: [`super::inline::InlineList`] fills unused slots).
+    fn default() -> VSrc {
+        VSrc::new(Val::P(0))
+    }
 }
 
 impl VSrc {
@@ -101,11 +114,11 @@ pub struct VIns {
     /// Destination write mask.
     pub mask: WriteMask,
     /// Sources, in ISA.xml order.
-    pub srcs: Vec<VSrc>,
+    pub srcs: InlineList<VSrc, MAX_SRCS>,
     /// The staging register of a 32-bit LOAD (written) or STORE (read): one register.
     pub staging: Option<Val>,
     /// Immediate fields, in ISA.xml order (a branch's offset is filled in by `finish`).
-    pub imms: Vec<i64>,
+    pub imms: InlineList<i64, MAX_IMMS>,
     /// Modifiers by ISA.xml name: `(name, value text)`; flags use the text `""`.
     pub mods: Vec<(&'static str, &'static str)>,
     /// Flow field text (`"none"`, `"reconverge"`, `"end"`, `"wait0"`).
@@ -310,7 +323,7 @@ impl VCode {
         let def = isa()
             .instruction(name)
             .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
-        let mut srcs = srcs.to_vec();
+        let mut srcs = InlineList::<VSrc, MAX_SRCS>::from_slice(srcs);
         for (i, s) in srcs.iter_mut().enumerate() {
             let sd = &def.srcs[i];
             if (s.neg && sd.neg.is_none()) || (s.abs && sd.abs.is_none()) {
@@ -325,7 +338,7 @@ impl VCode {
             mask: WriteMask::Full,
             srcs,
             staging: None,
-            imms: vec![0; def.imms.len()],
+            imms: InlineList::zeroed(def.imms.len()),
             mods: mods.to_vec(),
             flow: "none",
             target: None,

@@ -28,7 +28,11 @@ impl<T: Copy + Default, const N: usize> InlineList<T, N> {
 
     /// A list holding a copy of `values`.
     pub fn from_slice(values: &[T]) -> Self {
-        assert!(values.len() <= N, "{} values for an inline list of {N}", values.len());
+        assert!(
+            values.len() <= N,
+            "{} values for an inline list of {N}",
+            values.len()
+        );
         let mut list = Self::new();
         list.items[..values.len()].copy_from_slice(values);
         list.len = values.len();

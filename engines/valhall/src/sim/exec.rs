@@ -438,9 +438,9 @@ pub(crate) struct WarpRun {
     // While `conv`, every live thread is at `cur` (pcs[] is stale).
     conv: bool,
     cur: u32,
-    steps: [u64; 16],
+    steps: LaneCounters,
     bound: u64,
-    executed: [u64; 16],
+    executed: LaneCounters,
     ubound: u64,
 }
 
@@ -455,9 +455,9 @@ impl WarpRun {
             pcs: [0; 16],
             conv: true,
             cur: 0,
-            steps: [0; 16],
+            steps: LaneCounters::default(),
             bound: 0,
-            executed: [0; 16],
+            executed: LaneCounters::default(),
             ubound: 0,
         }
     }
@@ -495,11 +495,11 @@ impl WarpRun {
                 env.weights
                     .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
             );
-            add_active(&mut self.steps, active, wgt);
+            self.steps.add(active, wgt);
             self.bound = self.bound.saturating_add(wgt);
             if self.bound > env.limit {
-                for (l, &s) in self.steps.iter().enumerate() {
-                    if active >> l & 1 != 0 && s > env.limit {
+                for l in 0..16 {
+                    if active >> l & 1 != 0 && self.steps.get(l) > env.limit {
                         return Err(SimError::StepLimit {
                             limit: env.limit,
                             thread: first_thread + l,
@@ -509,17 +509,17 @@ impl WarpRun {
                 let live = self.live;
                 self.bound = (0..16)
                     .filter(|l| live >> l & 1 != 0)
-                    .map(|l| self.steps[l])
+                    .map(|l| self.steps.get(l))
                     .max()
                     .unwrap_or(0);
             }
             if let Some(cap) = zero_weight_cap {
                 // Unweighted count, to end loops made only of weight-0 instructions.
-                add_active(&mut self.executed, active, 1);
+                self.executed.add(active, 1);
                 self.ubound += 1;
                 if self.ubound > cap {
-                    for (l, &s) in self.executed.iter().enumerate() {
-                        if active >> l & 1 != 0 && s > cap {
+                    for l in 0..16 {
+                        if active >> l & 1 != 0 && self.executed.get(l) > cap {
                             return Err(SimError::StepLimit {
                                 limit: env.limit,
                                 thread: first_thread + l,
@@ -529,7 +529,7 @@ impl WarpRun {
                     let live = self.live;
                     self.ubound = (0..16)
                         .filter(|l| live >> l & 1 != 0)
-                        .map(|l| self.executed[l])
+                        .map(|l| self.executed.get(l))
                         .max()
                         .unwrap_or(0);
                 }
@@ -593,16 +593,31 @@ impl WarpRun {
     }
 }
 
-/// Adds `v` to the counters of the lanes in `active`. A full warp (the common, converged
-/// case) takes one unmasked pass, which the compiler vectorises.
-#[inline(always)]
-fn add_active(counters: &mut [u64; 16], active: u16, v: u64) {
-    if active == 0xFFFF {
-        counters.iter_mut().for_each(|c| *c += v);
-    } else {
-        for (l, c) in counters.iter_mut().enumerate() {
-            *c += v * u64::from((active >> l) & 1);
+/// One counter per lane, kept as a part all lanes share plus a part per lane, so that an
+/// instruction run by the full warp (the common, converged case) adds once.
+#[derive(Default)]
+struct LaneCounters {
+    all: u64,
+    lane: [u64; 16],
+}
+
+impl LaneCounters {
+    /// Adds `v` to the counters of the lanes in `active`.
+    #[inline(always)]
+    fn add(&mut self, active: u16, v: u64) {
+        if active == 0xFFFF {
+            self.all = self.all.wrapping_add(v);
+        } else {
+            for (l, c) in self.lane.iter_mut().enumerate() {
+                *c = c.wrapping_add(v * u64::from((active >> l) & 1));
+            }
         }
+    }
+
+    /// The counter of lane `l` (0–15).
+    #[inline(always)]
+    fn get(&self, l: usize) -> u64 {
+        self.all.wrapping_add(self.lane[l])
     }
 }
 

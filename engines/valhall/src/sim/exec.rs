@@ -349,12 +349,14 @@ impl Warp<'_> {
                 continue;
             }
             let a = addrs[l as usize];
-            let data = mem.read(a, bytes as usize).ok_or(SimError::MemoryFault {
-                index,
-                thread: first_thread + l as usize,
-                address: a,
-                bytes,
-            })?;
+            let data = mem
+                .read(a, bytes as usize)
+                .ok_or_else(|| SimError::MemoryFault {
+                    index,
+                    thread: first_thread + l as usize,
+                    address: a,
+                    bytes,
+                })?;
             let mut raw = [0u8; 16];
             raw[..data.len()].copy_from_slice(data);
             let mut v = u128::from_le_bytes(raw);

@@ -80,7 +80,7 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
     let first = candidates
         .peek()
         .copied()
-        .ok_or(DecodeError::UnknownOpcode(opcode))?;
+        .ok_or_else(|| DecodeError::UnknownOpcode(opcode))?;
     let mut found = None;
     for def in candidates {
         match def.opcode2 {
@@ -97,7 +97,7 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
             }
         }
     }
-    found.ok_or(DecodeError::UnknownSecondary {
+    found.ok_or_else(|| DecodeError::UnknownSecondary {
         opcode,
         value: (word >> first.secondary_shift) & u64::from(first.secondary_mask),
         mask: first.secondary_mask,

@@ -1,16 +1,16 @@
-//! A list stored inline, for the short operand lists of [`super::vcode::VIns`]: every
-//! instruction the compiler emits had its own heap allocations for its sources and
-//! immediates, although ISA.xml gives no instruction more than four sources and two
-//! immediates.
+//! A list stored inline, for the short operand lists of [`super::vcode::VIns`] (ISA.xml
+//! gives no instruction more than four sources and two immediates) and the FAU values one
+//! instruction may read (ENCODING.md §3.3): every instruction the compiler emits used to
+//! allocate them on the heap.
 
 use std::ops::{Deref, DerefMut};
 
 /// Up to `N` values of a `Copy` type, stored inline; derefs to a slice of the values.
 ///
 /// # Panics
-/// [`InlineList::from_slice`] and [`InlineList::zeroed`] panic when asked for more than `N`
-/// values (a compiler bug: the capacities cover every ISA.xml instruction, which a test
-/// checks).
+/// [`InlineList::from_slice`], [`InlineList::zeroed`] and [`InlineList::push`] panic when
+/// asked for more than `N` values (a compiler bug: the capacities cover every ISA.xml
+/// instruction, which a test checks, and the FAU limits of ENCODING.md §3.3).
 #[derive(Clone, Copy)]
 pub struct InlineList<T: Copy + Default, const N: usize> {
     items: [T; N],
@@ -37,6 +37,16 @@ impl<T: Copy + Default, const N: usize> InlineList<T, N> {
         list.items[..values.len()].copy_from_slice(values);
         list.len = values.len();
         list
+    }
+
+    /// Appends `value`.
+    ///
+    /// # Panics
+    /// When the list already holds `N` values.
+    pub fn push(&mut self, value: T) {
+        assert!(self.len < N, "a value past the {N} of an inline list");
+        self.items[self.len] = value;
+        self.len += 1;
     }
 
     /// A list of `len` default values (zeros for numbers).
@@ -85,6 +95,9 @@ mod tests {
         assert_eq!(&*list, &[7, -3]);
         assert_eq!(&*InlineList::<i64, 2>::zeroed(1), &[0]);
         assert!(InlineList::<i64, 2>::new().is_empty());
+        let mut list = InlineList::<i64, 2>::new();
+        list.push(4);
+        assert_eq!(&*list, &[4]);
         let mut list = InlineList::<i64, 2>::zeroed(2);
         list[1] = 5;
         assert_eq!(format!("{list:?}"), "[0, 5]");

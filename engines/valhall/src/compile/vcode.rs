@@ -390,12 +390,13 @@ impl VCode {
     /// specials in one 64-bit slot (ENCODING.md §3.3).
     fn legalize_fau(&mut self, def: &InsDef, srcs: &mut [VSrc]) {
         let alu = def.unit.is_alu();
-        let mut bytes: Vec<SrcValue> = Vec::new();
+        // At most two distinct FAU bytes and two slots are ever admitted.
+        let mut bytes = InlineList::<Option<SrcValue>, 2>::new();
         let mut page: Option<u8> = None;
-        let mut slots: Vec<u32> = Vec::new();
+        let mut slots = InlineList::<Option<u32>, 2>::new();
         for src in srcs.iter_mut() {
             let Val::Fau(f) = src.val else { continue };
-            if bytes.contains(&f) {
+            if bytes.contains(&Some(f)) {
                 continue;
             }
             let (p, slot) = match f {
@@ -413,21 +414,21 @@ impl VCode {
             let slot_ok = match slot {
                 Some(s) => {
                     if alu {
-                        slots.is_empty() || slots.contains(&s)
+                        slots.is_empty() || slots.contains(&Some(s))
                     } else {
-                        slots.contains(&s) || slots.len() < 2
+                        slots.contains(&Some(s)) || slots.len() < 2
                     }
                 }
                 None => true,
             };
             if bytes.len() < 2 && page_ok && slot_ok {
-                bytes.push(f);
+                bytes.push(Some(f));
                 if let Some(p) = p {
                     page = Some(p as u8);
                 }
                 if let Some(s) = slot {
-                    if !slots.contains(&s) {
-                        slots.push(s);
+                    if !slots.contains(&Some(s)) {
+                        slots.push(Some(s));
                     }
                 }
             } else {

@@ -80,7 +80,7 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
     let first = candidates
         .peek()
         .copied()
-        .ok_or_else(|| DecodeError::UnknownOpcode(opcode))?;
+        .ok_or(DecodeError::UnknownOpcode(opcode))?;
     let mut found = None;
     for def in candidates {
         match def.opcode2 {

@@ -166,6 +166,9 @@ impl VIns {
 }
 
 /// One item of the instruction stream.
+// An instruction carries its operand lists inline (`compile::inline`); labels are few, and
+// boxing the instructions would bring back an allocation per instruction.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Item {
     /// An instruction.

@@ -26,7 +26,7 @@ pub(crate) fn resolve(index: usize, instr: &Instr) -> Result<Ins, SimError> {
         .enums
         .get(r.isa.flow)
         .and_then(|e| e.text(u64::from(instr.flow)))
-        .ok_or_else(|| SimError::ReservedFlow { index })?;
+        .ok_or(SimError::ReservedFlow { index })?;
     let end = flow == "end";
     if !end && assume::flow_has_effect(instr.flow) {
         return Err(r.unsupported(format!("flow .{flow}")));

@@ -52,11 +52,17 @@ impl Set {
     fn remove(&mut self, r: VReg) {
         self.0[r.0 as usize / 64] &= !(1 << (r.0 % 64));
     }
+    /// The members in ascending order (one step per member, not per bit).
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits & (1 << b) != 0)
-                .map(move |b| (w * 64 + b) as u32)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + b
+                })
+            })
         })
     }
 }

@@ -97,7 +97,7 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
             }
         }
     }
-    found.ok_or(DecodeError::UnknownSecondary {
+    found.ok_or_else(|| DecodeError::UnknownSecondary {
         opcode,
         value: (word >> first.secondary_shift) & u64::from(first.secondary_mask),
         mask: first.secondary_mask,
@@ -113,6 +113,17 @@ pub fn identify(word: u64) -> Result<&'static InsDef, DecodeError> {
 /// # Errors
 /// [`DecodeError`] for anything that is not a valid, canonical instruction; never panics.
 pub fn decode(word: u64) -> Result<Instr, DecodeError> {
+    let mut instr = Instr::empty();
+    decode_into(word, &mut instr)?;
+    Ok(instr)
+}
+
+/// [`decode`] into `instr`, reusing the storage of its lists (for callers that decode
+/// many words one after the other). On error `instr` holds no meaningful instruction.
+///
+/// # Errors
+/// As [`decode`].
+pub(crate) fn decode_into(word: u64, instr: &mut Instr) -> Result<(), DecodeError> {
     let def = identify(word)?;
     // Field sizes and starts come from ISA.xml (at most 64 bits): checked all the same.
     let bits = |start: u8, size: u8| {
@@ -136,86 +147,72 @@ pub fn decode(word: u64) -> Result<Instr, DecodeError> {
         None
     };
 
-    let staging = def
+    instr.id = def.id;
+    instr.flow = bits(59, 4) as u8;
+    instr.dest = dest;
+    instr.staging.clear();
+    instr
         .staging
-        .iter()
-        .map(|sd| StagingRun {
+        .extend(def.staging.iter().map(|sd| StagingRun {
             base: sd.reg.extract(word) as u8,
             count: (sd.count.extract(word) as u8).saturating_add(sd.count_bias),
-        })
-        .collect();
+        }));
 
     let mut uses_page = false;
-    let srcs = def
-        .srcs
-        .iter()
-        .map(|sd| {
-            let byte = sd.byte_field().extract(word) as u8;
-            let v = byte & 63;
-            let value = match byte >> 6 {
-                0 | 1 => SrcValue::Reg {
-                    reg: v,
-                    discard: byte >> 6 == 1,
-                },
-                2 => {
-                    uses_page = true;
-                    SrcValue::Uniform(page << 6 | v)
-                }
-                _ if v < 32 => SrcValue::Imm(v),
-                _ => {
-                    uses_page = true;
-                    SrcValue::Special {
-                        page,
-                        entry: v.saturating_sub(32) >> 1,
-                        hi: v & 1 == 1,
-                    }
-                }
-            };
-            let get = |f: Option<EnumField>| f.map(|f| f.field.extract(word) as u8);
-            let flag = |b: Option<u8>| b.is_some_and(|b| (word >> b) & 1 == 1);
-            Source {
-                value,
-                neg: flag(sd.neg),
-                abs: flag(sd.abs),
-                swizzle: get(sd.swizzle),
-                widen: get(sd.widen.map(|w| w.1)),
-                lane: get(sd.lane),
-                combine: get(sd.combine),
-                not: flag(sd.not),
+    instr.srcs.clear();
+    instr.srcs.extend(def.srcs.iter().map(|sd| {
+        let byte = sd.byte_field().extract(word) as u8;
+        let v = byte & 63;
+        let value = match byte >> 6 {
+            0 | 1 => SrcValue::Reg {
+                reg: v,
+                discard: byte >> 6 == 1,
+            },
+            2 => {
+                uses_page = true;
+                SrcValue::Uniform(page << 6 | v)
             }
-        })
-        .collect();
-
-    let imms = def
-        .imms
-        .iter()
-        .map(|id| {
-            let raw = id.field.extract(word);
-            let sign = u32::from(id.field.size).saturating_sub(1);
-            if id.signed && raw.checked_shr(sign) == Some(1) {
-                (raw as i64).wrapping_sub(1i64.wrapping_shl(id.field.size.into()))
-            } else {
-                raw as i64
+            _ if v < 32 => SrcValue::Imm(v),
+            _ => {
+                uses_page = true;
+                SrcValue::Special {
+                    page,
+                    entry: v.saturating_sub(32) >> 1,
+                    hi: v & 1 == 1,
+                }
             }
-        })
-        .collect();
+        };
+        let get = |f: Option<EnumField>| f.map(|f| f.field.extract(word) as u8);
+        let flag = |b: Option<u8>| b.is_some_and(|b| (word >> b) & 1 == 1);
+        Source {
+            value,
+            neg: flag(sd.neg),
+            abs: flag(sd.abs),
+            swizzle: get(sd.swizzle),
+            widen: get(sd.widen.map(|w| w.1)),
+            lane: get(sd.lane),
+            combine: get(sd.combine),
+            not: flag(sd.not),
+        }
+    }));
 
-    let modifiers = def
+    instr.imms.clear();
+    instr.imms.extend(def.imms.iter().map(|id| {
+        let raw = id.field.extract(word);
+        let sign = u32::from(id.field.size).saturating_sub(1);
+        if id.signed && raw.checked_shr(sign) == Some(1) {
+            (raw as i64).wrapping_sub(1i64.wrapping_shl(id.field.size.into()))
+        } else {
+            raw as i64
+        }
+    }));
+
+    instr.modifiers.clear();
+    instr
         .modifiers
-        .iter()
-        .map(|m| m.field.extract(word) as u32)
-        .collect();
+        .extend(def.modifiers.iter().map(|m| m.field.extract(word) as u32));
 
-    let instr = Instr {
-        id: def.id,
-        flow: bits(59, 4) as u8,
-        dest,
-        staging,
-        srcs,
-        imms,
-        modifiers,
-    };
-    let again = encode(&instr)?;
+    let again = encode(instr)?;
     if again != word {
         let diff = again ^ word;
         if diff & !(3u64 << 57) == 0 && !uses_page {
@@ -230,5 +227,5 @@ pub fn decode(word: u64) -> Result<Instr, DecodeError> {
             expected: again & diff,
         });
     }
-    Ok(instr)
+    Ok(())
 }

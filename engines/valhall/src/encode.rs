@@ -399,10 +399,11 @@ fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
     let alu = def.unit.is_alu();
     let (slot_limit, word_limit) = if alu { (1, 2) } else { (2, 3) };
     let mut page: Option<u8> = None;
-    let mut bytes: Vec<u8> = Vec::new();
-    let mut slots: Vec<u16> = Vec::new();
-    let mut words: Vec<u16> = Vec::new();
-    let mut specials: Vec<u8> = Vec::new();
+    // Each list stops growing one past its limit (an error), so small arrays hold them.
+    let mut bytes = Distinct::<u8, 4>::new();
+    let mut slots = Distinct::<u16, 4>::new();
+    let mut words = Distinct::<u16, 8>::new();
+    let mut specials = Distinct::<u8, 4>::new();
     for (i, (sd, src)) in def.srcs.iter().zip(&instr.srcs).enumerate() {
         let op = Some(Operand::Source(i));
         // Identify the 64-bit slot (uniform pairs and special entries are separate
@@ -418,9 +419,7 @@ fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
                 if isa.special_name(p, entry).is_none() {
                     return Err((op, EncodeErrorKind::ReservedSpecial { page: p, entry }));
                 }
-                if !specials.contains(&entry) {
-                    specials.push(entry);
-                }
+                specials.add(entry);
                 if specials.len() > 1 {
                     return Err((op, EncodeErrorKind::TooManySpecials));
                 }
@@ -428,9 +427,7 @@ fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
             }
         };
         let byte = at(Operand::Source(i), source_byte(src.value))?;
-        if !bytes.contains(&byte) {
-            bytes.push(byte);
-        }
+        bytes.add(byte);
         if bytes.len() > 2 {
             return Err((op, EncodeErrorKind::TooManyFau));
         }
@@ -441,22 +438,15 @@ fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
             }
         }
         if let Some(key) = slot_key {
-            if !slots.contains(&key) {
-                slots.push(key);
-            }
+            slots.add(key);
             if slots.len() > slot_limit {
                 return Err((op, EncodeErrorKind::TooManySlots(slot_limit)));
             }
-            let mut add = |w: u16| {
-                if !words.contains(&w) {
-                    words.push(w);
-                }
-            };
             if sd.size == 64 {
-                add(key << 1);
-                add(key << 1 | 1);
+                words.add(key << 1);
+                words.add(key << 1 | 1);
             } else {
-                add(key << 1 | u16::from(hi));
+                words.add(key << 1 | u16::from(hi));
             }
             if words.len() > word_limit {
                 return Err((op, EncodeErrorKind::TooManyWords(word_limit)));
@@ -464,4 +454,37 @@ fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
         }
     }
     Ok(page.unwrap_or(0))
+}
+
+/// A set of at most `N` distinct values in insertion order, without allocation (the FAU
+/// checks of [`check_fau`] stop one value past each limit, well below `N`); past `N`,
+/// every value added would count as new.
+struct Distinct<T, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy + Default + PartialEq, const N: usize> Distinct<T, N> {
+    fn new() -> Self {
+        Distinct {
+            items: [T::default(); N],
+            len: 0,
+        }
+    }
+
+    /// Adds `v` unless it is already there.
+    fn add(&mut self, v: T) {
+        let stored = self.len.min(N);
+        if self.items[..stored].contains(&v) {
+            return;
+        }
+        if let Some(slot) = self.items.get_mut(stored) {
+            *slot = v;
+        }
+        self.len = self.len.saturating_add(1);
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
 }

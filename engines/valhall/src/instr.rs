@@ -208,33 +208,50 @@ impl Instr {
     /// Note that enums without a default (e.g. `Lanes (8-bit)` index 0) may be reserved,
     /// so this is a starting point, not always an encodable instruction.
     pub fn with_defaults(def: &InsDef) -> Instr {
-        let isa = crate::isa();
+        let mut ins = Instr::empty();
+        ins.reset_to_defaults(def);
+        ins
+    }
+
+    /// A placeholder with empty lists (instruction id 0), to be filled by
+    /// [`Instr::reset_to_defaults`] or the decoder.
+    pub(crate) fn empty() -> Instr {
         Instr {
-            id: def.id,
+            id: InsId(0),
             flow: 0,
-            dest: def.dests.then_some(Dest {
-                reg: 0,
-                mask: WriteMask::Full,
-            }),
-            staging: def
-                .staging
-                .iter()
-                .map(|s| StagingRun {
-                    base: 0,
-                    count: s.min_count(),
-                })
-                .collect(),
-            srcs: def.srcs.iter().map(|_| Source::reg(0)).collect(),
-            imms: vec![0; def.imms.len()],
-            modifiers: def
-                .modifiers
-                .iter()
-                .map(|m| match m.kind {
-                    ModKind::Flag => 0,
-                    ModKind::Enum(e) => isa.enums[e].default.unwrap_or(0) as u32,
-                })
-                .collect(),
+            dest: None,
+            staging: Vec::new(),
+            srcs: Vec::new(),
+            imms: Vec::new(),
+            modifiers: Vec::new(),
         }
+    }
+
+    /// Makes `self` equal to [`Instr::with_defaults`]`(def)`, reusing the storage of its
+    /// lists (for callers that build many instructions one after the other).
+    pub fn reset_to_defaults(&mut self, def: &InsDef) {
+        let isa = crate::isa();
+        self.id = def.id;
+        self.flow = 0;
+        self.dest = def.dests.then_some(Dest {
+            reg: 0,
+            mask: WriteMask::Full,
+        });
+        self.staging.clear();
+        self.staging.extend(def.staging.iter().map(|s| StagingRun {
+            base: 0,
+            count: s.min_count(),
+        }));
+        self.srcs.clear();
+        self.srcs.extend(def.srcs.iter().map(|_| Source::reg(0)));
+        self.imms.clear();
+        self.imms.resize(def.imms.len(), 0);
+        self.modifiers.clear();
+        self.modifiers
+            .extend(def.modifiers.iter().map(|m| match m.kind {
+                ModKind::Flag => 0,
+                ModKind::Enum(e) => isa.enums[e].default.unwrap_or(0) as u32,
+            }));
     }
 }
 

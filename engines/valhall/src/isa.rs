@@ -427,7 +427,7 @@ pub struct Isa {
     /// Special-value table for each FAU page (`FAU special page 0/1/3`; page 2 has none).
     pub fau_special_pages: [Option<EnumId>; 4],
     pub(crate) by_opcode: Vec<Vec<InsId>>,
-    pub(crate) by_name: HashMap<String, InsId>,
+    pub(crate) by_name: HashMap<String, InsId, NameHash>,
     pub(crate) enum_by_name: HashMap<String, EnumId>,
 }
 
@@ -479,5 +479,32 @@ impl Isa {
                 let entry = self.enums[e].find(name, usize::MAX)?;
                 Some((page as u8, entry as u8))
             })
+    }
+}
+
+/// Hashing for the mnemonic table: the compiler looks an instruction up by name for every
+/// instruction it emits, and FNV-1a over a short ASCII name costs a fraction of the
+/// default SipHash. The keys are the fixed names of the embedded ISA.xml, so there is no
+/// untrusted input to flood the table with.
+pub(crate) type NameHash = std::hash::BuildHasherDefault<Fnv1a>;
+
+/// The 64-bit FNV-1a hash ([`NameHash`]).
+pub(crate) struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }

@@ -15,14 +15,12 @@ use super::CompileError;
 use crate::isa::ModKind;
 use crate::{isa, Dest, Instr, Source, SrcValue, StagingRun};
 
-/// Encoded program: words, per-instruction step weights, the instructions themselves.
+/// Encoded program: words and per-instruction step weights.
 pub struct Finished {
     /// Machine words.
     pub words: Vec<u64>,
     /// Step weight per instruction.
     pub weights: Vec<u32>,
-    /// The decoded form of each word (for listings).
-    pub instrs: Vec<Instr>,
     /// Instructions with a role in the access log: (instruction index, role).
     pub sites: Vec<(u32, super::memory::Site)>,
 }
@@ -32,9 +30,9 @@ fn nop(flow: &'static str) -> VIns {
         def: isa().instruction("NOP").expect("ISA.xml has NOP"),
         dst: VDst::None,
         mask: crate::WriteMask::Full,
-        srcs: vec![],
+        srcs: Default::default(),
         staging: None,
-        imms: vec![],
+        imms: Default::default(),
         mods: vec![],
         flow,
         target: None,
@@ -129,13 +127,14 @@ pub fn finish(
     let isa = isa();
     let mut words = Vec::with_capacity(out.len());
     let mut weights = Vec::with_capacity(out.len());
-    let mut instrs = Vec::with_capacity(out.len());
     let mut sites = Vec::new();
+    // One instruction buffer serves every word (its lists keep their storage).
+    let mut ins = Instr::with_defaults(nop("none").def);
     for (i, x) in out.iter().enumerate() {
         if let Some(site) = x.site {
             sites.push((i as u32, site));
         }
-        let mut ins = to_instr(x)?;
+        to_instr(x, &mut ins)?;
         if let Some(t) = x.target {
             ins.imms[0] = label_at[t.0 as usize] as i64 - (i as i64 + 1);
         }
@@ -150,12 +149,10 @@ pub fn finish(
             .map_err(|e| CompileError::Internal(format!("cannot encode `{ins}`: {e}")))?;
         words.push(word);
         weights.push(x.weight);
-        instrs.push(ins);
     }
     Ok(Finished {
         words,
         weights,
-        instrs,
         sites,
     })
 }
@@ -173,11 +170,11 @@ fn src_value(v: Val) -> Result<SrcValue, CompileError> {
     }
 }
 
-/// One instruction over physical registers as an [`Instr`].
-fn to_instr(x: &VIns) -> Result<Instr, CompileError> {
+/// One instruction over physical registers as an [`Instr`], written into `ins`.
+fn to_instr(x: &VIns, ins: &mut Instr) -> Result<(), CompileError> {
     let isa = isa();
     let def = x.def;
-    let mut ins = Instr::with_defaults(def);
+    ins.reset_to_defaults(def);
     ins.dest = match x.dst {
         VDst::P(reg) => Some(Dest { reg, mask: x.mask }),
         VDst::None => None,
@@ -243,5 +240,5 @@ fn to_instr(x: &VIns) -> Result<Instr, CompileError> {
             })? as u32,
         };
     }
-    Ok(ins)
+    Ok(())
 }

@@ -20,6 +20,7 @@ mod atomic64;
 mod encode_fault;
 mod finish;
 mod geom;
+pub mod inline;
 pub mod interp;
 mod lower;
 pub mod memory;
@@ -98,9 +99,6 @@ pub struct Machine {
     /// Initial uniform memory (little-endian words): IMM and IMMX values in place, CONST
     /// words zero (filled per run at `layout.spaces[s].uniform_mem`).
     pub uniform_mem: Vec<u32>,
-    /// The instructions as encoded, one per word: [`Machine::listing`] prints them (the
-    /// text is made on request, not per compile: a campaign never reads it).
-    pub instrs: Vec<crate::Instr>,
     /// Instructions whose memory accesses the engine logs, with their role (instruction
     /// index, [`memory::Site`]), in index order.
     pub sites: Vec<(u32, memory::Site)>,
@@ -115,11 +113,18 @@ impl Machine {
         self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    /// Assembly text, one instruction per line (`disassemble` of each word).
+    /// Assembly text, one instruction per line ([`crate::disassemble_word`] of each word;
+    /// the text is made on request, not per compile: a campaign never reads it). Every
+    /// word the compiler emits decodes back to the instruction it encoded (the decoder
+    /// accepts a word only if re-encoding gives it back), so this is the text of the
+    /// instructions as compiled; a word that does not decode prints as its error.
     pub fn listing(&self) -> String {
         let mut listing = String::new();
-        for ins in &self.instrs {
-            listing.push_str(&ins.to_string());
+        for &w in &self.words {
+            match crate::disassemble_word(w) {
+                Ok(text) => listing.push_str(&text),
+                Err(e) => listing.push_str(&format!("<{w:#018x}: {e}>")),
+            }
             listing.push('\n');
         }
         listing
@@ -222,7 +227,6 @@ pub fn compile_with(
         uniforms,
         layout,
         uniform_mem,
-        instrs: fin.instrs,
         sites,
         tex_sizes,
     })

@@ -14,6 +14,7 @@
 //!   every definition writes a reload register and stores it with `STORE.i32`.
 
 use super::abi::{ALLOCATABLE, RECORD_REG, RELOAD_REG};
+use super::inline::InlineList;
 use super::vcode::{Item, VCode, VDst, VIns, VReg, VSrc, Val};
 
 /// Where a virtual register ended up.
@@ -51,11 +52,17 @@ impl Set {
     fn remove(&mut self, r: VReg) {
         self.0[r.0 as usize / 64] &= !(1 << (r.0 % 64));
     }
+    /// The members in ascending order (one step per member, not per bit).
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits & (1 << b) != 0)
-                .map(move |b| (w * 64 + b) as u32)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + b
+                })
+            })
         })
     }
 }
@@ -234,22 +241,71 @@ fn remove_dead(code: &mut VCode) {
     code.items = kept;
 }
 
+/// Live interval of every virtual register: `(start, end)` instruction positions, start
+/// `usize::MAX` for registers never touched.
+struct Intervals {
+    start: Vec<usize>,
+    end: Vec<usize>,
+}
+
+/// Values live at the entry of `code` (ascending) and the live intervals of the code as
+/// it is once a `MOV.i32 v, 0` for each of them, in that order, is put in front.
+///
+/// One liveness pass serves both: the moves define each entry value before any use and
+/// nothing branches into them, so every block keeps its live-in set, the moves' own
+/// block has none, and positions shift by the number of moves. An entry value is used
+/// at or after the first original instruction, so its interval starts at its move and
+/// ends where it ended without the moves.
+fn entry_and_intervals(code: &VCode, nregs: usize) -> (Vec<u32>, Intervals) {
+    let (ins, label_at) = flatten(&code.items, code.labels);
+    let mut iv = Intervals {
+        start: vec![usize::MAX; nregs],
+        end: vec![0usize; nregs],
+    };
+    if ins.is_empty() {
+        return (Vec::new(), iv);
+    }
+    let bl = blocks(&ins, &label_at);
+    let live_in = liveness(&ins, &bl, nregs);
+    let entry: Vec<u32> = live_in[0].iter().collect();
+    let k = entry.len();
+    let mut touch = |r: u32, p: usize| {
+        let r = r as usize;
+        iv.start[r] = iv.start[r].min(p + k);
+        iv.end[r] = iv.end[r].max(p + k);
+    };
+    for (b, &(s, e)) in bl.ranges.iter().enumerate() {
+        for r in live_in[b].iter() {
+            touch(r, s);
+        }
+        for &succ in &bl.succs[b] {
+            for r in live_in[succ].iter() {
+                touch(r, e - 1);
+            }
+        }
+        for (p, x) in ins.iter().enumerate().take(e).skip(s) {
+            for u in x.uses() {
+                touch(u.0, p);
+            }
+            if let Some(d) = x.def_reg() {
+                touch(d.0, p);
+            }
+        }
+    }
+    for (i, &r) in entry.iter().enumerate() {
+        iv.start[r as usize] = i;
+    }
+    (entry, iv)
+}
+
 /// Allocates registers for `code`.
 pub fn allocate(mut code: VCode) -> Allocated {
     super::peephole::coalesce_moves(&mut code);
     super::peephole::remove_jumps_to_next(&mut code);
     remove_dead(&mut code);
     let nregs = code.vregs as usize;
-    // Pass 1: zero-initialize values live at entry (TGSI registers start at 0).
-    let entry_live: Vec<u32> = {
-        let (ins, label_at) = flatten(&code.items, code.labels);
-        if ins.is_empty() {
-            Vec::new()
-        } else {
-            let bl = blocks(&ins, &label_at);
-            liveness(&ins, &bl, nregs)[0].iter().collect()
-        }
-    };
+    let (entry_live, Intervals { start, end }) = entry_and_intervals(&code, nregs);
+    // Zero-initialize values live at entry (TGSI registers start at 0).
     if !entry_live.is_empty() {
         let saved = std::mem::take(&mut code.items);
         for r in &entry_live {
@@ -257,37 +313,6 @@ pub fn allocate(mut code: VCode) -> Allocated {
             code.ins("MOV.i32", VDst::V(VReg(*r)), &[z], &[]);
         }
         code.items.extend(saved);
-    }
-    let (ins, label_at) = flatten(&code.items, code.labels);
-    let n = ins.len();
-    let mut start = vec![usize::MAX; nregs];
-    let mut end = vec![0usize; nregs];
-    let mut touch = |r: u32, p: usize| {
-        let r = r as usize;
-        start[r] = start[r].min(p);
-        end[r] = end[r].max(p);
-    };
-    if n > 0 {
-        let bl = blocks(&ins, &label_at);
-        let live_in = liveness(&ins, &bl, nregs);
-        for (b, &(s, e)) in bl.ranges.iter().enumerate() {
-            for r in live_in[b].iter() {
-                touch(r, s);
-            }
-            for &succ in &bl.succs[b] {
-                for r in live_in[succ].iter() {
-                    touch(r, e - 1);
-                }
-            }
-            for (p, x) in ins.iter().enumerate().take(e).skip(s) {
-                for u in x.uses() {
-                    touch(u.0, p);
-                }
-                if let Some(d) = x.def_reg() {
-                    touch(d.0, p);
-                }
-            }
-        }
     }
     // Linear scan.
     let mut order: Vec<u32> = (0..nregs as u32)
@@ -340,7 +365,7 @@ pub fn allocate(mut code: VCode) -> Allocated {
             }
         }
     }
-    let items = rewrite(&code.items, &home);
+    let items = rewrite(code.items, &home);
     Allocated {
         items,
         spill_slots: slots,
@@ -348,15 +373,14 @@ pub fn allocate(mut code: VCode) -> Allocated {
 }
 
 /// Replaces virtual registers by their homes, inserting reloads and spill stores.
-fn rewrite(items: &[Item], home: &[Option<Home>]) -> Vec<Item> {
+fn rewrite(items: Vec<Item>, home: &[Option<Home>]) -> Vec<Item> {
     let mut out = Vec::with_capacity(items.len());
     let spill_off = |slot: u32| slot; // resolved later: `finish` adds the spill base
     for it in items {
-        let Item::Ins(x) = it else {
-            out.push(it.clone());
+        let Item::Ins(mut x) = it else {
+            out.push(it);
             continue;
         };
-        let mut x = x.clone();
         let mut next_reload = 0u8;
         let mut reload = |v: &mut Val, out: &mut Vec<Item>, write_only: bool| {
             let Val::V(r) = *v else { return None };
@@ -429,9 +453,9 @@ fn spill_access(name: &str, p: u8, slot: u32) -> VIns {
         def,
         dst: VDst::None,
         mask: crate::WriteMask::Full,
-        srcs: vec![VSrc::new(Val::P(RECORD_REG))],
+        srcs: InlineList::from_slice(&[VSrc::new(Val::P(RECORD_REG))]),
         staging: Some(Val::P(p)),
-        imms: vec![i64::from(slot)],
+        imms: InlineList::from_slice(&[i64::from(slot)]),
         mods,
         flow: "none",
         target: None,

@@ -3,8 +3,14 @@
 //! FAU rules of ENCODING.md §3.3 as it is built, and turned into machine words by
 //! `regalloc` and `finish`.
 
+use super::inline::InlineList;
 use crate::isa::InsDef;
 use crate::{isa, SrcValue, WriteMask};
+
+/// Most sources an ISA.xml instruction has (`<src>` elements).
+pub const MAX_SRCS: usize = 4;
+/// Most immediates an ISA.xml instruction has (`<imm>` elements).
+pub const MAX_IMMS: usize = 2;
 
 /// A virtual 32-bit register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,6 +42,13 @@ pub struct VSrc {
     pub sel: Option<&'static str>,
     /// `.not` (third source of the shifts).
     pub not: bool,
+}
+
+impl Default for VSrc {
+    /// Register `r0` (a placeholder: [`super::inline::InlineList`] fills unused slots).
+    fn default() -> VSrc {
+        VSrc::new(Val::P(0))
+    }
 }
 
 impl VSrc {
@@ -101,11 +114,11 @@ pub struct VIns {
     /// Destination write mask.
     pub mask: WriteMask,
     /// Sources, in ISA.xml order.
-    pub srcs: Vec<VSrc>,
+    pub srcs: InlineList<VSrc, MAX_SRCS>,
     /// The staging register of a 32-bit LOAD (written) or STORE (read): one register.
     pub staging: Option<Val>,
     /// Immediate fields, in ISA.xml order (a branch's offset is filled in by `finish`).
-    pub imms: Vec<i64>,
+    pub imms: InlineList<i64, MAX_IMMS>,
     /// Modifiers by ISA.xml name: `(name, value text)`; flags use the text `""`.
     pub mods: Vec<(&'static str, &'static str)>,
     /// Flow field text (`"none"`, `"reconverge"`, `"end"`, `"wait0"`).
@@ -153,6 +166,9 @@ impl VIns {
 }
 
 /// One item of the instruction stream.
+// An instruction carries its operand lists inline (`compile::inline`); labels are few, and
+// boxing the instructions would bring back an allocation per instruction.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Item {
     /// An instruction.
@@ -310,7 +326,7 @@ impl VCode {
         let def = isa()
             .instruction(name)
             .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
-        let mut srcs = srcs.to_vec();
+        let mut srcs = InlineList::<VSrc, MAX_SRCS>::from_slice(srcs);
         for (i, s) in srcs.iter_mut().enumerate() {
             let sd = &def.srcs[i];
             if (s.neg && sd.neg.is_none()) || (s.abs && sd.abs.is_none()) {
@@ -325,7 +341,7 @@ impl VCode {
             mask: WriteMask::Full,
             srcs,
             staging: None,
-            imms: vec![0; def.imms.len()],
+            imms: InlineList::zeroed(def.imms.len()),
             mods: mods.to_vec(),
             flow: "none",
             target: None,
@@ -377,12 +393,13 @@ impl VCode {
     /// specials in one 64-bit slot (ENCODING.md §3.3).
     fn legalize_fau(&mut self, def: &InsDef, srcs: &mut [VSrc]) {
         let alu = def.unit.is_alu();
-        let mut bytes: Vec<SrcValue> = Vec::new();
+        // At most two distinct FAU bytes and two slots are ever admitted.
+        let mut bytes = InlineList::<Option<SrcValue>, 2>::new();
         let mut page: Option<u8> = None;
-        let mut slots: Vec<u32> = Vec::new();
+        let mut slots = InlineList::<Option<u32>, 2>::new();
         for src in srcs.iter_mut() {
             let Val::Fau(f) = src.val else { continue };
-            if bytes.contains(&f) {
+            if bytes.contains(&Some(f)) {
                 continue;
             }
             let (p, slot) = match f {
@@ -400,21 +417,21 @@ impl VCode {
             let slot_ok = match slot {
                 Some(s) => {
                     if alu {
-                        slots.is_empty() || slots.contains(&s)
+                        slots.is_empty() || slots.contains(&Some(s))
                     } else {
-                        slots.contains(&s) || slots.len() < 2
+                        slots.contains(&Some(s)) || slots.len() < 2
                     }
                 }
                 None => true,
             };
             if bytes.len() < 2 && page_ok && slot_ok {
-                bytes.push(f);
+                bytes.push(Some(f));
                 if let Some(p) = p {
                     page = Some(p as u8);
                 }
                 if let Some(s) = slot {
-                    if !slots.contains(&s) {
-                        slots.push(s);
+                    if !slots.contains(&Some(s)) {
+                        slots.push(Some(s));
                     }
                 }
             } else {

@@ -349,12 +349,14 @@ impl Warp<'_> {
                 continue;
             }
             let a = addrs[l as usize];
-            let data = mem.read(a, bytes as usize).ok_or(SimError::MemoryFault {
-                index,
-                thread: first_thread + l as usize,
-                address: a,
-                bytes,
-            })?;
+            let data = mem
+                .read(a, bytes as usize)
+                .ok_or_else(|| SimError::MemoryFault {
+                    index,
+                    thread: first_thread + l as usize,
+                    address: a,
+                    bytes,
+                })?;
             let mut raw = [0u8; 16];
             raw[..data.len()].copy_from_slice(data);
             let mut v = u128::from_le_bytes(raw);
@@ -438,9 +440,9 @@ pub(crate) struct WarpRun {
     // While `conv`, every live thread is at `cur` (pcs[] is stale).
     conv: bool,
     cur: u32,
-    steps: [u64; 16],
+    steps: LaneCounters,
     bound: u64,
-    executed: [u64; 16],
+    executed: LaneCounters,
     ubound: u64,
 }
 
@@ -455,9 +457,9 @@ impl WarpRun {
             pcs: [0; 16],
             conv: true,
             cur: 0,
-            steps: [0; 16],
+            steps: LaneCounters::default(),
             bound: 0,
-            executed: [0; 16],
+            executed: LaneCounters::default(),
             ubound: 0,
         }
     }
@@ -495,13 +497,11 @@ impl WarpRun {
                 env.weights
                     .map_or(1, |ws| ws.get(idx).copied().unwrap_or(1)),
             );
-            for (l, s) in self.steps.iter_mut().enumerate() {
-                *s += wgt * u64::from((active >> l) & 1);
-            }
+            self.steps.add(active, wgt);
             self.bound = self.bound.saturating_add(wgt);
             if self.bound > env.limit {
-                for (l, &s) in self.steps.iter().enumerate() {
-                    if active >> l & 1 != 0 && s > env.limit {
+                for l in 0..16 {
+                    if active >> l & 1 != 0 && self.steps.get(l) > env.limit {
                         return Err(SimError::StepLimit {
                             limit: env.limit,
                             thread: first_thread + l,
@@ -511,19 +511,17 @@ impl WarpRun {
                 let live = self.live;
                 self.bound = (0..16)
                     .filter(|l| live >> l & 1 != 0)
-                    .map(|l| self.steps[l])
+                    .map(|l| self.steps.get(l))
                     .max()
                     .unwrap_or(0);
             }
             if let Some(cap) = zero_weight_cap {
                 // Unweighted count, to end loops made only of weight-0 instructions.
-                for (l, s) in self.executed.iter_mut().enumerate() {
-                    *s += u64::from((active >> l) & 1);
-                }
+                self.executed.add(active, 1);
                 self.ubound += 1;
                 if self.ubound > cap {
-                    for (l, &s) in self.executed.iter().enumerate() {
-                        if active >> l & 1 != 0 && s > cap {
+                    for l in 0..16 {
+                        if active >> l & 1 != 0 && self.executed.get(l) > cap {
                             return Err(SimError::StepLimit {
                                 limit: env.limit,
                                 thread: first_thread + l,
@@ -533,7 +531,7 @@ impl WarpRun {
                     let live = self.live;
                     self.ubound = (0..16)
                         .filter(|l| live >> l & 1 != 0)
-                        .map(|l| self.executed[l])
+                        .map(|l| self.executed.get(l))
                         .max()
                         .unwrap_or(0);
                 }
@@ -594,6 +592,34 @@ impl WarpRun {
                 }
             }
         }
+    }
+}
+
+/// One counter per lane, kept as a part all lanes share plus a part per lane, so that an
+/// instruction run by the full warp (the common, converged case) adds once.
+#[derive(Default)]
+struct LaneCounters {
+    all: u64,
+    lane: [u64; 16],
+}
+
+impl LaneCounters {
+    /// Adds `v` to the counters of the lanes in `active`.
+    #[inline(always)]
+    fn add(&mut self, active: u16, v: u64) {
+        if active == 0xFFFF {
+            self.all = self.all.wrapping_add(v);
+        } else {
+            for (l, c) in self.lane.iter_mut().enumerate() {
+                *c = c.wrapping_add(v * u64::from((active >> l) & 1));
+            }
+        }
+    }
+
+    /// The counter of lane `l` (0–15).
+    #[inline(always)]
+    fn get(&self, l: usize) -> u64 {
+        self.all.wrapping_add(self.lane[l])
     }
 }
 

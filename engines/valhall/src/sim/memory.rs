@@ -14,8 +14,9 @@ use shaderdiff_model::texture::Texture;
 /// turns into [`super::SimError::MemoryFault`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Memory {
-    /// Regions by base address; they never overlap.
-    regions: BTreeMap<u64, Vec<u8>>,
+    /// Regions as (base address, bytes), sorted by base; they never overlap. A program
+    /// maps a handful of regions, so a sorted list is searched faster than a tree.
+    regions: Vec<(u64, Vec<u8>)>,
     /// The texture unit's resources by index ([`Memory::bind_texture`]).
     textures: BTreeMap<u32, Texture>,
 }
@@ -31,36 +32,46 @@ impl Memory {
     /// address `u64::MAX` are unreachable.
     pub fn map(&mut self, base: u64, bytes: Vec<u8>) {
         let end = base.saturating_add(bytes.len() as u64);
-        let overlapping: Vec<u64> = self
-            .regions
-            .iter()
-            .filter(|(&b, r)| b == base || (b < end && b.saturating_add(r.len() as u64) > base))
-            .map(|(&b, _)| b)
-            .collect();
-        for b in overlapping {
-            self.regions.remove(&b);
-        }
-        self.regions.insert(base, bytes);
+        self.regions.retain(|(b, r)| {
+            !(*b == base || (*b < end && b.saturating_add(r.len() as u64) > base))
+        });
+        let at = self.regions.partition_point(|(b, _)| *b < base);
+        self.regions.insert(at, (base, bytes));
     }
 
     /// Unmaps the region starting at `base`, returning its bytes.
     pub fn unmap(&mut self, base: u64) -> Option<Vec<u8>> {
-        self.regions.remove(&base)
+        let at = self.index(base)?;
+        Some(self.regions.remove(at).1)
+    }
+
+    /// Position of the region mapped at exactly `base`.
+    fn index(&self, base: u64) -> Option<usize> {
+        self.regions.binary_search_by_key(&base, |(b, _)| *b).ok()
+    }
+
+    /// Position of the region starting last at or below `addr` (the only one that can
+    /// hold `addr`).
+    fn below(&self, addr: u64) -> Option<usize> {
+        self.regions
+            .partition_point(|(b, _)| *b <= addr)
+            .checked_sub(1)
     }
 
     /// The bytes of the region mapped at exactly `base`.
     pub fn region(&self, base: u64) -> Option<&[u8]> {
-        self.regions.get(&base).map(Vec::as_slice)
+        self.index(base).map(|i| self.regions[i].1.as_slice())
     }
 
     /// Mutable bytes of the region mapped at exactly `base`.
     pub fn region_mut(&mut self, base: u64) -> Option<&mut [u8]> {
-        self.regions.get_mut(&base).map(Vec::as_mut_slice)
+        let i = self.index(base)?;
+        Some(self.regions[i].1.as_mut_slice())
     }
 
     /// Base addresses and lengths of all regions, in address order.
     pub fn regions(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
-        self.regions.iter().map(|(&b, r)| (b, r.len()))
+        self.regions.iter().map(|(b, r)| (*b, r.len()))
     }
 
     /// Binds `texture` as texture *and* sampler `index` of the texture unit (`sim::tex`):
@@ -76,36 +87,28 @@ impl Memory {
         self.textures.get(&index)
     }
 
-    /// Region containing `addr .. addr + len` and the offset of `addr` in it.
-    fn locate(&self, addr: u64, len: usize) -> Option<(u64, usize)> {
-        let (&base, r) = self.regions.range(..=addr).next_back()?;
-        // `range(..=addr)` gives `base <= addr`.
+    /// The in-region byte range of `addr .. addr + len` in `region` (mapped at `base`),
+    /// or `None` unless all of it lies inside.
+    fn span(base: u64, region: &[u8], addr: u64, len: usize) -> Option<std::ops::Range<usize>> {
         let off = usize::try_from(addr.checked_sub(base)?).ok()?;
         let end = off.checked_add(len)?;
-        (end <= r.len()).then_some((base, off))
+        (end <= region.len()).then_some(off..end)
     }
 
     /// The `len` bytes at `addr`, or `None` unless they all lie in one region.
     pub fn read(&self, addr: u64, len: usize) -> Option<&[u8]> {
-        let (base, off) = self.locate(addr, len)?;
-        // `locate` checked that `off + len` is within the region.
-        self.regions
-            .get(&base)
-            .and_then(|r| r.get(off..off.saturating_add(len)))
+        let (base, r) = &self.regions[self.below(addr)?];
+        r.get(Self::span(*base, r, addr, len)?)
     }
 
     /// Writes `data` at `addr`; `false` (and nothing written) unless all of it lies in
     /// one region.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> bool {
-        let Some((base, off)) = self.locate(addr, data.len()) else {
+        let Some(i) = self.below(addr) else {
             return false;
         };
-        // `locate` checked that `off + data.len()` is within the region.
-        let dst = self
-            .regions
-            .get_mut(&base)
-            .and_then(|r| r.get_mut(off..off.saturating_add(data.len())));
-        match dst {
+        let (base, r) = &mut self.regions[i];
+        match Self::span(*base, r, addr, data.len()).and_then(|s| r.get_mut(s)) {
             Some(dst) => {
                 dst.copy_from_slice(data);
                 true

@@ -2,16 +2,35 @@
 //! each becomes an [`Op`] (SEMANTICS.md §3–§8). Everything not listed is
 //! [`SimError::Unsupported`].
 
+use std::sync::OnceLock;
+
 use super::assume::Rscale;
 use super::float::Round;
 use super::op::{CmpType, FUn, IBin, IUn, LoadPlace, Logic, MuxMode, Op, ShiftDir, I64};
 use super::resolve::Res;
 use super::SimError;
 
+/// [`super::assume::widen_is_signed`] of `def`'s mnemonic, from a table made once for
+/// every ISA instruction (the simulator resolves every instruction it loads).
+fn widen_is_signed(def: &crate::InsDef) -> bool {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        crate::isa()
+            .instructions
+            .iter()
+            .map(|d| super::assume::widen_is_signed(&d.name))
+            .collect()
+    });
+    table
+        .get(usize::from(def.id.0))
+        .copied()
+        .unwrap_or_else(|| super::assume::widen_is_signed(&def.name))
+}
+
 /// Builds the operation for `r`'s instruction.
 pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
     let name = r.name();
-    let signed = super::assume::widen_is_signed(name);
+    let signed = widen_is_signed(r.def);
     Ok(match name {
         "NOP" => Op::Nop,
         "BARRIER" => Op::Barrier,

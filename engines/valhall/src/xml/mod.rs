@@ -144,7 +144,7 @@ pub fn load(text: &str) -> Result<Isa, LoadError> {
         enum_by_norm: &enum_by_norm,
     };
     let mut instructions = Vec::new();
-    let mut by_name = HashMap::new();
+    let mut by_name: HashMap<String, InsId, crate::isa::NameHash> = HashMap::default();
     let mut by_opcode: Vec<Vec<InsId>> = vec![Vec::new(); 512];
     for (node, group) in ins_nodes {
         let id = u16::try_from(instructions.len())

@@ -5,7 +5,7 @@
 /// The memory allocator of every program that links shaderdiff (the CLI, its tests and
 /// benches): mimalloc. A campaign allocates and frees without pause (Cranelift's compile,
 /// the Valhall engine, the oracle's outputs); with glibc's malloc about a tenth of its CPU
-/// went into the allocator (docs/performance.md, "Step 8: the allocator").
+/// went into the allocator (docs/performance.md, "Step 13, the memory allocator").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

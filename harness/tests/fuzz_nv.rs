@@ -197,22 +197,8 @@ fn a_mixed_campaign_runs_both_languages() {
 
 fn campaign(lang: &str, seed: u64) -> Campaign {
     Campaign {
-        seed,
-        shard: (0, 1),
-        config: RandomConfig::default(),
         programs: Some(CHUNK),
-        time: None,
-        stop_after_findings: None,
-        jobs: 1,
-        reduce: false,
-        reduce_time: std::time::Duration::from_secs(1),
-        reduce_cpu_time: std::time::Duration::from_secs(1),
-        log_programs: false,
-        fault: None,
-        lang: lang.into(),
-        step_limit: 1 << 20,
-        argv: Vec::new(),
-        isolation: None,
+        ..common::test_campaign(lang, seed, RandomConfig::default())
     }
 }
 

@@ -4,7 +4,6 @@
 //! and faulty ones: every shortcut verdict must be the full comparison's verdict, and every
 //! verdict of `Differ::diff_prepared` must be the one the full comparison alone gives.
 
-use shaderdiff::fuzz::Campaign;
 use shaderdiff::fuzz_item::item;
 use shaderdiff_compare::diff::{engines_from_names, Differ, Outcome};
 use shaderdiff_compare::point::{identical, usable, NanLeniency};
@@ -12,6 +11,9 @@ use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::precision::NanPolicy;
 
+mod common;
+
+/// The step budget of the oracle and the engines (`common::test_campaign`'s).
 const STEPS: u64 = 1 << 20;
 
 /// Programs per mode: 40, or `POINT_SHORTCUT_PROGRAMS` for a longer run.
@@ -20,27 +22,6 @@ fn programs() -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(40)
-}
-
-fn campaign(lang: &str, seed: u64, config: RandomConfig) -> Campaign {
-    Campaign {
-        seed,
-        shard: (0, 1),
-        config,
-        programs: None,
-        time: None,
-        stop_after_findings: None,
-        jobs: 1,
-        reduce: false,
-        reduce_time: std::time::Duration::from_secs(1),
-        reduce_cpu_time: std::time::Duration::from_secs(1),
-        log_programs: false,
-        fault: None,
-        lang: lang.into(),
-        step_limit: STEPS,
-        argv: Vec::new(),
-        isolation: None,
-    }
 }
 
 /// The verdict of engine `e` from the interval oracle alone, as before the shortcut.
@@ -67,7 +48,7 @@ fn check(
     let names: Vec<String> = ["jit", "valhall"].map(String::from).to_vec();
     let (engines, _) = engines_from_names(&names, STEPS, fault);
     let differ = Differ::new(engines, STEPS, nan).expect("classes");
-    let c = campaign(lang, 5, config);
+    let c = common::test_campaign(lang, 5, config);
     let (mut runs, mut shortcuts) = (0, 0);
     for index in 0..programs {
         let g = item(&c, index);

@@ -153,3 +153,30 @@ pub fn campaign_outcome(dir: &std::path::Path) -> std::collections::BTreeMap<Str
     out.insert("summary.json".into(), s.to_string().into_bytes());
     out
 }
+
+/// An in-process campaign of `lang` and `seed` with generator `config`: one job, no
+/// reduction, no program limit, step budget 2^20 (tests set what they need on top).
+pub fn test_campaign(
+    lang: &str,
+    seed: u64,
+    config: shaderdiff_generators::random::RandomConfig,
+) -> shaderdiff::fuzz::Campaign {
+    shaderdiff::fuzz::Campaign {
+        seed,
+        shard: (0, 1),
+        config,
+        programs: None,
+        time: None,
+        stop_after_findings: None,
+        jobs: 1,
+        reduce: false,
+        reduce_time: std::time::Duration::from_secs(1),
+        reduce_cpu_time: std::time::Duration::from_secs(1),
+        log_programs: false,
+        fault: None,
+        lang: lang.into(),
+        step_limit: 1 << 20,
+        argv: Vec::new(),
+        isolation: None,
+    }
+}

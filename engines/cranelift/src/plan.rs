@@ -278,20 +278,8 @@ impl Plan {
             for o in &insn.tex_offsets {
                 note(&o.reg);
             }
-            let regs = insn
-                .dst
-                .iter()
-                .map(|d| d.reg)
-                .chain(insn.src.iter().map(|x| x.reg));
-            for r in regs {
-                let addrs = r
-                    .index
-                    .indirect
-                    .into_iter()
-                    .chain(r.dimension.and_then(|d| d.indirect));
-                for a in addrs {
-                    note(&Register::new(a.file, a.index));
-                }
+            for a in address_registers(insn) {
+                note(&a);
             }
         }
         read.extend(self.outputs.iter().filter(|o| o.1 == s).map(|o| o.2));
@@ -337,4 +325,22 @@ impl Plan {
             .find(|d| d.array_id == array_id)
             .map(|d| (d.first, d.last))
     }
+}
+
+/// The registers the operands of `insn` name as addresses (`ADDR[0]` of
+/// `TEMP[ADDR[0].x+1]`, and of an indirect 2-D dimension), destinations first.
+pub(crate) fn address_registers(
+    insn: &shaderdiff_model::Instruction,
+) -> impl Iterator<Item = Register> + '_ {
+    insn.dst
+        .iter()
+        .map(|d| d.reg)
+        .chain(insn.src.iter().map(|x| x.reg))
+        .flat_map(|r| {
+            r.index
+                .indirect
+                .into_iter()
+                .chain(r.dimension.and_then(|d| d.indirect))
+        })
+        .map(|a| Register::new(a.file, a.index))
 }

@@ -475,30 +475,17 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         // Registers in variables: every directly named per-invocation register.
         let mut direct: BTreeSet<(usize, u32)> = BTreeSet::new();
         for insn in &env.program.instructions {
-            let regs = insn
+            let direct_operands = insn
                 .dst
                 .iter()
                 .map(|d| d.reg)
-                .chain(insn.src.iter().map(|s| s.reg));
-            for reg in regs {
-                let mut named = Vec::new();
-                if !reg.is_indirect() {
-                    named.push(reg);
-                }
-                for a in reg
-                    .index
-                    .indirect
-                    .iter()
-                    .chain(reg.dimension.iter().filter_map(|d| d.indirect.as_ref()))
-                {
-                    named.push(shaderdiff_model::Register::new(a.file, a.index));
-                }
-                for r in named {
-                    if let Some((s, f)) = plan.direct(env.shape, &r) {
-                        let sp = &plan.spaces[s];
-                        if !sp.uniform && !sp.in_memory {
-                            direct.insert((s, f));
-                        }
+                .chain(insn.src.iter().map(|s| s.reg))
+                .filter(|r| !r.is_indirect());
+            for r in direct_operands.chain(crate::plan::address_registers(insn)) {
+                if let Some((s, f)) = plan.direct(env.shape, &r) {
+                    let sp = &plan.spaces[s];
+                    if !sp.uniform && !sp.in_memory {
+                        direct.insert((s, f));
                     }
                 }
             }

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use cranelift_codegen::ir::types::{I32X4, I64};
+use cranelift_codegen::ir::types::{F32X4, I32X4, I64};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Value};
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
@@ -118,7 +118,23 @@ fn build(module: &mut JITModule, op: Opcode, writemask: u8, idx: usize) -> FuncI
                 "{op} wm {writemask:#x}: channel {c}"
             );
             if let Some(v) = v {
-                assert_eq!(b.func.dfg.value_type(*v), I32X4, "{op} channel {c}");
+                // `alu::lower`'s contract: `i32x4`, or `f32x4` for the float opcodes whose
+                // results the destination store casts.
+                let float = matches!(
+                    op,
+                    Opcode::ADD
+                        | Opcode::SUB
+                        | Opcode::MUL
+                        | Opcode::DIV
+                        | Opcode::MAD
+                        | Opcode::FMA
+                        | Opcode::LRP
+                );
+                let ty = b.func.dfg.value_type(*v);
+                assert!(
+                    ty == I32X4 || float && ty == F32X4,
+                    "{op} channel {c}: {ty}"
+                );
                 b.ins().store(MemFlagsData::new(), *v, dst, (c * 16) as i32);
             }
         }

@@ -24,6 +24,18 @@ macro_rules! fbin {
 }
 pub(super) use fbin;
 
+/// [`fbin!`] with the `f32x4` result left as it is: for the results of the float opcodes
+/// that go straight to the destination store (`Lowerer::store` casts to the register's type),
+/// so that no `i32x4` cast is built for a float register.
+macro_rules! fop {
+    ($b:expr, $op:ident, $x:expr, $y:expr) => {{
+        let x = $crate::alu::simd::fv($b, $x);
+        let y = $crate::alu::simd::fv($b, $y);
+        $b.ins().$op(x, y)
+    }};
+}
+pub(super) use fop;
+
 /// ADD (`sub == false`) / SUB, with a negated operand (`-src`: a sign-bit XOR from operand
 /// fetch) folded into the operation: `a + (-b)` and `a - b` are the same IEEE 754 operation
 /// (equal results, signed zeros included; only a NaN result's sign may differ, and NaN bits
@@ -31,18 +43,18 @@ pub(super) use fbin;
 pub(super) fn add_sub(b: &mut Fb, x: Value, y: Value, sub: bool) -> Value {
     if let Some(u) = sign_flipped(b, y) {
         return if sub {
-            fbin!(b, fadd, x, u)
+            fop!(b, fadd, x, u)
         } else {
-            fbin!(b, fsub, x, u)
+            fop!(b, fsub, x, u)
         };
     }
     if !sub {
         if let Some(u) = sign_flipped(b, x) {
-            return fbin!(b, fsub, y, u);
+            return fop!(b, fsub, y, u);
         }
-        return fbin!(b, fadd, x, y);
+        return fop!(b, fadd, x, y);
     }
-    fbin!(b, fsub, x, y)
+    fop!(b, fsub, x, y)
 }
 
 /// `u` when `v` is `fneg(u)` (seen through a bit cast) or `u ^ 0x80000000` in every lane (a
@@ -81,25 +93,24 @@ pub(super) fn abs(b: &mut Fb, a: Value) -> Value {
 
 /// MAD: `a * b + c` with two roundings (Cranelift never contracts `fmul` + `fadd`).
 pub(super) fn mad(b: &mut Fb, x: Value, y: Value, z: Value) -> Value {
-    let p = fbin!(b, fmul, x, y);
-    fbin!(b, fadd, p, z)
+    let p = fop!(b, fmul, x, y);
+    fop!(b, fadd, p, z)
 }
 
 /// FMA: `a * b + c` with one rounding. `vfmadd` with the FMA extension, otherwise Cranelift
 /// calls `fmaf` per lane (see [`super::libcalls`]).
 pub(super) fn fma(b: &mut Fb, x: Value, y: Value, z: Value) -> Value {
     let (x, y, z) = (fv(b, x), fv(b, y), fv(b, z));
-    let r = b.ins().fma(x, y, z);
-    iv(b, r)
+    b.ins().fma(x, y, z)
 }
 
 /// LRP: `a * b + (1 - a) * c`, the doc's formula left to right, every step rounded.
 pub(super) fn lrp(b: &mut Fb, x: Value, y: Value, z: Value) -> Value {
-    let p = fbin!(b, fmul, x, y);
+    let p = fop!(b, fmul, x, y);
     let one = cf(b, 1.0);
-    let t = fbin!(b, fsub, one, x);
-    let q = fbin!(b, fmul, t, z);
-    fbin!(b, fadd, p, q)
+    let t = fop!(b, fsub, one, x);
+    let q = fop!(b, fmul, t, z);
+    fop!(b, fadd, p, q)
 }
 
 /// MIN (`max == false`) / MAX: a NaN operand is ignored (both NaN → NaN); on a tie,

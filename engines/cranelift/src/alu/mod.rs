@@ -45,7 +45,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};
 use shaderdiff_model::Opcode;
 
-use float::{fbin, Rounding};
+use float::{fbin, fop, Rounding};
 use int::{ibin, Div, Shift};
 
 /// What [`lower`] needs from the compile pipeline: the function being built and the libcalls
@@ -132,10 +132,13 @@ fn needed_libcall(op: Opcode) -> Option<&'static str> {
 ///
 /// * `srcs[k][c]`: CLIF `i32x4` (one lane per invocation of a quad, raw bits) of source k,
 ///   channel c, already swizzled and with modifiers applied per
-///   `shaderdiff_model::check::alu::fetch_type(op, k)`. At least the opcode's `num_src`
-///   sources; extra ones are ignored.
-/// * Returns `i32x4` results for the channels enabled in `writemask` (bit c = channel c) and
-///   `None` for the others. Replicate opcodes read channel 0 of each source (DP2/DP3/DP4/DPH
+///   `shaderdiff_model::check::alu::fetch_type(op, k)`; for the float opcodes of
+///   `lower::flow::float_opcode` a float source may be the `f32x4` it is (every lowering
+///   here casts its operands). At least the opcode's `num_src` sources; extra ones are
+///   ignored.
+/// * Returns results for the channels enabled in `writemask` (bit c = channel c) and
+///   `None` for the others: `i32x4`, or `f32x4` for ADD, SUB, MUL, DIV, MAD, FMA and LRP
+///   (the destination store casts to the register's type). Replicate opcodes read channel 0 of each source (DP2/DP3/DP4/DPH
 ///   channels 0..n-1, PK2H/PK2US 0-1, PK4B/PK4UB 0-3) and return the same value for every
 ///   enabled channel. `_SAT` is not applied.
 ///
@@ -206,8 +209,8 @@ fn componentwise(b: &mut simd::Fb, op: Opcode, s: &[Value]) -> Option<Value> {
         ABS => float::abs(b, s[0]),
         ADD => float::add_sub(b, s[0], s[1], false),
         SUB => float::add_sub(b, s[0], s[1], true),
-        MUL => fbin!(b, fmul, s[0], s[1]),
-        DIV => fbin!(b, fdiv, s[0], s[1]),
+        MUL => fop!(b, fmul, s[0], s[1]),
+        DIV => fop!(b, fdiv, s[0], s[1]),
         MAD => float::mad(b, s[0], s[1], s[2]),
         FMA => float::fma(b, s[0], s[1], s[2]),
         LRP => float::lrp(b, s[0], s[1], s[2]),

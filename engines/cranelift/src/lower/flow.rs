@@ -595,19 +595,7 @@ impl Lowerer<'_, '_> {
         // Operands may stay `f32x4` for the float opcodes whose lowerings cast every operand
         // (`alu::float`: `fbin!`, `fcmp`, `sel`, `splat_const` and `sign_flipped` see through
         // casts); a fault's lowering gets `i32x4` operands as always.
-        let float_ok = env.fault.is_none()
-            && matches!(
-                op,
-                Opcode::ADD
-                    | Opcode::SUB
-                    | Opcode::MUL
-                    | Opcode::DIV
-                    | Opcode::MAD
-                    | Opcode::FMA
-                    | Opcode::LRP
-                    | Opcode::MIN
-                    | Opcode::MAX
-            );
+        let float_ok = float_opcode(op, env.fault);
         let mut srcs = Vec::with_capacity(nsrc);
         for (k, src) in insn.src.iter().take(nsrc).enumerate() {
             let ty = fetch_type(op, k);
@@ -635,4 +623,24 @@ impl Lowerer<'_, '_> {
         };
         self.store(i, &dst, out, insn.saturate)
     }
+}
+
+/// Whether instruction opcode `op` takes `f32x4` operands and gives results its store casts
+/// (`Lowerer::fetch_float`, `Lowerer::float_regs`): the float opcodes whose lowerings
+/// (`alu::float`: `fbin!`, `fcmp`, `sel`, `splat_const`, `sign_flipped`) cast every operand
+/// themselves, when no fault replaces their lowering.
+pub(super) fn float_opcode(op: Opcode, fault: Option<crate::faults::Fault>) -> bool {
+    fault.is_none()
+        && matches!(
+            op,
+            Opcode::ADD
+                | Opcode::SUB
+                | Opcode::MUL
+                | Opcode::DIV
+                | Opcode::MAD
+                | Opcode::FMA
+                | Opcode::LRP
+                | Opcode::MIN
+                | Opcode::MAX
+        )
 }

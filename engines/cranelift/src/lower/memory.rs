@@ -60,8 +60,8 @@
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::Variable;
 use shaderdiff_model::atomic::AtomicOp;
 use shaderdiff_model::check::FetchType;
@@ -421,6 +421,19 @@ impl Lowerer<'_, '_> {
         let mut keys: Vec<(usize, u32)> = self.regs.keys().copied().collect();
         keys.sort_unstable();
         let mut saved: Vec<Variable> = keys.iter().flat_map(|k| self.regs[k]).collect();
+        // The register variables' types (`Lowerer::float_regs`); every other saved one is
+        // an `i32x4`.
+        let types: Vec<Type> = keys
+            .iter()
+            .flat_map(|k| {
+                let ty = if self.float_regs.contains(k) {
+                    F32X4
+                } else {
+                    I32X4
+                };
+                [ty; 4]
+            })
+            .collect();
         saved.extend([self.exec, self.gone, self.steps, self.mem.aseq]);
         for f in &self.frames {
             match *f {
@@ -444,7 +457,8 @@ impl Lowerer<'_, '_> {
         self.b.switch_to_block(resume);
         let slot = self.state_slot();
         for (k, &v) in saved.iter().enumerate() {
-            let x = self.b.ins().load(I32X4, mem(), slot, 16 + (k * 16) as i32);
+            let ty = types.get(k).copied().unwrap_or(I32X4);
+            let x = self.b.ins().load(ty, mem(), slot, 16 + (k * 16) as i32);
             self.b.def_var(v, x);
         }
         Ok(())

@@ -36,11 +36,11 @@ mod vote;
 
 pub(crate) use memory::{BLOCK_QUADS, DONE};
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
+use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I8X16};
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, ConstantData, Function, InstBuilder, MemFlagsData, Type, Value,
 };
@@ -176,6 +176,10 @@ pub(crate) struct Lowerer<'a, 'f> {
     consts: HashMap<(Block, u32), Value>,
     /// Register channels held in variables, by (space, flat index).
     regs: HashMap<(usize, u32), [Variable; 4]>,
+    /// The registers in variables that only float opcodes write ([`flow::float_opcode`]):
+    /// their variables are `f32x4`, so those results need no cast to `i32x4` and back.
+    /// Every other variable is `i32x4`.
+    float_regs: HashSet<(usize, u32)>,
     /// Instructions counted but not yet added to `steps`.
     pending: i64,
     /// The execution mask is exactly the quad's live lanes (stores need no mask).
@@ -285,6 +289,7 @@ pub(crate) fn build(
         steps,
         consts: HashMap::new(),
         regs: HashMap::new(),
+        float_regs: HashSet::new(),
         pending: 0,
         full: true,
         exec_zero: false,
@@ -499,17 +504,26 @@ impl<'a, 'f> Lowerer<'a, 'f> {
                 }
             }
         }
+        let float_regs = self.float_written(&direct);
         for (s, f) in direct {
             if plan.staged.contains_key(&(s, f)) {
                 continue;
             }
-            let vars = [(); 4].map(|_| self.b.declare_var(I32X4));
-            let vals = match plan.input_binding(s, f) {
+            let binding = plan.input_binding(s, f);
+            let ty = if binding.is_none() && float_regs.contains(&(s, f)) {
+                self.float_regs.insert((s, f));
+                F32X4
+            } else {
+                I32X4
+            };
+            let vars = [(); 4].map(|_| self.b.declare_var(ty));
+            let vals = match binding {
                 Some(k) => self.load_binding(k),
                 None => [zero; 4],
             };
             for c in 0..4 {
-                self.b.def_var(vars[c], vals[c]);
+                let v = self.cast(ty, vals[c]);
+                self.b.def_var(vars[c], v);
             }
             self.regs.insert((s, f), vars);
         }
@@ -644,6 +658,26 @@ impl<'a, 'f> Lowerer<'a, 'f> {
         Ok(())
     }
 
+    /// The registers of `direct` (in variables) that some instruction writes and that only
+    /// float opcodes write ([`flow::float_opcode`]; by direct destination: a space written
+    /// indirectly lives in the scratch buffer, never in variables).
+    fn float_written(&self, direct: &BTreeSet<(usize, u32)>) -> HashSet<(usize, u32)> {
+        let env = self.env;
+        let (mut float, mut other) = (HashSet::new(), HashSet::new());
+        for insn in &env.program.instructions {
+            let is_float = flow::float_opcode(insn.opcode, env.fault);
+            for d in insn.dst.iter().filter(|d| !d.reg.is_indirect()) {
+                if let Some(key) = env.plan.direct(env.shape, &d.reg) {
+                    if is_float { &mut float } else { &mut other }.insert(key);
+                }
+            }
+        }
+        float
+            .into_iter()
+            .filter(|k| direct.contains(k) && !other.contains(k))
+            .collect()
+    }
+
     /// All four channels of per-invocation register `(space, flat)` (zero when it has no
     /// storage because nothing names it).
     fn read_register(&mut self, s: usize, f: u32) -> [Value; 4] {
@@ -657,7 +691,10 @@ impl<'a, 'f> Lowerer<'a, 'f> {
             });
         }
         match self.regs.get(&(s, f)).copied() {
-            Some(vars) => vars.map(|v| self.b.use_var(v)),
+            Some(vars) => vars.map(|v| {
+                let x = self.b.use_var(v);
+                self.cast(I32X4, x)
+            }),
             None => {
                 let z = self.ci(0);
                 [z; 4]

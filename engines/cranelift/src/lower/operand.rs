@@ -165,7 +165,8 @@ impl Lowerer<'_, '_> {
         }
         let reg = Register::new(a.file, a.index);
         let place = self.place(i, &reg)?;
-        Ok(self.read(place, a.component as usize))
+        let v = self.read(place, a.component as usize);
+        Ok(self.cast(I32X4, v))
     }
 
     /// [`Self::read`] for a fetch of type `ty`: a float operand in the scratch buffer is
@@ -326,7 +327,7 @@ impl Lowerer<'_, '_> {
             }
             FetchType::Float => v,
             FetchType::Int => {
-                let mut v = v;
+                let mut v = self.cast(I32X4, v);
                 if abs {
                     v = self.b.ins().iabs(v);
                 }
@@ -396,13 +397,27 @@ impl Lowerer<'_, '_> {
         sat: Saturate,
     ) -> Result<(), LowerError> {
         let wm = dst.writemask & 0xF;
+        let place = self.place(i, &dst.reg)?;
+        // A value may come as `f32x4` (`alu::lower`); it is stored as the type of its place:
+        // an `f32x4` variable keeps it, everything else takes `i32x4`.
+        let ty = match place {
+            Place::Var(s, f) if sat == Saturate::None && self.float_regs.contains(&(s, f)) => F32X4,
+            _ => I32X4,
+        };
         let mut v = [None; 4];
         for c in 0..4 {
             if wm >> c & 1 != 0 {
-                v[c] = vals[c].map(|x| self.saturate(x, sat));
+                v[c] = vals[c].map(|x| {
+                    let x = if sat == Saturate::None {
+                        x
+                    } else {
+                        self.cast(I32X4, x)
+                    };
+                    let x = self.saturate(x, sat);
+                    self.cast(ty, x)
+                });
             }
         }
-        let place = self.place(i, &dst.reg)?;
         let exec = if self.full {
             None
         } else {
@@ -417,10 +432,18 @@ impl Lowerer<'_, '_> {
                 let Some(vars) = self.regs.get(&(s, f)).copied() else {
                     return Err(self.invalid(i, "destination register has no storage"));
                 };
+                // A register of the float opcodes alone is an `f32x4` variable (`float_regs`).
+                let ty = if self.float_regs.contains(&(s, f)) {
+                    F32X4
+                } else {
+                    I32X4
+                };
                 for c in 0..4 {
                     let Some(x) = v[c] else { continue };
+                    let x = self.cast(ty, x);
                     let x = match exec {
                         Some(m) => {
+                            let m = self.cast(ty, m);
                             let old = self.b.use_var(vars[c]);
                             self.b.ins().bitselect(m, x, old)
                         }

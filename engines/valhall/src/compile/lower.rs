@@ -83,8 +83,11 @@ pub struct Lower<'a> {
 impl<'a> Lower<'a> {
     /// Starts a program.
     pub fn new(program: &'a Program, shape: &'a Shape, layout: &'a RecordLayout) -> Lower<'a> {
+        // Room for the items a program usually lowers to (about 15 per instruction), so the
+        // stream of large `Item`s is not copied again and again as it grows.
         let mut code = VCode {
             const_base: layout.constants_base(),
+            items: Vec::with_capacity(16 * program.instructions.len() + 64),
             ..VCode::default()
         };
         let epilogue = code.label();

@@ -82,6 +82,10 @@ fn engine(name: &str) -> Box<dyn Engine> {
 fn compile_64() -> f64 {
     let jit = engine("jit");
     let p = alu_program();
+    // Warm-up, untimed: the first compiles of a fresh process fault in code and heap pages.
+    for _ in 0..20 {
+        drop(jit.prepare(&p).expect("compiles"));
+    }
     let samples = (0..101)
         .map(|_| timed(|| jit.prepare(&p).expect("compiles")))
         .collect();

@@ -265,7 +265,8 @@ impl Lowerer<'_, '_> {
     }
 
     /// [`Self::fetch`], except that a float operand (`ty` float) loaded from the scratch
-    /// buffer or given a `-`/`|x|` modifier stays the `f32x4` it is. Only for consumers that
+    /// buffer, read from an `f32x4` register variable (`Lowerer::float_regs`) or given a
+    /// `-`/`|x|` modifier stays the `f32x4` it is. Only for consumers that
     /// cast every operand to the type they need (`alu::simd::fv`/`iv`): the float ALU
     /// lowerings `lower::flow` names. Saves a bit cast per such operand, a CLIF instruction
     /// the compile would otherwise build and skip.

@@ -75,7 +75,9 @@ impl FailureKind {
 pub enum Outcome {
     /// Every compared channel is acceptable.
     Agree {
-        /// Channels compared.
+        /// Channels compared: as [`crate::output::compare`] counts them, or, when the
+        /// oracle's plain run settled the verdict, every channel of every reported register
+        /// ([`crate::point::identical`]).
         compared: usize,
     },
     /// Some channels differ (comparator order: `killed` first, then registers).

@@ -426,15 +426,14 @@ impl Differ {
             };
         }
         // An oracle error takes the full path, which reports it before any engine runs.
-        let point = interp::run(program, inputs, &self.interp).ok();
+        let point_run = interp::run(program, inputs, &self.interp);
+        let point = point_run.as_ref().ok();
         let nan = crate::point::NanLeniency::new(program, self.opts.nan);
         let mut oracles: Vec<(EngineClass, Outputs)> = Vec::new();
         let mut engines = Vec::with_capacity(self.engines.len());
         for (e, engine) in self.engines.iter().enumerate() {
-            let usable = point
-                .as_ref()
-                .filter(|p| crate::point::usable(p, self.denormal_mode(e)));
-            if usable.is_none() {
+            let mode = self.denormal_mode(e);
+            if !point.is_some_and(|p| crate::point::usable(p, mode)) {
                 if let Err(problem) = self.oracle_of_class(e, program, inputs, &mut oracles) {
                     return problem;
                 }
@@ -449,7 +448,7 @@ impl Differ {
             };
             let outcome = match ran {
                 Ok(actual) => {
-                    match usable.and_then(|p| crate::point::identical(p, &actual, &nan)) {
+                    match point.and_then(|p| crate::point::settles(p, mode, &actual, &nan)) {
                         Some(compared) => Outcome::Agree { compared },
                         None => match self.oracle_of_class(e, program, inputs, &mut oracles) {
                             Ok(oracle) => self.judge_run(e, program, inputs, oracle, &actual),
@@ -467,8 +466,7 @@ impl Differ {
         }
         if self.engines.is_empty() {
             // No engine to compare: still check the oracle accepts the program.
-            let config = self.interp;
-            if let Err(err) = interp::run(program, inputs, &config) {
+            if let Err(err) = point_run {
                 return Diff {
                     oracle: Err(oracle_problem(err)),
                     engines,

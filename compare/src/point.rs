@@ -81,6 +81,22 @@ pub fn usable(point: &Outputs, mode: DenormalMode) -> bool {
     point.atomics.is_none() && mode != DenormalMode::Flush
 }
 
+/// Whether the oracle's plain run `point` settles the verdict on engine outputs `actual`
+/// for an engine in denormal `mode`: the channel count of an agreement ([`usable`], then
+/// [`identical`]), or `None` when the interval oracle must judge.
+pub fn settles(
+    point: &Outputs,
+    mode: DenormalMode,
+    actual: &Outputs,
+    nan: &NanLeniency,
+) -> Option<usize> {
+    if usable(point, mode) {
+        identical(point, actual, nan)
+    } else {
+        None
+    }
+}
+
 /// The number of channels `actual` shares with the oracle's plain run `point` (bit for bit,
 /// or NaN for NaN where `nan` allows), or `None` when anything the comparator judges
 /// differs: the invocation count, killed invocations, emitted vertices, or any other word
@@ -217,5 +233,11 @@ mod tests {
         let mut memory = o.clone();
         memory.atomics = Some(Vec::new());
         assert!(!usable(&memory, DenormalMode::Ieee));
+        // Identical outputs settle nothing there: the interval oracle judges.
+        let p = parse(TYPED, "typed.tgsi").unwrap();
+        let nan = NanLeniency::new(&p, NanPolicy::Any);
+        assert_eq!(settles(&o, DenormalMode::Either, &o, &nan), Some(4));
+        assert_eq!(settles(&o, DenormalMode::Flush, &o, &nan), None);
+        assert_eq!(settles(&memory, DenormalMode::Ieee, &memory, &nan), None);
     }
 }

@@ -158,9 +158,9 @@ fn breakdown(n: u64) {
         for (e, (engine, r)) in d.engines().iter().zip(runs).enumerate() {
             let Some(r) = r else { continue };
             judged += 1;
-            let settled = point.as_ref().is_some_and(|p| {
-                point::usable(p, d.denormal_mode(e)) && point::identical(p, r, &nan).is_some()
-            });
+            let settled = point
+                .as_ref()
+                .is_some_and(|p| point::settles(p, d.denormal_mode(e), r, &nan).is_some());
             if !settled {
                 with_intervals += 1;
                 if let Ok(o) = d.oracle_for(e, &g.program, &g.inputs) {

@@ -6,7 +6,7 @@
 
 use shaderdiff::fuzz_item::item;
 use shaderdiff_compare::diff::{engines_from_names, Differ, Outcome};
-use shaderdiff_compare::point::{identical, usable, NanLeniency};
+use shaderdiff_compare::point::{settles, NanLeniency};
 use shaderdiff_generators::random::RandomConfig;
 use shaderdiff_oracles::interp::{self, InterpConfig};
 use shaderdiff_oracles::precision::NanPolicy;
@@ -69,8 +69,7 @@ fn check(
             runs += 1;
             let want = full(&differ, e, &g, &actual);
             let got = &diff.engines[e].outcome;
-            let shortcut = usable(&point, differ.denormal_mode(e))
-                && identical(&point, &actual, &leniency).is_some();
+            let shortcut = settles(&point, differ.denormal_mode(e), &actual, &leniency).is_some();
             let context = format!(
                 "{lang} index {index} engine {} fault {fault:?}:\n{}",
                 engine.name(),

@@ -118,18 +118,8 @@ fn build(module: &mut JITModule, op: Opcode, writemask: u8, idx: usize) -> FuncI
                 "{op} wm {writemask:#x}: channel {c}"
             );
             if let Some(v) = v {
-                // `alu::lower`'s contract: `i32x4`, or `f32x4` for the float opcodes whose
-                // results the destination store casts.
-                let float = matches!(
-                    op,
-                    Opcode::ADD
-                        | Opcode::SUB
-                        | Opcode::MUL
-                        | Opcode::DIV
-                        | Opcode::MAD
-                        | Opcode::FMA
-                        | Opcode::LRP
-                );
+                // `alu::lower`'s contract: `i32x4`, or `f32x4` where `gives_f32_results`.
+                let float = alu::gives_f32_results(op);
                 let ty = b.func.dfg.value_type(*v);
                 assert!(
                     ty == I32X4 || float && ty == F32X4,

@@ -64,6 +64,22 @@ pub struct AluCtx<'a, 'f> {
 #[error("jit does not lower {0}")]
 pub struct AluUnsupported(pub Opcode);
 
+/// Whether [`lower`] may be given `f32x4` float sources for `op`: the float opcodes whose
+/// lowerings (`float`: `fbin!`, `fop!`, `fcmp`, `sel`, `splat_const`, `sign_flipped`) cast
+/// every operand to the type they need.
+pub fn takes_f32_sources(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP | MIN | MAX)
+}
+
+/// Whether [`lower`] may return `f32x4` results for `op` (every other opcode's are `i32x4`):
+/// the float opcodes whose results go straight to the destination store, which casts them
+/// to the register's type.
+pub fn gives_f32_results(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
+}
+
 /// Whether [`lower`] implements `op`: exactly the opcodes the reference interpreter's ALU
 /// evaluates (`shaderdiff_model::check::alu::is_alu`).
 #[rustfmt::skip]
@@ -132,13 +148,12 @@ fn needed_libcall(op: Opcode) -> Option<&'static str> {
 ///
 /// * `srcs[k][c]`: CLIF `i32x4` (one lane per invocation of a quad, raw bits) of source k,
 ///   channel c, already swizzled and with modifiers applied per
-///   `shaderdiff_model::check::alu::fetch_type(op, k)`; for the float opcodes of
-///   `lower::flow::float_opcode` a float source may be the `f32x4` it is (every lowering
-///   here casts its operands). At least the opcode's `num_src` sources; extra ones are
-///   ignored.
+///   `shaderdiff_model::check::alu::fetch_type(op, k)`; where [`takes_f32_sources`] a float
+///   source may be the `f32x4` it is. At least the opcode's `num_src` sources; extra ones
+///   are ignored.
 /// * Returns results for the channels enabled in `writemask` (bit c = channel c) and
-///   `None` for the others: `i32x4`, or `f32x4` for ADD, SUB, MUL, DIV, MAD, FMA and LRP
-///   (the destination store casts to the register's type). Replicate opcodes read channel 0 of each source (DP2/DP3/DP4/DPH
+///   `None` for the others: `i32x4`, or `f32x4` where [`gives_f32_results`] (the
+///   destination store casts to the register's type). Replicate opcodes read channel 0 of each source (DP2/DP3/DP4/DPH
 ///   channels 0..n-1, PK2H/PK2US 0-1, PK4B/PK4UB 0-3) and return the same value for every
 ///   enabled channel. `_SAT` is not applied.
 ///

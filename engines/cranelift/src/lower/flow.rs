@@ -592,9 +592,8 @@ impl Lowerer<'_, '_> {
         } else {
             0xF
         };
-        // Operands may stay `f32x4` for the float opcodes whose lowerings cast every operand
-        // (`alu::float`: `fbin!`, `fcmp`, `sel`, `splat_const` and `sign_flipped` see through
-        // casts); a fault's lowering gets `i32x4` operands as always.
+        // Operands may stay `f32x4` for the float opcodes whose lowerings cast every operand;
+        // a fault's lowering gets `i32x4` operands as always.
         let float_ok = float_opcode(op, env.fault);
         let mut srcs = Vec::with_capacity(nsrc);
         for (k, src) in insn.src.iter().take(nsrc).enumerate() {
@@ -626,21 +625,8 @@ impl Lowerer<'_, '_> {
 }
 
 /// Whether instruction opcode `op` takes `f32x4` operands and gives results its store casts
-/// (`Lowerer::fetch_float`, `Lowerer::float_regs`): the float opcodes whose lowerings
-/// (`alu::float`: `fbin!`, `fcmp`, `sel`, `splat_const`, `sign_flipped`) cast every operand
-/// themselves, when no fault replaces their lowering.
+/// (`Lowerer::fetch_float`, `Lowerer::float_regs`): [`alu::takes_f32_sources`], when no
+/// fault replaces the opcode's lowering.
 pub(super) fn float_opcode(op: Opcode, fault: Option<crate::faults::Fault>) -> bool {
-    fault.is_none()
-        && matches!(
-            op,
-            Opcode::ADD
-                | Opcode::SUB
-                | Opcode::MUL
-                | Opcode::DIV
-                | Opcode::MAD
-                | Opcode::FMA
-                | Opcode::LRP
-                | Opcode::MIN
-                | Opcode::MAX
-        )
+    fault.is_none() && alu::takes_f32_sources(op)
 }

@@ -400,9 +400,10 @@ impl Lowerer<'_, '_> {
         let wm = dst.writemask & 0xF;
         let place = self.place(i, &dst.reg)?;
         // A value may come as `f32x4` (`alu::lower`); it is stored as the type of its place:
-        // an `f32x4` variable keeps it, everything else takes `i32x4`.
+        // a register of the float opcodes alone is an `f32x4` variable (`float_regs`),
+        // everything else takes `i32x4`.
         let ty = match place {
-            Place::Var(s, f) if sat == Saturate::None && self.float_regs.contains(&(s, f)) => F32X4,
+            Place::Var(s, f) if self.float_regs.contains(&(s, f)) => F32X4,
             _ => I32X4,
         };
         let mut v = [None; 4];
@@ -433,18 +434,11 @@ impl Lowerer<'_, '_> {
                 let Some(vars) = self.regs.get(&(s, f)).copied() else {
                     return Err(self.invalid(i, "destination register has no storage"));
                 };
-                // A register of the float opcodes alone is an `f32x4` variable (`float_regs`).
-                let ty = if self.float_regs.contains(&(s, f)) {
-                    F32X4
-                } else {
-                    I32X4
-                };
+                let exec = exec.map(|m| self.cast(ty, m));
                 for c in 0..4 {
                     let Some(x) = v[c] else { continue };
-                    let x = self.cast(ty, x);
                     let x = match exec {
                         Some(m) => {
-                            let m = self.cast(ty, m);
                             let old = self.b.use_var(vars[c]);
                             self.b.ins().bitselect(m, x, old)
                         }

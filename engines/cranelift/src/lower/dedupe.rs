@@ -11,48 +11,11 @@
 
 use std::hash::{Hash, Hasher};
 
+use rustc_hash::FxHasher;
+
 use cranelift_codegen::entity::packed_option::PackedOption;
 use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::{Function, Inst, InstructionData, Opcode, Type, Value};
-
-/// A multiply-rotate hasher (the `FxHasher` of rustc): the keys are small instruction
-/// records made by the lowering, and SipHash cost as much as the merging saves.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Fx {
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.add(u64::from(x));
-    }
-    fn write_u16(&mut self, x: u16) {
-        self.add(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.add(u64::from(x));
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.add(x);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.add(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// Opcodes merged: constants and integer, bit and lane operations that cannot trap.
 fn pure(op: Opcode) -> bool {
@@ -122,7 +85,9 @@ pub(super) fn run(func: &mut Function) -> usize {
             let data = func.dfg.insts[inst];
             let result = func.dfg.first_result(inst);
             let ty = func.dfg.value_type(result);
-            let mut h = Fx::default();
+            // FxHasher (rustc's): the keys are small instruction records made by the
+            // lowering, and SipHash cost as much as the merging saves.
+            let mut h = FxHasher::default();
             (data, ty).hash(&mut h);
             let slot = &mut table[(h.finish() >> (64 - SLOT_BITS)) as usize];
             match *slot {

@@ -2,8 +2,6 @@
 //! (TEXT-FORMAT.md §10), shared by the TGSI printer and the model's validation messages,
 //! and which declarations carry the implied vertex dimension (TEXT-FORMAT.md §6.2, §6.3).
 
-use std::fmt::Write as _;
-
 use crate::names::*;
 use crate::program::*;
 
@@ -36,38 +34,61 @@ pub fn comp_name(c: u8) -> char {
     CHANNEL_NAMES.get(c as usize).copied().unwrap_or('?')
 }
 
+/// Appends `n` in decimal to `out` (printers' hot path: no `core::fmt` machinery).
+pub fn push_int(out: &mut String, n: i64) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
 /// One bracketed index as tgsi_dump prints it: `[3]`, `[ADDR[0].x+3]`, `[TEMP[1].y-2](1)`
 /// (array id in parentheses).
 pub fn index_text(ix: &Index) -> String {
+    let mut s = String::new();
+    push_index(&mut s, ix);
+    s
+}
+
+/// Appends [`index_text`] of `ix` to `out`.
+pub fn push_index(out: &mut String, ix: &Index) {
+    out.push('[');
     match ix.indirect {
-        None => format!("[{}]", ix.value),
+        None => {
+            push_int(out, i64::from(ix.value));
+            out.push(']');
+        }
         Some(ind) => {
-            let mut s = format!(
-                "[{}[{}].{}",
-                ind.file.name(),
-                ind.index,
-                comp_name(ind.component)
-            );
+            out.push_str(ind.file.name());
+            out.push('[');
+            push_int(out, i64::from(ind.index));
+            out.push_str("].");
+            out.push(comp_name(ind.component));
             if ix.value > 0 {
-                let _ = write!(s, "+{}", ix.value);
-            } else if ix.value < 0 {
-                let _ = write!(s, "{}", ix.value);
+                out.push('+');
             }
-            s.push(']');
+            if ix.value != 0 {
+                push_int(out, i64::from(ix.value));
+            }
+            out.push(']');
             if ix.array_id != 0 {
-                let _ = write!(s, "({})", ix.array_id);
+                out.push('(');
+                push_int(out, i64::from(ix.array_id));
+                out.push(')');
             }
-            s
         }
     }
 }
 
 /// `FILE[dim][index]` as tgsi_dump prints a register.
 pub fn register_text(r: &Register) -> String {
-    let mut s = r.file.name().to_string();
-    if let Some(d) = &r.dimension {
-        s += &index_text(d);
-    }
-    s += &index_text(&r.index);
+    let mut s = String::new();
+    push_register(&mut s, r);
     s
+}
+
+/// Appends [`register_text`] of `r` to `out`.
+pub fn push_register(out: &mut String, r: &Register) {
+    out.push_str(r.file.name());
+    if let Some(d) = &r.dimension {
+        push_index(out, d);
+    }
+    push_index(out, &r.index);
 }

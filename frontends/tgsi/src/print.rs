@@ -11,42 +11,40 @@ use crate::names::*;
 use crate::opcode::Opcode;
 use crate::program::*;
 use crate::structure::Structure;
-use crate::text::{comp_name, prints_implied, register_text};
+use crate::text::{comp_name, prints_implied, push_int, push_register};
 use std::fmt::Write as _;
 
-fn mask_text(mask: u8) -> String {
-    (0..4)
-        .filter(|k| mask & (1 << k) != 0)
-        .map(|k| CHANNEL_NAMES[k])
-        .collect()
+fn push_mask(out: &mut String, mask: u8) {
+    out.extend(
+        (0..4)
+            .filter(|k| mask & (1 << k) != 0)
+            .map(|k| CHANNEL_NAMES[k]),
+    );
 }
 
-fn dst_text(d: &Dst) -> String {
-    let mut s = register_text(&d.reg);
+fn push_dst(out: &mut String, d: &Dst) {
+    push_register(out, &d.reg);
     if d.writemask != WRITEMASK_XYZW {
-        s.push('.');
-        s += &mask_text(d.writemask);
+        out.push('.');
+        push_mask(out, d.writemask);
     }
-    s
 }
 
-fn src_text(x: &Src) -> String {
-    let mut s = String::new();
+fn push_src(out: &mut String, x: &Src) {
     if x.neg {
-        s.push('-');
+        out.push('-');
     }
     if x.abs {
-        s.push('|');
+        out.push('|');
     }
-    s += &register_text(&x.reg);
+    push_register(out, &x.reg);
     if x.swizzle != IDENTITY_SWIZZLE {
-        s.push('.');
-        s.extend(x.swizzle.iter().map(|&c| comp_name(c)));
+        out.push('.');
+        out.extend(x.swizzle.iter().map(|&c| comp_name(c)));
     }
     if x.abs {
-        s.push('|');
+        out.push('|');
     }
-    s
 }
 
 fn f32_text(bits: u32, opts: &PrintOptions) -> String {
@@ -57,65 +55,80 @@ fn f32_text(bits: u32, opts: &PrintOptions) -> String {
     }
 }
 
-fn imm_values(ty: ImmType, w: &[u32; 4], opts: &PrintOptions) -> String {
+/// Appends `{a, b, c, d}`: the immediate's values in `ty`'s text form.
+fn push_imm_values(out: &mut String, ty: ImmType, w: &[u32; 4], opts: &PrintOptions) {
     let w64 = |k: usize| {
         let at = k.saturating_mul(2);
         w[at] as u64 | (w[at.saturating_add(1)] as u64) << 32
     };
-    let vals: Vec<String> = match ty {
-        ImmType::F32 => w.iter().map(|&b| f32_text(b, opts)).collect(),
-        ImmType::U32 => w.iter().map(|v| v.to_string()).collect(),
-        ImmType::I32 => w.iter().map(|&v| (v as i32).to_string()).collect(),
-        ImmType::F64 => (0..2)
-            .map(|k| {
-                if opts.lossless {
-                    fmt_f64_lossless(w64(k))
-                } else {
-                    fmt_fixed(f64::from_bits(w64(k)), 10, 8)
-                }
-            })
-            .collect(),
-        ImmType::U64 => (0..2).map(|k| w64(k).to_string()).collect(),
-        ImmType::I64 => (0..2).map(|k| (w64(k) as i64).to_string()).collect(),
+    out.push('{');
+    let n = match ty {
+        ImmType::F32 | ImmType::U32 | ImmType::I32 => 4,
+        ImmType::F64 | ImmType::U64 | ImmType::I64 => 2,
     };
-    format!("{{{}}}", vals.join(", "))
+    for (k, &word) in w.iter().enumerate().take(n) {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        match ty {
+            ImmType::F32 => out.push_str(&f32_text(word, opts)),
+            ImmType::U32 => push_int(out, i64::from(word)),
+            ImmType::I32 => push_int(out, i64::from(word as i32)),
+            ImmType::F64 if opts.lossless => out.push_str(&fmt_f64_lossless(w64(k))),
+            ImmType::F64 => out.push_str(&fmt_fixed(f64::from_bits(w64(k)), 10, 8)),
+            ImmType::U64 => out.push_str(itoa::Buffer::new().format(w64(k))),
+            ImmType::I64 => push_int(out, w64(k) as i64),
+        }
+    }
+    out.push('}');
 }
 
-fn declaration_text(p: &Program, d: &Declaration, opts: &PrintOptions) -> String {
-    let mut s = format!("DCL {}", d.file.name());
+fn push_declaration(out: &mut String, p: &Program, d: &Declaration, opts: &PrintOptions) {
+    let s = out;
+    s.push_str("DCL ");
+    s.push_str(d.file.name());
     if prints_implied(p.stage, d.file, d.semantic.map(|x| x.0)) {
-        s += "[]";
+        s.push_str("[]");
     }
     if let Some(DeclDimension::Index(k)) = d.dimension {
         let _ = write!(s, "[{k}]");
     }
-    if d.first == d.last {
-        let _ = write!(s, "[{}]", d.first);
-    } else {
-        let _ = write!(s, "[{}..{}]", d.first, d.last);
+    s.push('[');
+    push_int(s, i64::from(d.first));
+    if d.first != d.last {
+        s.push_str("..");
+        push_int(s, i64::from(d.last));
     }
+    s.push(']');
     if d.usage_mask != WRITEMASK_XYZW {
         s.push('.');
-        s += &mask_text(d.usage_mask);
+        push_mask(s, d.usage_mask);
     }
     if d.file == File::ImmArray {
-        let v: Vec<String> = d
-            .values
-            .iter()
-            .map(|w| imm_values(ImmType::F32, w, opts))
-            .collect();
-        let _ = write!(s, " {{{}}}", v.join(", "));
+        s.push_str(" {");
+        for (k, w) in d.values.iter().enumerate() {
+            if k > 0 {
+                s.push_str(", ");
+            }
+            push_imm_values(s, ImmType::F32, w, opts);
+        }
+        s.push('}');
     }
     if d.array_id != 0 {
-        let _ = write!(s, ", ARRAY({})", d.array_id);
+        s.push_str(", ARRAY(");
+        push_int(s, i64::from(d.array_id));
+        s.push(')');
     }
     if d.local {
-        s += ", LOCAL";
+        s.push_str(", LOCAL");
     }
     if let Some((name, index)) = d.semantic {
-        let _ = write!(s, ", {}", name.name());
+        s.push_str(", ");
+        s.push_str(name.name());
         if index != 0 || matches!(name, SemanticName::Generic | SemanticName::TexCoord) {
-            let _ = write!(s, "[{index}]");
+            s.push('[');
+            push_int(s, i64::from(index));
+            s.push(']');
         }
     }
     if let Some(st) = d.stream.filter(|st| st.iter().any(|&v| v != 0)) {
@@ -130,10 +143,10 @@ fn declaration_text(p: &Program, d: &Declaration, opts: &PrintOptions) -> String
         }) => {
             let _ = write!(s, ", {}, {}", target.name(), format);
             if *writable {
-                s += ", WR";
+                s.push_str(", WR");
             }
             if *raw {
-                s += ", RAW";
+                s.push_str(", RAW");
             }
         }
         Some(Resource::SamplerView {
@@ -149,7 +162,7 @@ fn declaration_text(p: &Program, d: &Declaration, opts: &PrintOptions) -> String
                 }
             }
         }
-        Some(Resource::Buffer { atomic: true }) => s += ", ATOMIC",
+        Some(Resource::Buffer { atomic: true }) => s.push_str(", ATOMIC"),
         Some(Resource::Memory(kind)) => {
             let _ = write!(s, ", {}", kind.name());
         }
@@ -164,63 +177,92 @@ fn declaration_text(p: &Program, d: &Declaration, opts: &PrintOptions) -> String
         }
     }
     if d.invariant {
-        s += ", INVARIANT";
+        s.push_str(", INVARIANT");
     }
-    s
 }
 
-fn property_text(prop: &Property) -> String {
-    let value = property_value_names(prop.name)
-        .and_then(|names| names.get(prop.value as usize).copied())
-        .map_or_else(|| prop.value.to_string(), str::to_string);
-    format!("PROPERTY {} {value}", prop.name.name())
+fn push_property(out: &mut String, prop: &Property) {
+    out.push_str("PROPERTY ");
+    out.push_str(prop.name.name());
+    out.push(' ');
+    let name =
+        property_value_names(prop.name).and_then(|names| names.get(prop.value as usize).copied());
+    match name {
+        Some(name) => out.push_str(name),
+        None => push_int(out, i64::from(prop.value)),
+    }
 }
 
-fn instruction_text(p: &Program, structure: Option<&Structure>, i: usize, level: usize) -> String {
+/// Appends instruction `i` at nesting `level`: `  3:   MAD TEMP[0], ...`.
+fn push_instruction(
+    out: &mut String,
+    p: &Program,
+    structure: Option<&Structure>,
+    i: usize,
+    level: usize,
+) {
     let insn = &p.instructions[i];
     let info = insn.opcode.info();
-    let mut s = format!("{i:>3}: {}{}", "  ".repeat(level), info.name);
+    let mut number = itoa::Buffer::new();
+    let number = number.format(i);
+    for _ in number.len()..3 {
+        out.push(' ');
+    }
+    out.push_str(number);
+    out.push_str(": ");
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+    out.push_str(info.name);
     if insn.saturate != Saturate::None {
-        s += "_SAT";
+        out.push_str("_SAT");
     }
     if insn.precise {
-        s += "_PRECISE";
+        out.push_str("_PRECISE");
     }
-    let mut ops: Vec<String> = insn.dst.iter().map(dst_text).collect();
-    ops.extend(insn.src.iter().map(src_text));
-    if !ops.is_empty() {
-        s.push(' ');
-        s += &ops.join(", ");
+    let mut sep = " ";
+    for d in &insn.dst {
+        out.push_str(sep);
+        push_dst(out, d);
+        sep = ", ";
+    }
+    for x in &insn.src {
+        out.push_str(sep);
+        push_src(out, x);
+        sep = ", ";
     }
     // Texture target, offsets and memory extras always follow a ", " (tgsi_dump).
-    let mut extras: Vec<String> = Vec::new();
     if let Some(t) = insn.texture.filter(|_| info.has_texture_target) {
-        extras.push(t.name().to_string());
+        out.push_str(", ");
+        out.push_str(t.name());
     }
     for o in &insn.tex_offsets {
-        let sw: String = o.swizzle.iter().map(|&c| comp_name(c)).collect();
-        extras.push(format!("{}[{}].{sw}", o.reg.file.name(), o.reg.index.value));
+        out.push_str(", ");
+        out.push_str(o.reg.file.name());
+        out.push('[');
+        push_int(out, i64::from(o.reg.index.value));
+        out.push_str("].");
+        out.extend(o.swizzle.iter().map(|&c| comp_name(c)));
     }
     if let Some(mem) = &insn.mem {
         for q in MemQualifier::ALL {
             if mem.qualifiers & (1 << q.token()) != 0 {
-                extras.push(q.name().to_string());
+                out.push_str(", ");
+                out.push_str(q.name());
             }
         }
         if let Some(t) = mem.target.filter(|&t| t != TexTarget::Buffer) {
-            extras.push(t.name().to_string());
+            out.push_str(", ");
+            out.push_str(t.name());
         }
         if let Some(f) = mem
             .format
             .as_ref()
             .filter(|f| f.as_str() != "PIPE_FORMAT_NONE")
         {
-            extras.push(f.clone());
+            out.push_str(", ");
+            out.push_str(f);
         }
-    }
-    for e in extras {
-        s += ", ";
-        s += &e;
     }
     let label = match insn.opcode {
         Opcode::IF | Opcode::UIF | Opcode::ELSE => structure
@@ -230,47 +272,61 @@ fn instruction_text(p: &Program, structure: Option<&Structure>, i: usize, level:
         _ => None,
     };
     if let Some(l) = label {
-        let _ = write!(s, " :{l}");
+        out.push_str(" :");
+        push_int(out, i64::from(l));
     }
-    s
 }
 
 /// Prints `p` in tgsi_dump form (or lossless form, see [`PrintOptions`]). Never panics,
 /// even for invalid in-memory programs (out-of-range layout items are skipped).
 pub(crate) fn print_program(p: &Program, opts: &PrintOptions) -> String {
     let structure = Structure::analyse(p).ok();
-    let mut out = String::new();
+    let lines = p
+        .instructions
+        .len()
+        .saturating_add(p.declarations.len())
+        .saturating_add(8);
+    let mut out = String::with_capacity(lines.saturating_mul(64));
     out += p.stage.name();
     out.push('\n');
     let mut level: usize = 0;
     for item in p.items() {
-        let line = match item {
-            Item::Property(i) => p.properties.get(i as usize).map(property_text),
-            Item::Declaration(i) => p
-                .declarations
-                .get(i as usize)
-                .map(|d| declaration_text(p, d, opts)),
-            Item::Immediate(i) => p.immediates.get(i as usize).map(|imm| {
-                format!(
-                    "IMM[{i}] {} {}",
-                    imm.ty.name(),
-                    imm_values(imm.ty, &imm.words, opts)
-                )
-            }),
-            Item::Instruction(i) => p.instructions.get(i as usize).map(|insn| {
-                let info = insn.opcode.info();
-                if info.pre_dedent {
-                    level = level.saturating_sub(1);
+        let start = out.len();
+        match item {
+            Item::Property(i) => {
+                if let Some(prop) = p.properties.get(i as usize) {
+                    push_property(&mut out, prop);
                 }
-                let text = instruction_text(p, structure.as_ref(), i as usize, level);
-                if info.post_indent {
-                    level = level.saturating_add(1);
+            }
+            Item::Declaration(i) => {
+                if let Some(d) = p.declarations.get(i as usize) {
+                    push_declaration(&mut out, p, d, opts);
                 }
-                text
-            }),
-        };
-        if let Some(line) = line {
-            out += &line;
+            }
+            Item::Immediate(i) => {
+                if let Some(imm) = p.immediates.get(i as usize) {
+                    out.push_str("IMM[");
+                    push_int(&mut out, i64::from(i));
+                    out.push_str("] ");
+                    out.push_str(imm.ty.name());
+                    out.push(' ');
+                    push_imm_values(&mut out, imm.ty, &imm.words, opts);
+                }
+            }
+            Item::Instruction(i) => {
+                if let Some(insn) = p.instructions.get(i as usize) {
+                    let info = insn.opcode.info();
+                    if info.pre_dedent {
+                        level = level.saturating_sub(1);
+                    }
+                    push_instruction(&mut out, p, structure.as_ref(), i as usize, level);
+                    if info.post_indent {
+                        level = level.saturating_add(1);
+                    }
+                }
+            }
+        }
+        if out.len() > start {
             out.push('\n');
         }
     }

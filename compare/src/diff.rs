@@ -7,7 +7,10 @@
 //! the engines of that class), and the engine's outputs are checked with
 //! [`crate::output::compare`]. An engine whose outputs are the oracle's plain-run values
 //! agrees without that run ([`crate::point`]: the verdict is the same, at a fraction of the
-//! cost). Per engine the result is an [`Outcome`]:
+//! cost). For a class whose engines may flush denormals, the oracle's flushed evaluation
+//! runs only when the IEEE one does not accept an engine's outputs (the flushed one only
+//! adds accepted values, so again the verdict is the same). Per engine the result is an
+//! [`Outcome`]:
 //! agree, mismatch (the differing channels), unsupported (never a mismatch), or failed (a
 //! compile error, trap or step limit the oracle did not have: a finding).
 //!
@@ -429,7 +432,7 @@ impl Differ {
         let point_run = interp::run(program, inputs, &self.interp);
         let point = point_run.as_ref().ok();
         let nan = crate::point::NanLeniency::new(program, self.opts.nan);
-        let mut oracles: Vec<(EngineClass, Outputs)> = Vec::new();
+        let mut oracles: Vec<ClassOracle> = Vec::new();
         let mut engines = Vec::with_capacity(self.engines.len());
         for (e, engine) in self.engines.iter().enumerate() {
             let mode = self.denormal_mode(e);
@@ -450,10 +453,12 @@ impl Differ {
                 Ok(actual) => {
                     match point.and_then(|p| crate::point::settles(p, mode, &actual, &nan)) {
                         Some(compared) => Outcome::Agree { compared },
-                        None => match self.oracle_of_class(e, program, inputs, &mut oracles) {
-                            Ok(oracle) => self.judge_run(e, program, inputs, oracle, &actual),
-                            Err(problem) => return problem,
-                        },
+                        None => {
+                            match self.judge_lazily(e, program, inputs, &mut oracles, &actual) {
+                                Ok(outcome) => outcome,
+                                Err(problem) => return problem,
+                            }
+                        }
                     }
                 }
                 Err(err) => engine_failure(err),
@@ -482,33 +487,71 @@ impl Differ {
         }
     }
 
-    /// The oracle's outputs with the intervals of engine `e`'s class, run once per class
-    /// (kept in `oracles`); a failing oracle gives the [`Diff`] that reports it.
-    fn oracle_of_class<'a>(
+    /// The oracle's first evaluation with the intervals of engine `e`'s class
+    /// ([`interp::denormal::run_first`]), run once per class and kept in `oracles`: its
+    /// index there. A failing oracle gives the [`Diff`] that reports it.
+    fn oracle_of_class(
         &self,
         e: usize,
         program: &Program,
         inputs: &Inputs,
-        oracles: &'a mut Vec<(EngineClass, Outputs)>,
-    ) -> Result<&'a Outputs, Diff> {
+        oracles: &mut Vec<ClassOracle>,
+    ) -> Result<usize, Diff> {
         let class = self.classes[e];
-        let at = match oracles.iter().position(|(c, _)| *c == class) {
-            Some(at) => at,
-            None => match self.oracle_for(e, program, inputs) {
-                Ok(o) => {
-                    oracles.push((class, o));
-                    oracles.len() - 1
-                }
-                Err(err) => {
-                    return Err(Diff {
-                        oracle: Err(oracle_problem(err)),
-                        engines: Vec::new(),
-                        oracle_suspect: false,
-                    })
-                }
-            },
-        };
-        Ok(&oracles[at].1)
+        if let Some(at) = oracles.iter().position(|o| o.class == class) {
+            return Ok(at);
+        }
+        let mode = self.denormal_mode(e);
+        let first = interp::denormal::run_first(
+            program,
+            inputs,
+            &self.interp,
+            (self.contract, class),
+            mode,
+            interp::AtomicOrder::Own,
+        );
+        match first {
+            Ok((outputs, complete)) => {
+                oracles.push(ClassOracle {
+                    class,
+                    outputs,
+                    complete,
+                });
+                Ok(oracles.len() - 1)
+            }
+            Err(err) => Err(oracle_problem_diff(err)),
+        }
+    }
+
+    /// Judges engine `e`'s outputs `actual` ([`Differ::judge_run`]) against the oracle of
+    /// its class, evaluating the oracle's flushed alternative only when the first
+    /// evaluation does not accept them: the alternative only adds accepted values
+    /// ([`interp::denormal::run_first`]), so the verdict is the one the whole oracle gives.
+    fn judge_lazily(
+        &self,
+        e: usize,
+        program: &Program,
+        inputs: &Inputs,
+        oracles: &mut Vec<ClassOracle>,
+        actual: &Outputs,
+    ) -> Result<Outcome, Diff> {
+        let at = self.oracle_of_class(e, program, inputs, oracles)?;
+        let oracle = &mut oracles[at];
+        let outcome = self.judge_run(e, program, inputs, &oracle.outputs, actual);
+        if oracle.complete || matches!(outcome, Outcome::Agree { .. }) {
+            return Ok(outcome);
+        }
+        interp::denormal::add_flushed(
+            program,
+            inputs,
+            &self.interp,
+            (self.contract, oracle.class),
+            interp::AtomicOrder::Own,
+            &mut oracle.outputs,
+        )
+        .map_err(oracle_problem_diff)?;
+        oracle.complete = true;
+        Ok(self.judge_run(e, program, inputs, &oracle.outputs, actual))
     }
 
     /// Compares an engine's outputs with the oracle's.
@@ -547,6 +590,24 @@ impl Differ {
                 message: format!("cannot compare: {e}"),
             },
         }
+    }
+}
+
+/// One engine class's oracle for the program being judged ([`Differ::judge_lazily`]).
+struct ClassOracle {
+    class: EngineClass,
+    /// The first evaluation, with the flushed alternative once `complete`.
+    outputs: Outputs,
+    /// Whether `outputs` is all the oracle gives (no flushed evaluation pending).
+    complete: bool,
+}
+
+/// The [`Diff`] reporting a failing oracle.
+fn oracle_problem_diff(e: ExecError) -> Diff {
+    Diff {
+        oracle: Err(oracle_problem(e)),
+        engines: Vec::new(),
+        oracle_suspect: false,
     }
 }
 

@@ -168,36 +168,71 @@ pub fn run_denormals(
     program: &Program,
     inputs: &Inputs,
     config: &InterpConfig,
-    (contract, class): (&PrecisionContract, EngineClass),
+    class: (&PrecisionContract, EngineClass),
     mode: DenormalMode,
     order: AtomicOrder<'_>,
 ) -> Result<Outputs, ExecError> {
+    let (mut first, complete) = run_first(program, inputs, config, class, mode, order)?;
+    if !complete {
+        add_flushed(program, inputs, config, class, order, &mut first)?;
+    }
+    Ok(first)
+}
+
+/// The first evaluation [`run_denormals`] makes, and whether it is all of
+/// [`run_denormals`]' result (`true`): `Ieee` and `Flush` make only one; `Either` needs the
+/// flushed evaluation too ([`add_flushed`]) only when some float arithmetic of the IEEE
+/// one met a denormal. The IEEE evaluation's outputs are the main outputs of
+/// [`run_denormals`], so a judge that accepts an engine's outputs against them accepts
+/// them against the whole result (the alternative only adds accepted values).
+///
+/// Errors: as [`run_denormals`].
+pub fn run_first(
+    program: &Program,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    (contract, class): (&PrecisionContract, EngineClass),
+    mode: DenormalMode,
+    order: AtomicOrder<'_>,
+) -> Result<(Outputs, bool), ExecError> {
+    check_class(contract, class)?;
+    let decoded = decode::decode(program)?;
+    let env = interval::Env::new(contract, class).with_denormals(mode, mode == DenormalMode::Flush);
+    let (outputs, saw) = exec::run_decoded_probe(&decoded, inputs, config, Some(env), order)?;
+    Ok((outputs, mode != DenormalMode::Either || !saw))
+}
+
+/// Completes an `Either` evaluation [`run_first`] left incomplete: runs the flushed
+/// evaluation and keeps it in `ieee`'s [`Outputs::denormal_alternative`] when it accepts
+/// other outputs than the IEEE one.
+///
+/// Errors: as [`run_denormals`].
+pub fn add_flushed(
+    program: &Program,
+    inputs: &Inputs,
+    config: &InterpConfig,
+    (contract, class): (&PrecisionContract, EngineClass),
+    order: AtomicOrder<'_>,
+    ieee: &mut Outputs,
+) -> Result<(), ExecError> {
+    check_class(contract, class)?;
+    let decoded = decode::decode(program)?;
+    let env = interval::Env::new(contract, class).with_denormals(DenormalMode::Either, true);
+    let flushed = exec::run_decoded_probe(&decoded, inputs, config, Some(env), order)?.0;
+    if !same_outcome(ieee, &flushed) {
+        ieee.denormal_alternative = Some(Box::new(flushed));
+    }
+    Ok(())
+}
+
+fn check_class(contract: &PrecisionContract, class: EngineClass) -> Result<(), ExecError> {
     if class.index() >= contract.classes().len() {
         return Err(ExecError::InvalidInputs(format!(
             "engine class #{} is not a class of this precision contract",
             class.index()
         )));
     }
-    let decoded = decode::decode(program)?;
-    let env = |flush: bool| interval::Env::new(contract, class).with_denormals(mode, flush);
-    let run =
-        |flush: bool| exec::run_decoded_probe(&decoded, inputs, config, Some(env(flush)), order);
-    match mode {
-        DenormalMode::Ieee => run(false).map(|r| r.0),
-        DenormalMode::Flush => run(true).map(|r| r.0),
-        DenormalMode::Either => {
-            let (mut ieee, saw) = run(false)?;
-            if !saw {
-                // No float arithmetic met a denormal: flushing changes nothing.
-                return Ok(ieee);
-            }
-            let flushed = run(true)?.0;
-            if !same_outcome(&ieee, &flushed) {
-                ieee.denormal_alternative = Some(Box::new(flushed));
-            }
-            Ok(ieee)
-        }
-    }
+    Ok(())
 }
 
 /// Whether two evaluations accept exactly the same outputs.

@@ -523,6 +523,22 @@ impl Differ {
         }
     }
 
+    /// Judges engine `e`'s outputs `actual` for `program` on `inputs` against the oracle's
+    /// interval run for its class, as [`Differ::diff_prepared`] does when the plain run does
+    /// not settle the verdict (the flushed evaluation only when needed).
+    ///
+    /// # Errors
+    /// The [`Diff`] reporting a failing oracle.
+    pub fn judge_by_intervals(
+        &self,
+        e: usize,
+        program: &Program,
+        inputs: &Inputs,
+        actual: &Outputs,
+    ) -> Result<Outcome, Diff> {
+        self.judge_lazily(e, program, inputs, &mut Vec::new(), actual)
+    }
+
     /// Judges engine `e`'s outputs `actual` ([`Differ::judge_run`]) against the oracle of
     /// its class, evaluating the oracle's flushed alternative only when the first
     /// evaluation does not accept them: the alternative only adds accepted values

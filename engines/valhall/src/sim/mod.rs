@@ -89,8 +89,9 @@ pub use memory::Memory;
 pub use sched::Schedule;
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
+use crate::decode::WordHash;
 use crate::DecodeError;
 use op::Ins;
 
@@ -226,31 +227,6 @@ pub struct MemEvent {
     /// The thread's [`Schedule::sideband`] register just before the instruction executed
     /// (an atomic's return run, when it is that register, is written after the capture).
     pub sideband: u32,
-}
-
-/// Hash of one instruction word for [`Shader::from_words`]'s table of words already
-/// decoded: the splitmix64 finalizer, which spreads the opcode and register bits (high
-/// in the word) over the bucket bits (low).
-#[derive(Default)]
-struct WordHash(u64);
-
-impl Hasher for WordHash {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        let mut z = (self.0 ^ v).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = z ^ (z >> 31);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 impl Shader {

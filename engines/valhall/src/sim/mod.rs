@@ -75,6 +75,7 @@ pub mod assume;
 mod atomic;
 mod exec;
 mod float;
+mod known;
 mod memory;
 mod op;
 mod ops;
@@ -88,10 +89,6 @@ pub use float::Round;
 pub use memory::Memory;
 pub use sched::Schedule;
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
-use crate::decode::WordHash;
 use crate::DecodeError;
 use op::Ins;
 
@@ -238,29 +235,11 @@ impl Shader {
     /// [`SimError::ReservedFlow`] for a reserved flow value; `index` is the word's
     /// position.
     pub fn from_words(words: &[u64]) -> Result<Shader, SimError> {
-        // Decoding and resolving depend on the word alone, except for a branch's absolute
-        // target: a repeated word (compiled code repeats many loads, stores and moves)
-        // reuses the first one's result.
-        let mut first: HashMap<u64, usize, BuildHasherDefault<WordHash>> =
-            HashMap::with_capacity_and_hasher(words.len(), BuildHasherDefault::default());
-        let mut ins: Vec<Ins> = Vec::with_capacity(words.len());
-        // One decoding buffer serves every word (its lists keep their storage).
-        let mut instr = crate::Instr::empty();
-        for (index, &w) in words.iter().enumerate() {
-            if let Some(&i) = first.get(&w) {
-                let again = ins[i].clone();
-                ins.push(again);
-                continue;
-            }
-            crate::decode::decode_into(w, &mut instr)
-                .map_err(|error| SimError::Decode { index, error })?;
-            let resolved = resolve::resolve(index, &instr)?;
-            if !matches!(resolved.op, op::Op::Branch { .. }) {
-                first.insert(w, index);
-            }
-            ins.push(resolved);
-        }
-        Ok(Shader { ins })
+        // A word this thread has loaded before (in this program or an earlier one)
+        // is not decoded again (`known`).
+        Ok(Shader {
+            ins: known::load(words)?,
+        })
     }
 
     /// As [`Shader::from_words`] for little-endian bytes, 8 per instruction.

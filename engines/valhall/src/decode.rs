@@ -349,15 +349,18 @@ impl RegBits {
                 0
             }
         };
-        let dest = if def.dests { alone(0x3F << 40, 0) } else { 0 };
+        // Bits 40–45 when the instruction has a destination.
+        let dest_bits = if def.dests { 0x3F << 40 } else { 0 };
+        let dest = alone(dest_bits, 0);
         let srcs = def
             .srcs
             .iter()
             .map(|sd| {
                 let own = byte(sd);
-                // Two sources in one byte: neither is a register field of its own.
+                // Two sources in one byte, or a source in the destination's bits:
+                // neither is a register field of its own.
                 let shared = def.srcs.iter().filter(|o| byte(o) == own).count() > 1;
-                if shared || own & dest != 0 {
+                if shared || own & dest_bits != 0 {
                     0
                 } else {
                     alone(0x3F << sd.byte_field().start, own)

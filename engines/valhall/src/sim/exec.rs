@@ -344,22 +344,44 @@ impl Warp<'_> {
         (index, first_thread): (usize, usize),
     ) -> Result<(), SimError> {
         let addrs = self.addresses(addr, offset);
+        // The usual access: one 32-bit word per lane into one register, every lane in
+        // one region (found once).
+        if bytes == 4 && count == 1 && place.shift == 0 && place.width <= 32 {
+            if let Some((rbase, region)) = mem.warp_region(&addrs, active, 4) {
+                let r = usize::from(base & 63);
+                for l in assume::memory_lane_order() {
+                    let l = l as usize;
+                    if active >> l & 1 != 0 {
+                        // Inside the region: `warp_region` checked every active lane.
+                        let off = (addrs[l] - rbase) as usize;
+                        let mut w = [0u8; 4];
+                        w.copy_from_slice(&region[off..off + 4]);
+                        self.regs[r][l] = u32::from_le_bytes(w);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        let len = bytes as usize;
+        let region = mem.warp_region(&addrs, active, len);
         for l in assume::memory_lane_order() {
             if active >> l & 1 == 0 {
                 continue;
             }
             let a = addrs[l as usize];
-            let data = mem
-                .read(a, bytes as usize)
-                .ok_or_else(|| SimError::MemoryFault {
+            let mut v = match region {
+                // Inside the region: `warp_region` checked every active lane.
+                Some((rbase, region)) => {
+                    let off = (a - rbase) as usize;
+                    super::memory::le_value(&region[off..off + len])
+                }
+                None => mem.read_le(a, len).ok_or_else(|| SimError::MemoryFault {
                     index,
                     thread: first_thread + l as usize,
                     address: a,
                     bytes,
-                })?;
-            let mut raw = [0u8; 16];
-            raw[..data.len()].copy_from_slice(data);
-            let mut v = u128::from_le_bytes(raw);
+                })?,
+            };
             let bits = bytes * 8;
             if place.width > bits {
                 let ext = assume::load_extend(v as u64, bits, place.unsigned);
@@ -391,17 +413,35 @@ impl Warp<'_> {
         (index, first_thread): (usize, usize),
     ) -> Result<(), SimError> {
         let addrs = self.addresses(addr, offset);
+        // The usual access: one 32-bit register per lane, every lane in one region
+        // (found once); the lanes store in order, so the highest lane's value stays.
+        if bytes == 4 {
+            if let Some((rbase, region)) = mem.warp_region_mut(&addrs, active, 4) {
+                let r = &self.regs[usize::from(base & 63)];
+                for l in assume::memory_lane_order() {
+                    let l = l as usize;
+                    if active >> l & 1 != 0 {
+                        // Inside the region: `warp_region_mut` checked every active lane.
+                        let off = (addrs[l] - rbase) as usize;
+                        region[off..off + 4].copy_from_slice(&r[l].to_le_bytes());
+                    }
+                }
+                return Ok(());
+            }
+        }
+        let words = bytes.div_ceil(4).min(4) as u8;
         for l in assume::memory_lane_order() {
             if active >> l & 1 == 0 {
                 continue;
             }
-            let mut raw = [0u8; 16];
-            for (i, chunk) in raw.chunks_mut(4).enumerate() {
-                let r = usize::from((base + i as u8) & 63);
-                chunk.copy_from_slice(&self.regs[r][l as usize].to_le_bytes());
+            // The staging run's words, little-endian; the low `bytes` bytes are stored.
+            let mut v = 0u128;
+            for i in 0..words {
+                let r = usize::from((base + i) & 63);
+                v |= u128::from(self.regs[r][l as usize]) << (32 * u32::from(i));
             }
             let a = addrs[l as usize];
-            if !mem.write(a, &raw[..bytes as usize]) {
+            if !mem.write_le(a, v, bytes as usize) {
                 return Err(SimError::MemoryFault {
                     index,
                     thread: first_thread + l as usize,

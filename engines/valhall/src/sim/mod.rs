@@ -75,6 +75,7 @@ pub mod assume;
 mod atomic;
 mod exec;
 mod float;
+mod known;
 mod memory;
 mod op;
 mod ops;
@@ -87,9 +88,6 @@ mod vops;
 pub use float::Round;
 pub use memory::Memory;
 pub use sched::Schedule;
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::DecodeError;
 use op::Ins;
@@ -228,31 +226,6 @@ pub struct MemEvent {
     pub sideband: u32,
 }
 
-/// Hash of one instruction word for [`Shader::from_words`]'s table of words already
-/// decoded: the splitmix64 finalizer, which spreads the opcode and register bits (high
-/// in the word) over the bucket bits (low).
-#[derive(Default)]
-struct WordHash(u64);
-
-impl Hasher for WordHash {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        let mut z = (self.0 ^ v).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        self.0 = z ^ (z >> 31);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 impl Shader {
     /// Decodes every word (little-endian `u64` per instruction) and pre-resolves it.
     ///
@@ -262,29 +235,11 @@ impl Shader {
     /// [`SimError::ReservedFlow`] for a reserved flow value; `index` is the word's
     /// position.
     pub fn from_words(words: &[u64]) -> Result<Shader, SimError> {
-        // Decoding and resolving depend on the word alone, except for a branch's absolute
-        // target: a repeated word (compiled code repeats many loads, stores and moves)
-        // reuses the first one's result.
-        let mut first: HashMap<u64, usize, BuildHasherDefault<WordHash>> =
-            HashMap::with_capacity_and_hasher(words.len(), BuildHasherDefault::default());
-        let mut ins: Vec<Ins> = Vec::with_capacity(words.len());
-        // One decoding buffer serves every word (its lists keep their storage).
-        let mut instr = crate::Instr::empty();
-        for (index, &w) in words.iter().enumerate() {
-            if let Some(&i) = first.get(&w) {
-                let again = ins[i].clone();
-                ins.push(again);
-                continue;
-            }
-            crate::decode::decode_into(w, &mut instr)
-                .map_err(|error| SimError::Decode { index, error })?;
-            let resolved = resolve::resolve(index, &instr)?;
-            if !matches!(resolved.op, op::Op::Branch { .. }) {
-                first.insert(w, index);
-            }
-            ins.push(resolved);
-        }
-        Ok(Shader { ins })
+        // A word this thread has loaded before (in this program or an earlier one)
+        // is not decoded again (`known`).
+        Ok(Shader {
+            ins: known::load(words)?,
+        })
     }
 
     /// As [`Shader::from_words`] for little-endian bytes, 8 per instruction.

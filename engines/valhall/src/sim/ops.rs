@@ -27,14 +27,126 @@ fn widen_is_signed(def: &crate::InsDef) -> bool {
         .unwrap_or_else(|| super::assume::widen_is_signed(&def.name))
 }
 
+/// Which part of [`resolve_op`] builds an instruction's operation: the mnemonic
+/// matched once per ISA instruction ([`arm`]), not once per decoded word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arm {
+    Nop,
+    Barrier,
+    FBinary,
+    FAddImm,
+    Fma,
+    FmaRscale,
+    FUnary,
+    F16ToInt,
+    FExp,
+    Ldexp,
+    V2F32ToV2F16,
+    FCmp,
+    ICmp,
+    CSel,
+    Mux,
+    IBinary,
+    MkVec16,
+    MkVec8,
+    IAddImm,
+    IUnary,
+    IntToF32,
+    SmallInt,
+    Shift32,
+    I64,
+    Shaddx,
+    Imuld,
+    Wmask,
+    Clper,
+    Shift64,
+    Not64,
+    Idp,
+    Atomic,
+    Load,
+    Tex,
+    Store,
+    Branchz,
+    Discard,
+    Vector,
+}
+
+/// The [`Arm`] of a mnemonic (the patterns are tried in order).
+fn arm_of(name: &str) -> Arm {
+    match name {
+        "NOP" => Arm::Nop,
+        "BARRIER" => Arm::Barrier,
+        "FADD.f32" | "FMIN.f32" | "FMAX.f32" | "FADD_LSCALE.f32" => Arm::FBinary,
+        "FADD_IMM.f32" => Arm::FAddImm,
+        "FMA.f32" => Arm::Fma,
+        "FMA_RSCALE.f32"
+        | "FMA_RSCALE_N.f32"
+        | "FMA_RSCALE_LEFT.f32"
+        | "FMA_RSCALE_SCALE16.f32" => Arm::FmaRscale,
+        "FRCP.f32" | "FRSQ.f32" | "FLOGD.f32" | "FREXPM.f32" | "FREXPE.f32" | "FROUND.f32"
+        | "F32_TO_S32" | "F32_TO_U32" | "F16_TO_F32" | "FLUSH.f32" => Arm::FUnary,
+        "F16_TO_S32" | "F16_TO_U32" => Arm::F16ToInt,
+        "FEXP.f32" => Arm::FExp,
+        "LDEXP.f32" => Arm::Ldexp,
+        "V2F32_TO_V2F16" => Arm::V2F32ToV2F16,
+        "FCMP_OR.f32" | "FCMP_AND.f32" => Arm::FCmp,
+        "ICMP_OR.u32" | "ICMP_AND.u32" | "ICMP_OR.s32" | "ICMP_AND.s32" => Arm::ICmp,
+        "CSEL.f32" | "CSEL.u32" | "CSEL.s32" => Arm::CSel,
+        "MUX.i32" => Arm::Mux,
+        "IADD.u32" | "IADD.s32" | "ISUB.u32" | "ISUB.s32" | "IMUL.i32" | "IMUL.s32"
+        | "HADD.u32" | "HADD.s32" => Arm::IBinary,
+        "MKVEC.v2i16" => Arm::MkVec16,
+        "MKVEC.v2i8" => Arm::MkVec8,
+        "IADD_IMM.i32" => Arm::IAddImm,
+        "MOV.i32" | "CLZ.u32" | "POPCOUNT.i32" | "BITREV.i32" | "IABS.s32" | "NOT_OLD.i32"
+        | "FSIN_TABLE.u6" | "FCOS_TABLE.u6" => Arm::IUnary,
+        "S32_TO_F32" | "U32_TO_F32" => Arm::IntToF32,
+        "S8_TO_S32" | "U8_TO_U32" | "S8_TO_F32" | "U8_TO_F32" | "S16_TO_S32" | "U16_TO_U32"
+        | "S16_TO_F32" | "U16_TO_F32" => Arm::SmallInt,
+        n if is_shift(n) && n.ends_with(".i32") => Arm::Shift32,
+        "IADD.u64" | "IADD.s64" | "ISUB.u64" | "ISUB.s64" => Arm::I64,
+        "SHADDX.u64" | "SHADDX.s64" => Arm::Shaddx,
+        "IMULD.u64" => Arm::Imuld,
+        "WMASK" => Arm::Wmask,
+        "CLPER.i32" => Arm::Clper,
+        n if is_shift(n) && n.ends_with(".i64") => Arm::Shift64,
+        "NOT_OLD.i64" => Arm::Not64,
+        "IDP.v4s8" | "IDP.v4u8" => Arm::Idp,
+        n if n.starts_with("ATOM") => Arm::Atomic,
+        n if n.starts_with("LOAD.i") => Arm::Load,
+        "TEX_FETCH" | "TEX_SINGLE" | "TEX_GATHER" => Arm::Tex,
+        n if n.starts_with("STORE.i") => Arm::Store,
+        "BRANCHZ" => Arm::Branchz,
+        "DISCARD.f32" => Arm::Discard,
+        _ => Arm::Vector,
+    }
+}
+
+/// The [`Arm`] of `def`, from a table made once for every ISA instruction.
+fn arm(def: &crate::InsDef) -> Arm {
+    static TABLE: OnceLock<Vec<Arm>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        crate::isa()
+            .instructions
+            .iter()
+            .map(|d| arm_of(&d.name))
+            .collect()
+    });
+    table
+        .get(usize::from(def.id.0))
+        .copied()
+        .unwrap_or_else(|| arm_of(&def.name))
+}
+
 /// Builds the operation for `r`'s instruction.
 pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
     let name = r.name();
+    let n = name;
     let signed = widen_is_signed(r.def);
-    Ok(match name {
-        "NOP" => Op::Nop,
-        "BARRIER" => Op::Barrier,
-        "FADD.f32" | "FMIN.f32" | "FMAX.f32" | "FADD_LSCALE.f32" => {
+    Ok(match arm(r.def) {
+        Arm::Nop => Op::Nop,
+        Arm::Barrier => Op::Barrier,
+        Arm::FBinary => {
             let (a, b, clamp, d) = (r.fsrc(0)?, r.fsrc(1)?, r.clamp()?, r.dst()?);
             match name {
                 "FADD.f32" => Op::FAdd { a, b, clamp, d },
@@ -43,22 +155,19 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 _ => Op::FAddLscale { a, b, clamp, d },
             }
         }
-        "FADD_IMM.f32" => Op::FAddImm {
+        Arm::FAddImm => Op::FAddImm {
             a: r.val(0)?,
             imm: r.imm(0)? as u32,
             d: r.dst()?,
         },
-        "FMA.f32" => Op::Fma {
+        Arm::Fma => Op::Fma {
             a: r.fsrc(0)?,
             b: r.fsrc(1)?,
             c: r.fsrc(2)?,
             clamp: r.clamp()?,
             d: r.dst()?,
         },
-        "FMA_RSCALE.f32"
-        | "FMA_RSCALE_N.f32"
-        | "FMA_RSCALE_LEFT.f32"
-        | "FMA_RSCALE_SCALE16.f32" => Op::FmaRscale {
+        Arm::FmaRscale => Op::FmaRscale {
             a: r.fsrc(0)?,
             b: r.fsrc(1)?,
             c: r.fsrc(2)?,
@@ -72,8 +181,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             clamp: r.clamp()?,
             d: r.dst()?,
         },
-        "FRCP.f32" | "FRSQ.f32" | "FLOGD.f32" | "FREXPM.f32" | "FREXPE.f32" | "FROUND.f32"
-        | "F32_TO_S32" | "F32_TO_U32" | "F16_TO_F32" | "FLUSH.f32" => {
+        Arm::FUnary => {
             let op = match name {
                 "FRCP.f32" => FUn::Frcp,
                 "FRSQ.f32" => FUn::Frsq,
@@ -110,7 +218,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        "F16_TO_S32" | "F16_TO_U32" => Op::FUnary {
+        Arm::F16ToInt => Op::FUnary {
             op: if name == "F16_TO_S32" {
                 FUn::ToS32(r.round()?)
             } else {
@@ -119,26 +227,26 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             a: r.fsrc(0)?,
             d: r.dst()?,
         },
-        "FEXP.f32" => Op::FExp {
+        Arm::FExp => Op::FExp {
             a: r.val(0)?,
             b: r.fsrc(1)?,
             clamp: r.clamp()?,
             d: r.dst()?,
         },
-        "LDEXP.f32" => Op::Ldexp {
+        Arm::Ldexp => Op::Ldexp {
             a: r.fsrc(0)?,
             b: r.val(1)?,
             round: r.round()?,
             d: r.dst()?,
         },
-        "V2F32_TO_V2F16" => Op::V2F32ToV2F16 {
+        Arm::V2F32ToV2F16 => Op::V2F32ToV2F16 {
             a: r.fsrc(0)?,
             b: r.fsrc(1)?,
             round: r.round()?,
             clamp: r.clamp()?,
             d: r.dst()?,
         },
-        "FCMP_OR.f32" | "FCMP_AND.f32" => Op::FCmp {
+        Arm::FCmp => Op::FCmp {
             cond: r.cond(false)?,
             and: name.starts_with("FCMP_AND"),
             res: r.result_value(32)?,
@@ -147,7 +255,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             c: r.val(2)?,
             d: r.dst()?,
         },
-        "ICMP_OR.u32" | "ICMP_AND.u32" | "ICMP_OR.s32" | "ICMP_AND.s32" => Op::ICmp {
+        Arm::ICmp => Op::ICmp {
             cond: r.cond(true)?,
             signed,
             and: name.starts_with("ICMP_AND"),
@@ -157,7 +265,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             c: r.val(2)?,
             d: r.dst()?,
         },
-        "CSEL.f32" | "CSEL.u32" | "CSEL.s32" => {
+        Arm::CSel => {
             let ty = match name {
                 "CSEL.f32" => CmpType::Float,
                 "CSEL.s32" => CmpType::Signed,
@@ -173,15 +281,14 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        "MUX.i32" => Op::Mux {
+        Arm::Mux => Op::Mux {
             mode: mux_mode(r)?,
             a: r.val(0)?,
             b: r.val(1)?,
             m: r.val(2)?,
             d: r.dst()?,
         },
-        "IADD.u32" | "IADD.s32" | "ISUB.u32" | "ISUB.s32" | "IMUL.i32" | "IMUL.s32"
-        | "HADD.u32" | "HADD.s32" => {
+        Arm::IBinary => {
             let sat = r.flag("saturate");
             let op = match (name, sat) {
                 ("IADD.u32", false) | ("IADD.s32", false) => IBin::Add,
@@ -207,25 +314,24 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        "MKVEC.v2i16" => Op::IBinary {
+        Arm::MkVec16 => Op::IBinary {
             op: IBin::MkVec16,
             a: r.isrc16(0, false)?,
             b: r.isrc16(1, false)?,
             d: r.dst()?,
         },
-        "MKVEC.v2i8" => Op::MkVec8 {
+        Arm::MkVec8 => Op::MkVec8 {
             a: r.isrc(0, false)?,
             b: r.isrc(1, false)?,
             c: r.val(2)?,
             d: r.dst()?,
         },
-        "IADD_IMM.i32" => Op::IAddImm {
+        Arm::IAddImm => Op::IAddImm {
             a: r.val(0)?,
             imm: r.imm(0)? as u32,
             d: r.dst()?,
         },
-        "MOV.i32" | "CLZ.u32" | "POPCOUNT.i32" | "BITREV.i32" | "IABS.s32" | "NOT_OLD.i32"
-        | "FSIN_TABLE.u6" | "FCOS_TABLE.u6" => {
+        Arm::IUnary => {
             let op = match name {
                 "MOV.i32" => IUn::Mov,
                 "CLZ.u32" => IUn::Clz,
@@ -242,7 +348,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        "S32_TO_F32" | "U32_TO_F32" => Op::IUnary {
+        Arm::IntToF32 => Op::IUnary {
             op: IUn::ToF32 {
                 signed: name == "S32_TO_F32",
                 round: r.round()?,
@@ -250,8 +356,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             a: r.isrc(0, name == "S32_TO_F32")?,
             d: r.dst()?,
         },
-        "S8_TO_S32" | "U8_TO_U32" | "S8_TO_F32" | "U8_TO_F32" | "S16_TO_S32" | "U16_TO_U32"
-        | "S16_TO_F32" | "U16_TO_F32" => {
+        Arm::SmallInt => {
             let s = name.starts_with('S');
             Op::IUnary {
                 op: if name.ends_with("F32") {
@@ -270,7 +375,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        n if is_shift(n) && n.ends_with(".i32") => Op::Shift {
+        Arm::Shift32 => Op::Shift {
             dir: shift_dir(r),
             logic: shift_logic(n),
             a: r.isrc(0, false)?,
@@ -280,7 +385,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             rnot: if r.flag("not_result") { !0 } else { 0 },
             d: r.dst()?,
         },
-        "IADD.u64" | "IADD.s64" | "ISUB.u64" | "ISUB.s64" => {
+        Arm::I64 => {
             let sat = r.flag("saturate");
             let op = match (name, sat) {
                 ("IADD.u64" | "IADD.s64", false) => I64::Add,
@@ -297,13 +402,13 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst64()?,
             }
         }
-        "SHADDX.u64" | "SHADDX.s64" => Op::I64 {
+        Arm::Shaddx => Op::I64 {
             op: I64::Shaddx(r.imm(0)? as u8 & 7),
             a: r.src64(0, signed)?,
             b: r.src64(1, signed)?,
             d: r.dst64()?,
         },
-        "IMULD.u64" => {
+        Arm::Imuld => {
             if r.flag("saturate") {
                 return Err(r.unsupported(".saturate"));
             }
@@ -313,7 +418,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst64()?,
             }
         }
-        "WMASK" => {
+        Arm::Wmask => {
             if r.need_text("subgroup")? != "subgroup16" {
                 return Err(r.unsupported("subgroup size other than 16"));
             }
@@ -322,7 +427,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        "CLPER.i32" => {
+        Arm::Clper => {
             if r.need_text("subgroup")? != "subgroup16" {
                 return Err(r.unsupported("subgroup size other than 16"));
             }
@@ -340,7 +445,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 d: r.dst()?,
             }
         }
-        n if is_shift(n) && n.ends_with(".i64") => Op::Shift64 {
+        Arm::Shift64 => Op::Shift64 {
             dir: shift_dir(r),
             logic: shift_logic(n),
             a: r.src64(0, false)?,
@@ -350,11 +455,11 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             rnot: if r.flag("not_result") { !0 } else { 0 },
             d: r.dst64()?,
         },
-        "NOT_OLD.i64" => Op::Not64 {
+        Arm::Not64 => Op::Not64 {
             a: r.pair(0)?,
             d: r.dst64()?,
         },
-        "IDP.v4s8" | "IDP.v4u8" => Op::Idp {
+        Arm::Idp => Op::Idp {
             signed: name == "IDP.v4s8",
             saturate: r.flag("saturate"),
             a: r.val(0)?,
@@ -362,10 +467,10 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
             c: r.val(2)?,
             d: r.dst()?,
         },
-        n if n.starts_with("ATOM") => super::atomic::resolve_atomic(r)?,
-        n if n.starts_with("LOAD.i") => load(r)?,
-        "TEX_FETCH" | "TEX_SINGLE" | "TEX_GATHER" => super::tex::resolve_tex(r)?,
-        n if n.starts_with("STORE.i") => {
+        Arm::Atomic => super::atomic::resolve_atomic(r)?,
+        Arm::Load => load(r)?,
+        Arm::Tex => super::tex::resolve_tex(r)?,
+        Arm::Store => {
             let bytes = access_bytes(n);
             let sr = r.instr.staging.first().copied();
             let sr = sr.ok_or_else(|| r.unsupported("missing staging run"))?;
@@ -383,7 +488,7 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 base: sr.base,
             }
         }
-        "BRANCHZ" => {
+        Arm::Branchz => {
             let t = r.combine_text(0)?;
             let mask = super::assume::branch_combine_mask(t)
                 .ok_or_else(|| r.unsupported(format!("combine .{t} (undocumented)")))?;
@@ -394,12 +499,12 @@ pub(crate) fn resolve_op(r: &Res<'_>) -> Result<Op, SimError> {
                 target: r.index as i64 + 1 + r.imm(0)?,
             }
         }
-        "DISCARD.f32" => Op::Discard {
+        Arm::Discard => Op::Discard {
             cond: r.cond(false)?,
             a: r.fsrc(0)?,
             b: r.fsrc(1)?,
         },
-        _ => return super::vops::resolve_vector(r),
+        Arm::Vector => return super::vops::resolve_vector(r),
     })
 }
 
@@ -476,9 +581,13 @@ fn inactive_value(r: &Res<'_>) -> Result<u32, SimError> {
 
 /// Access size in bytes of `LOAD.iN` / `STORE.iN`.
 fn access_bytes(name: &str) -> u32 {
-    let bits: u32 = name
-        .rsplit(".i")
-        .next()
+    // The digits after the last `.i` (a byte search: no substring searcher per word).
+    let b = name.as_bytes();
+    let at = (1..b.len())
+        .rev()
+        .find(|&k| b[k - 1] == b'.' && b[k] == b'i');
+    let bits: u32 = at
+        .and_then(|k| name.get(k + 1..))
         .and_then(|s| s.parse().ok())
         .unwrap_or(32);
     bits / 8
@@ -487,8 +596,22 @@ fn access_bytes(name: &str) -> u32 {
 /// `LOAD.iN` with its `load_lane_*` placement (SEMANTICS.md §8).
 fn load(r: &Res<'_>) -> Result<Op, SimError> {
     let bytes = access_bytes(r.name());
-    let lane_mod = format!("load_lane_{}_bit", bytes * 8);
-    let lane = r.text(&lane_mod)?.unwrap_or("identity");
+    let other;
+    let lane_mod = match bytes {
+        1 => "load_lane_8_bit",
+        2 => "load_lane_16_bit",
+        3 => "load_lane_24_bit",
+        4 => "load_lane_32_bit",
+        6 => "load_lane_48_bit",
+        8 => "load_lane_64_bit",
+        12 => "load_lane_96_bit",
+        16 => "load_lane_128_bit",
+        _ => {
+            other = format!("load_lane_{}_bit", bytes * 8);
+            &other
+        }
+    };
+    let lane = r.text(lane_mod)?.unwrap_or("identity");
     let unsigned = r.flag("unsigned");
     let bits = bytes * 8;
     // (extension width, shift) of the placement.

@@ -10,7 +10,8 @@
 //! * Each instruction becomes an [`Instr`] and is encoded; an encoding failure is a
 //!   compiler bug reported as [`CompileError::Internal`].
 
-use super::vcode::{Item, VDst, VIns, Val};
+use super::texts::TextCache;
+use super::vcode::{Flow, Item, VDst, VIns, Val};
 use super::CompileError;
 use crate::isa::ModKind;
 use crate::{isa, Dest, Instr, Source, SrcValue, StagingRun};
@@ -25,7 +26,7 @@ pub struct Finished {
     pub sites: Vec<(u32, super::memory::Site)>,
 }
 
-fn nop(flow: &'static str) -> VIns {
+fn nop(flow: Flow) -> VIns {
     VIns {
         def: isa().instruction("NOP").expect("ISA.xml has NOP"),
         dst: VDst::None,
@@ -48,9 +49,9 @@ fn is_load(x: &VIns) -> bool {
 
 /// Sets the flow of the instruction at the end of `out` to `flow`, or appends a NOP with it
 /// when that instruction already has another flow.
-fn add_flow(out: &mut Vec<VIns>, flow: &'static str) {
+fn add_flow(out: &mut Vec<VIns>, flow: Flow) {
     match out.last_mut() {
-        Some(x) if x.flow == "none" => x.flow = flow,
+        Some(x) if x.flow == Flow::None => x.flow = flow,
         Some(x) if x.flow == flow => {}
         _ => out.push(nop(flow)),
     }
@@ -83,38 +84,38 @@ pub fn finish(
             Item::Label(l) => {
                 if targeted[l.0 as usize] && !out.is_empty() {
                     if pending_wait {
-                        add_flow(&mut out, "wait0");
+                        add_flow(&mut out, Flow::Wait0);
                         pending_wait = false;
-                        out.push(nop("reconverge"));
+                        out.push(nop(Flow::Reconverge));
                     } else {
-                        add_flow(&mut out, "reconverge");
+                        add_flow(&mut out, Flow::Reconverge);
                     }
                 }
                 label_at[l.0 as usize] = out.len();
             }
             Item::Ins(mut x) => {
-                if x.flow == "spill" {
-                    x.flow = "none";
+                if x.flow == Flow::Spill {
+                    x.flow = Flow::None;
                     x.imms[0] = i64::from(spill_base) + 4 * x.imms[0];
                 }
                 let load = is_load(&x);
                 if pending_wait && !load {
-                    if x.flow == "none" {
-                        x.flow = "wait0";
+                    if x.flow == Flow::None {
+                        x.flow = Flow::Wait0;
                     } else {
-                        out.push(nop("wait0"));
+                        out.push(nop(Flow::Wait0));
                     }
                     pending_wait = false;
                 }
                 let conditional =
                     x.target.is_some() && !matches!(x.srcs[0].val, Val::Fau(SrcValue::Imm(1)));
                 if conditional {
-                    if x.flow == "wait0" {
-                        let mut w = nop("wait0");
+                    if x.flow == Flow::Wait0 {
+                        let mut w = nop(Flow::Wait0);
                         w.weight = std::mem::take(&mut x.weight);
                         out.push(w);
                     }
-                    x.flow = "reconverge";
+                    x.flow = Flow::Reconverge;
                 }
                 out.push(x);
                 pending_wait |= load;
@@ -122,26 +123,27 @@ pub fn finish(
         }
     }
     if pending_wait {
-        add_flow(&mut out, "wait0");
+        add_flow(&mut out, Flow::Wait0);
     }
     let isa = isa();
+    // The `Flow` enum index of each flow value, looked up once.
+    let flows = Flow::ALL.map(|f| isa.enums[isa.flow].find(f.text(), 16).map(|v| v as u8));
     let mut words = Vec::with_capacity(out.len());
     let mut weights = Vec::with_capacity(out.len());
     let mut sites = Vec::new();
     // One instruction buffer serves every word (its lists keep their storage).
-    let mut ins = Instr::with_defaults(nop("none").def);
+    let mut ins = Instr::with_defaults(nop(Flow::None).def);
+    let mut texts = TextCache::new();
     for (i, x) in out.iter().enumerate() {
         if let Some(site) = x.site {
             sites.push((i as u32, site));
         }
-        to_instr(x, &mut ins)?;
+        to_instr(x, &mut ins, &mut texts)?;
         if let Some(t) = x.target {
             ins.imms[0] = label_at[t.0 as usize] as i64 - (i as i64 + 1);
         }
-        ins.flow = isa.enums[isa.flow]
-            .find(x.flow, 16)
-            .ok_or_else(|| CompileError::Internal(format!("flow {}", x.flow)))?
-            as u8;
+        ins.flow = flows[x.flow as usize]
+            .ok_or_else(|| CompileError::Internal(format!("flow {}", x.flow.text())))?;
         if let Some((f, const_words)) = fault {
             super::encode_fault::apply(f, const_words, &mut ins);
         }
@@ -171,7 +173,7 @@ fn src_value(v: Val) -> Result<SrcValue, CompileError> {
 }
 
 /// One instruction over physical registers as an [`Instr`], written into `ins`.
-fn to_instr(x: &VIns, ins: &mut Instr) -> Result<(), CompileError> {
+fn to_instr(x: &VIns, ins: &mut Instr, texts: &mut TextCache) -> Result<(), CompileError> {
     let isa = isa();
     let def = x.def;
     ins.reset_to_defaults(def);
@@ -200,13 +202,16 @@ fn to_instr(x: &VIns, ins: &mut Instr) -> Result<(), CompileError> {
         src.abs = s.abs;
         src.not = s.not;
         // Fill every selection field at its default, then the named one.
-        let pick = |e: usize, text: Option<&str>| -> Result<u8, CompileError> {
+        let mut pick = |e: usize, text: Option<&'static str>| -> Result<u8, CompileError> {
             let en = &isa.enums[e];
             match text {
                 None => Ok(en.default.unwrap_or(0) as u8),
-                Some(t) => en.find(t, 16).map(|v| v as u8).ok_or_else(|| {
-                    CompileError::Internal(format!("{}: no `{t}` in {}", def.name, en.name))
-                }),
+                Some(t) => texts
+                    .get(2 * e + 1, t, "", || en.find(t, 16).map(|v| v as u32))
+                    .map(|v| v as u8)
+                    .ok_or_else(|| {
+                        CompileError::Internal(format!("{}: no `{t}` in {}", def.name, en.name))
+                    }),
             }
         };
         if let Some(f) = sd.swizzle {
@@ -226,19 +231,29 @@ fn to_instr(x: &VIns, ins: &mut Instr) -> Result<(), CompileError> {
     for (k, &v) in x.imms.iter().enumerate() {
         ins.imms[k] = v;
     }
-    for (name, text) in &x.mods {
-        let Some(i) = def.modifiers.iter().position(|m| m.name == *name) else {
-            return Err(CompileError::Internal(format!(
-                "{} has no modifier {name}",
-                def.name
-            )));
+    for &(name, text) in &x.mods {
+        // (modifier index << 16) | value.
+        let found = texts.get(2 * usize::from(def.id.0), name, text, || {
+            let i = def.modifiers.iter().position(|m| m.name == name)?;
+            let v = match def.modifiers[i].kind {
+                ModKind::Flag => 1,
+                ModKind::Enum(e) => isa.enums[e].find(text, 64)? as u32,
+            };
+            Some((i as u32) << 16 | v)
+        });
+        let Some(found) = found else {
+            return Err(modifier_error(def, name, text));
         };
-        ins.modifiers[i] = match def.modifiers[i].kind {
-            ModKind::Flag => 1,
-            ModKind::Enum(e) => isa.enums[e].find(text, 64).ok_or_else(|| {
-                CompileError::Internal(format!("{}.{name}: no value {text}", def.name))
-            })? as u32,
-        };
+        ins.modifiers[(found >> 16) as usize] = found & 0xffff;
     }
     Ok(())
+}
+
+/// Why modifier `name` with value `text` does not resolve for `def`.
+fn modifier_error(def: &crate::isa::InsDef, name: &str, text: &str) -> CompileError {
+    if def.modifiers.iter().any(|m| m.name == name) {
+        CompileError::Internal(format!("{}.{name}: no value {text}", def.name))
+    } else {
+        CompileError::Internal(format!("{} has no modifier {name}", def.name))
+    }
 }

@@ -31,6 +31,7 @@ pub(crate) mod softfp64;
 mod special;
 mod subgroup;
 pub mod tex;
+mod texts;
 pub mod vcode;
 mod wide64;
 

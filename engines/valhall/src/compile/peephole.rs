@@ -4,10 +4,10 @@
 //! definition and the move touches the destination, the definition writes the destination
 //! directly and the move goes away.
 
-use super::vcode::{Item, VCode, VDst, VIns, Val};
+use super::vcode::{Flow, Item, VCode, VDst, VIns, Val};
 
 fn plain_move(x: &VIns) -> Option<(u32, u32)> {
-    if x.def.name != "MOV.i32" || x.partial_write() || x.flow != "none" {
+    if x.def.name != "MOV.i32" || x.partial_write() || x.flow != Flow::None {
         return None;
     }
     let s = x.srcs.first()?;
@@ -59,7 +59,7 @@ pub fn coalesce_moves(code: &mut VCode) {
                     }
                     let touches =
                         x.uses().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
-                    if touches || x.target.is_some() || x.flow == "end" {
+                    if touches || x.target.is_some() || x.flow == Flow::End {
                         break;
                     }
                 }

@@ -15,7 +15,7 @@
 
 use super::abi::{ALLOCATABLE, RECORD_REG, RELOAD_REG};
 use super::inline::InlineList;
-use super::vcode::{Item, VCode, VDst, VIns, VReg, VSrc, Val};
+use super::vcode::{Flow, Item, VCode, VDst, VIns, VReg, VSrc, Val};
 
 /// Where a virtual register ended up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +81,7 @@ fn blocks(ins: &[&VIns], label_at: &[usize]) -> Blocks {
         }
     }
     for (i, x) in ins.iter().enumerate() {
-        if x.target.is_some() || x.flow == "end" {
+        if x.target.is_some() || x.flow == Flow::End {
             starts[i + 1] = true;
         }
     }
@@ -113,7 +113,7 @@ fn blocks(ins: &[&VIns], label_at: &[usize]) -> Blocks {
                 succs[b].push(block_of[p]);
             }
         }
-        if !is_jump(last) && last.flow != "end" && e < n {
+        if !is_jump(last) && last.flow != Flow::End && e < n {
             succs[b].push(block_of[e]);
         }
     }
@@ -180,7 +180,7 @@ fn pure(x: &VIns) -> bool {
     let alu = x.def.unit.is_alu() && x.target.is_none() && !x.def.name.starts_with("CLPER");
     let load = x.def.name.starts_with("LOAD.");
     (alu || load)
-        && x.flow == "none"
+        && x.flow == Flow::None
         && !x.partial_write()
         && matches!(x.dst, VDst::V(_) | VDst::None)
         && x.def_reg().is_some()
@@ -457,7 +457,7 @@ fn spill_access(name: &str, p: u8, slot: u32) -> VIns {
         staging: Some(Val::P(p)),
         imms: InlineList::from_slice(&[i64::from(slot)]),
         mods,
-        flow: "none",
+        flow: Flow::None,
         target: None,
         weight: 0,
         runs: Vec::new(),
@@ -471,9 +471,9 @@ trait SpillMark {
 }
 
 impl SpillMark for VIns {
-    /// Spill accesses carry the flow text `"spill"` until `finish` rewrites their offset.
+    /// Spill accesses carry the flow [`Flow::Spill`] until `finish` rewrites their offset.
     fn spill_marked(mut self) -> VIns {
-        self.flow = "spill";
+        self.flow = Flow::Spill;
         self
     }
 }

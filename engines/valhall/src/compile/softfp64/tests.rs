@@ -95,7 +95,7 @@ pub(crate) fn kernel(op: Op) -> Kernel {
     store(&mut code, 24, lo);
     store(&mut code, 28, hi);
     code.ins("NOP", VDst::None, &[], &[]);
-    code.last_mut().expect("just emitted").flow = "end";
+    code.last_mut().expect("just emitted").flow = crate::compile::vcode::Flow::End;
     let labels = code.labels;
     let uniforms = code.consts.clone();
     assert!(uniforms.len() <= 256, "{} uniform words", uniforms.len());

@@ -47,28 +47,101 @@ fn is_load(x: &VIns) -> bool {
     x.def.staging.first().is_some_and(|s| s.write)
 }
 
-/// Sets the flow of the instruction at the end of `out` to `flow`, or appends a NOP with it
-/// when that instruction already has another flow.
-fn add_flow(out: &mut Vec<VIns>, flow: Flow) {
-    match out.last_mut() {
-        Some(x) if x.flow == Flow::None => x.flow = flow,
-        Some(x) if x.flow == flow => {}
-        _ => out.push(nop(flow)),
+fn item_mut(item: &mut Item) -> Result<&mut VIns, super::vcode::Label> {
+    match item {
+        Item::Ins(x) => Ok(x),
+        Item::Label(l) => Err(*l),
     }
 }
 
-/// Finishes `items` (physical registers only). `spill_base`: byte offset of spill slot 0;
+/// Where an instruction of the finished program is: an item of the allocated code (the
+/// prologue's or the body's, by index; the items are not moved) or an added NOP.
+#[derive(Clone, Copy)]
+enum Slot {
+    Prologue(usize),
+    Body(usize),
+    Nop(usize),
+}
+
+/// The instructions of the program being finished, in place.
+struct Code {
+    prologue: Vec<Item>,
+    body: Vec<Item>,
+    nops: Vec<VIns>,
+}
+
+impl Code {
+    fn ins(&self, at: Slot) -> &VIns {
+        let item = match at {
+            Slot::Prologue(i) => &self.prologue[i],
+            Slot::Body(i) => &self.body[i],
+            Slot::Nop(i) => return &self.nops[i],
+        };
+        match item {
+            Item::Ins(x) => x,
+            Item::Label(_) => unreachable!("slots name instructions"),
+        }
+    }
+
+    fn ins_mut(&mut self, at: Slot) -> &mut VIns {
+        let item = match at {
+            Slot::Prologue(i) => &mut self.prologue[i],
+            Slot::Body(i) => &mut self.body[i],
+            Slot::Nop(i) => return &mut self.nops[i],
+        };
+        match item {
+            Item::Ins(x) => x,
+            Item::Label(_) => unreachable!("slots name instructions"),
+        }
+    }
+
+    /// The instruction at a prologue or body slot, or the label there.
+    fn ins_or_label(&mut self, at: Slot) -> Result<&mut VIns, super::vcode::Label> {
+        match at {
+            Slot::Prologue(i) => item_mut(&mut self.prologue[i]),
+            Slot::Body(i) => item_mut(&mut self.body[i]),
+            Slot::Nop(i) => Ok(&mut self.nops[i]),
+        }
+    }
+
+    /// Appends `nop` to `out`.
+    fn push_nop(&mut self, out: &mut Vec<Slot>, nop: VIns) {
+        out.push(Slot::Nop(self.nops.len()));
+        self.nops.push(nop);
+    }
+
+    /// Sets the flow of the instruction at the end of `out` to `flow`, or appends a NOP
+    /// with it when that instruction already has another flow.
+    fn add_flow(&mut self, out: &mut Vec<Slot>, flow: Flow) {
+        match out.last().map(|&at| self.ins_mut(at)) {
+            Some(x) if x.flow == Flow::None => x.flow = flow,
+            Some(x) if x.flow == flow => {}
+            _ => self.push_nop(out, nop(flow)),
+        }
+    }
+}
+
+/// Finishes the allocated code: `alloc.prologue`, then the items of `alloc.body` not
+/// marked gone in `alloc.gone` (physical registers only; a gone instruction's step weight
+/// moves to the next instruction kept). `spill_base`: byte offset of spill slot 0;
 /// `fault`: the injected fault and the number of CONST uniform words, for the encoder
 /// faults ([`super::encode_fault`]).
 pub fn finish(
-    items: Vec<Item>,
+    alloc: super::regalloc::Allocated,
     labels: u32,
     spill_base: u32,
     fault: Option<(crate::faults::Fault, u32)>,
 ) -> Result<Finished, CompileError> {
+    let gone = alloc.gone;
+    let mut code = Code {
+        prologue: alloc.prologue,
+        body: alloc.body,
+        nops: Vec::new(),
+    };
     // Which labels are branch targets.
     let mut targeted = vec![false; labels as usize];
-    for it in &items {
+    let kept = code.body.iter().zip(&gone).filter(|(_, &g)| !g);
+    for it in code.prologue.iter().chain(kept.map(|(it, _)| it)) {
         if let Item::Ins(VIns {
             target: Some(t), ..
         }) = it
@@ -76,54 +149,73 @@ pub fn finish(
             targeted[t.0 as usize] = true;
         }
     }
-    let mut out: Vec<VIns> = Vec::with_capacity(items.len() + 16);
+    let slots = (0..code.prologue.len())
+        .map(Slot::Prologue)
+        .chain((0..code.body.len()).map(Slot::Body));
+    let mut out: Vec<Slot> = Vec::with_capacity(code.prologue.len() + code.body.len() + 16);
     let mut label_at = vec![0usize; labels as usize];
     let mut pending_wait = false;
-    for it in items {
-        match it {
-            Item::Label(l) => {
+    let mut carried = 0u32;
+    for at in slots {
+        let x = match code.ins_or_label(at) {
+            Err(l) => {
                 if targeted[l.0 as usize] && !out.is_empty() {
                     if pending_wait {
-                        add_flow(&mut out, Flow::Wait0);
+                        code.add_flow(&mut out, Flow::Wait0);
                         pending_wait = false;
-                        out.push(nop(Flow::Reconverge));
+                        code.push_nop(&mut out, nop(Flow::Reconverge));
                     } else {
-                        add_flow(&mut out, Flow::Reconverge);
+                        code.add_flow(&mut out, Flow::Reconverge);
                     }
                 }
                 label_at[l.0 as usize] = out.len();
+                continue;
             }
-            Item::Ins(mut x) => {
-                if x.flow == Flow::Spill {
-                    x.flow = Flow::None;
-                    x.imms[0] = i64::from(spill_base) + 4 * x.imms[0];
-                }
-                let load = is_load(&x);
-                if pending_wait && !load {
-                    if x.flow == Flow::None {
-                        x.flow = Flow::Wait0;
-                    } else {
-                        out.push(nop(Flow::Wait0));
-                    }
-                    pending_wait = false;
-                }
-                let conditional =
-                    x.target.is_some() && !matches!(x.srcs[0].val, Val::Fau(SrcValue::Imm(1)));
-                if conditional {
-                    if x.flow == Flow::Wait0 {
-                        let mut w = nop(Flow::Wait0);
-                        w.weight = std::mem::take(&mut x.weight);
-                        out.push(w);
-                    }
-                    x.flow = Flow::Reconverge;
-                }
-                out.push(x);
-                pending_wait |= load;
-            }
+            Ok(x) => x,
+        };
+        if matches!(at, Slot::Body(i) if gone[i]) {
+            carried += x.weight;
+            continue;
         }
+        x.weight += std::mem::take(&mut carried);
+        if x.flow == Flow::Spill {
+            x.flow = Flow::None;
+            x.imms[0] = i64::from(spill_base) + 4 * x.imms[0];
+        }
+        let load = is_load(x);
+        // A `.wait0` NOP before the instruction when its flow field is taken.
+        let mut wait_before = false;
+        if pending_wait && !load {
+            if x.flow == Flow::None {
+                x.flow = Flow::Wait0;
+            } else {
+                wait_before = true;
+            }
+            pending_wait = false;
+        }
+        let conditional =
+            x.target.is_some() && !matches!(x.srcs[0].val, Val::Fau(SrcValue::Imm(1)));
+        // A conditional branch's `.wait0` moves to a NOP before it, with its weight.
+        let mut moved_wait = None;
+        if conditional {
+            if x.flow == Flow::Wait0 {
+                moved_wait = Some(std::mem::take(&mut x.weight));
+            }
+            x.flow = Flow::Reconverge;
+        }
+        if wait_before {
+            code.push_nop(&mut out, nop(Flow::Wait0));
+        }
+        if let Some(weight) = moved_wait {
+            let mut w = nop(Flow::Wait0);
+            w.weight = weight;
+            code.push_nop(&mut out, w);
+        }
+        out.push(at);
+        pending_wait |= load;
     }
     if pending_wait {
-        add_flow(&mut out, Flow::Wait0);
+        code.add_flow(&mut out, Flow::Wait0);
     }
     let isa = isa();
     // The `Flow` enum index of each flow value, looked up once.
@@ -134,7 +226,7 @@ pub fn finish(
     // One instruction buffer serves every word (its lists keep their storage).
     let mut ins = Instr::with_defaults(nop(Flow::None).def);
     let mut texts = TextCache::new();
-    for (i, x) in out.iter().enumerate() {
+    for (i, x) in out.iter().map(|&at| code.ins(at)).enumerate() {
         if let Some(site) = x.site {
             sites.push((i as u32, site));
         }
@@ -176,7 +268,23 @@ fn src_value(v: Val) -> Result<SrcValue, CompileError> {
 fn to_instr(x: &VIns, ins: &mut Instr, texts: &mut TextCache) -> Result<(), CompileError> {
     let isa = isa();
     let def = x.def;
-    ins.reset_to_defaults(def);
+    // `Instr::reset_to_defaults` but for the sources, which are pushed below.
+    ins.id = def.id;
+    ins.flow = 0;
+    ins.staging.clear();
+    ins.staging.extend(def.staging.iter().map(|s| StagingRun {
+        base: 0,
+        count: s.min_count(),
+    }));
+    ins.imms.clear();
+    ins.imms.resize(def.imms.len(), 0);
+    ins.modifiers.clear();
+    ins.modifiers
+        .extend(def.modifiers.iter().map(|m| match m.kind {
+            ModKind::Flag => 0,
+            ModKind::Enum(e) => isa.enums[e].default.unwrap_or(0) as u32,
+        }));
+    ins.srcs.clear();
     ins.dest = match x.dst {
         VDst::P(reg) => Some(Dest { reg, mask: x.mask }),
         VDst::None => None,
@@ -226,7 +334,11 @@ fn to_instr(x: &VIns, ins: &mut Instr, texts: &mut TextCache) -> Result<(), Comp
         if let Some(f) = sd.combine {
             src.combine = Some(pick(f.enum_id, None)?);
         }
-        ins.srcs[k] = src;
+        ins.srcs.push(src);
+    }
+    // Sources the instruction does not give stay `r0` (as `with_defaults` has them).
+    for _ in x.srcs.len()..def.srcs.len() {
+        ins.srcs.push(Source::reg(0));
     }
     for (k, &v) in x.imms.iter().enumerate() {
         ins.imms[k] = v;

@@ -60,7 +60,7 @@ pub fn coalesce_moves(code: &mut VCode) -> Vec<bool> {
                         break;
                     }
                     let touches =
-                        x.uses().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
+                        x.uses().iter().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
                     if touches || x.target.is_some() || x.flow == Flow::End {
                         break;
                     }

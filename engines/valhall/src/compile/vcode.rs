@@ -11,9 +11,11 @@ use crate::{isa, SrcValue, WriteMask};
 pub const MAX_SRCS: usize = 4;
 /// Most immediates an ISA.xml instruction has (`<imm>` elements).
 pub const MAX_IMMS: usize = 2;
+/// Most virtual registers an instruction reads: its sources and a staging register.
+pub const MAX_USES: usize = MAX_SRCS + 1;
 
 /// A virtual 32-bit register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VReg(pub u32);
 
 /// Where a source value comes from.
@@ -179,17 +181,22 @@ pub struct VIns {
 }
 
 impl VIns {
-    /// Virtual registers this instruction reads.
-    pub fn uses(&self) -> impl Iterator<Item = VReg> + '_ {
-        let staging_read = self.def.staging.first().is_some_and(|s| s.read);
-        self.srcs
-            .iter()
-            .map(|s| s.val)
-            .chain(self.staging.filter(|_| staging_read))
-            .filter_map(|v| match v {
-                Val::V(r) => Some(r),
-                _ => None,
-            })
+    /// Virtual registers this instruction reads: those of its sources in order, then the
+    /// staging register if the instruction reads it (gathered in one list: the register
+    /// allocator asks for them several times per instruction).
+    pub fn uses(&self) -> InlineList<VReg, MAX_USES> {
+        let mut uses = InlineList::new();
+        for s in self.srcs.iter() {
+            if let Val::V(r) = s.val {
+                uses.push(r);
+            }
+        }
+        if let Some(Val::V(r)) = self.staging {
+            if self.def.staging.first().is_some_and(|s| s.read) {
+                uses.push(r);
+            }
+        }
+        uses
     }
 
     /// The virtual register this instruction writes, if any.

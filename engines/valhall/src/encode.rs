@@ -193,21 +193,29 @@ fn reg(r: u8) -> Result<u64, EncodeErrorKind> {
 }
 
 /// Checks `value` against an enum field (width, reserved entries) and returns it placed.
+#[inline]
 fn enum_value(isa: &Isa, f: EnumField, field: &str, value: u64) -> Result<u64, EncodeErrorKind> {
+    if value <= f.field.max_value() && isa.enums[f.enum_id].text(value).is_some() {
+        return Ok(value << f.field.start);
+    }
+    Err(enum_error(f, field, value))
+}
+
+/// Why [`enum_value`] refuses `value` (kept out of the encoder's hot path).
+#[cold]
+fn enum_error(f: EnumField, field: &str, value: u64) -> EncodeErrorKind {
     if value > f.field.max_value() {
-        return Err(EncodeErrorKind::TooWide {
+        EncodeErrorKind::TooWide {
             field: field.to_string(),
             value,
             bits: f.field.size,
-        });
-    }
-    if isa.enums[f.enum_id].text(value).is_none() {
-        return Err(EncodeErrorKind::Reserved {
+        }
+    } else {
+        EncodeErrorKind::Reserved {
             field: field.to_string(),
             value,
-        });
+        }
     }
-    Ok(value << f.field.start)
 }
 
 fn encode_with(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u64> {
@@ -356,46 +364,64 @@ fn encode_source(
     src: &crate::instr::Source,
 ) -> Result<u64, EncodeErrorKind> {
     let mut w = u64::from(source_byte(src.value)?) << sd.slot.saturating_mul(8);
-    for (name, present, bit) in [
-        ("neg", src.neg, sd.neg),
-        ("abs", src.abs, sd.abs),
-        ("not", src.not, sd.not),
-    ] {
-        match (present, bit) {
-            (true, Some(b)) => w |= 1 << b,
-            (true, None) => return Err(EncodeErrorKind::NoSuchField(name)),
-            (false, _) => {}
-        }
-    }
+    w |= flag_bit("neg", src.neg, sd.neg)?;
+    w |= flag_bit("abs", src.abs, sd.abs)?;
+    w |= flag_bit("not", src.not, sd.not)?;
     let widen_name = match sd.widen {
         Some((crate::isa::WidenKind::Lanes, _)) => "lanes",
         Some((crate::isa::WidenKind::HalfSwizzle, _)) => "halfswizzle",
         _ => "widen",
     };
-    for (name, value, field) in [
-        ("swizzle", src.swizzle, sd.swizzle),
-        (widen_name, src.widen, sd.widen.map(|w| w.1)),
-        ("lane", src.lane, sd.lane),
-        ("combine", src.combine, sd.combine),
-    ] {
-        match (value, field) {
-            (Some(_), None) => return Err(EncodeErrorKind::NoSuchField(name)),
-            (v, Some(f)) => {
-                let v = v.map_or_else(
-                    || isa.enums[f.enum_id].default.unwrap_or(0) as u64,
-                    u64::from,
-                );
-                w |= enum_value(isa, f, name, v)?;
-            }
-            (None, None) => {}
-        }
-    }
+    w |= selection(isa, "swizzle", src.swizzle, sd.swizzle)?;
+    w |= selection(isa, widen_name, src.widen, sd.widen.map(|w| w.1))?;
+    w |= selection(isa, "lane", src.lane, sd.lane)?;
+    w |= selection(isa, "combine", src.combine, sd.combine)?;
     Ok(w)
+}
+
+/// A source flag (`neg`, `abs`, `not`) placed at its bit, if the source has one.
+#[inline]
+fn flag_bit(name: &'static str, present: bool, bit: Option<u8>) -> Result<u64, EncodeErrorKind> {
+    match (present, bit) {
+        (true, Some(b)) => Ok(1 << b),
+        (true, None) => Err(EncodeErrorKind::NoSuchField(name)),
+        (false, _) => Ok(0),
+    }
+}
+
+/// A source selection field (swizzle, widen / lanes / halfswizzle, lane, combine) placed:
+/// the value given, or the enum's default when the field exists and none is given.
+#[inline]
+fn selection(
+    isa: &Isa,
+    name: &'static str,
+    value: Option<u8>,
+    field: Option<EnumField>,
+) -> Result<u64, EncodeErrorKind> {
+    match (value, field) {
+        (Some(_), None) => Err(EncodeErrorKind::NoSuchField(name)),
+        (v, Some(f)) => {
+            let v = v.map_or_else(
+                || isa.enums[f.enum_id].default.unwrap_or(0) as u64,
+                u64::from,
+            );
+            enum_value(isa, f, name, v)
+        }
+        (None, None) => Ok(0),
+    }
 }
 
 /// Checks the FAU rules of ENCODING.md §3.3 and returns the FAU page (0 when no source
 /// is a uniform or special value).
 fn check_fau(isa: &Isa, def: &InsDef, instr: &Instr) -> Res<u8> {
+    // Register sources only (most instructions): no FAU rule applies.
+    if instr
+        .srcs
+        .iter()
+        .all(|s| matches!(s.value, SrcValue::Reg { .. }))
+    {
+        return Ok(0);
+    }
     let alu = def.unit.is_alu();
     let (slot_limit, word_limit) = if alu { (1, 2) } else { (2, 3) };
     let mut page: Option<u8> = None;

@@ -514,13 +514,13 @@ pub(super) fn icmp(
 }
 
 /// AND/OR/XOR as the shift instructions with shift 0 (SEMANTICS.md §4).
-fn bitop(code: &mut super::vcode::VCode, name: &str, a: VSrc, b: VSrc) -> VSrc {
+fn bitop(code: &mut super::vcode::VCode, name: &'static str, a: VSrc, b: VSrc) -> VSrc {
     let z = code.lane_const(0);
     code.op(name, &[a, z, b], &[])
 }
 
 /// A shift by the low byte of `n` (mod 32: SEMANTICS.md §4; TGSI masks to 5 bits).
-fn shift(code: &mut super::vcode::VCode, name: &str, a: VSrc, n: VSrc, mods: M) -> VSrc {
+fn shift(code: &mut super::vcode::VCode, name: &'static str, a: VSrc, n: VSrc, mods: M) -> VSrc {
     let z = code.konst(0);
     code.op(name, &[a, n.sel("b00"), z], mods)
 }

@@ -78,6 +78,15 @@ impl<T: Copy + Default, const N: usize> DerefMut for InlineList<T, N> {
     }
 }
 
+impl<T: Copy + Default, const N: usize> IntoIterator for InlineList<T, N> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, N>>;
+    /// The values, in order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len)
+    }
+}
+
 impl<T: Copy + Default + std::fmt::Debug, const N: usize> std::fmt::Debug for InlineList<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -101,6 +110,8 @@ mod tests {
         let mut list = InlineList::<i64, 2>::zeroed(2);
         list[1] = 5;
         assert_eq!(format!("{list:?}"), "[0, 5]");
+        let list = InlineList::<i64, 3>::from_slice(&[7, -3]);
+        assert_eq!(list.into_iter().collect::<Vec<_>>(), [7, -3]);
     }
 
     #[test]

@@ -7,13 +7,13 @@
 //! divergence is the simulator's business. Subroutines are inlined (Valhall has no call
 //! instruction; Mesa inlines too).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use shaderdiff_model::check::shape::Shape;
 use shaderdiff_model::{Opcode, Program, Register, Stage};
 
 use super::abi::{RecordLayout, RECORD_REG};
-use super::vcode::{Label, VCode, VDst, VReg, VSrc, Val};
+use super::vcode::{Flow, Label, VCode, VDst, VReg, VSrc, Val};
 use super::CompileError;
 use crate::SrcValue;
 
@@ -65,7 +65,7 @@ pub struct Lower<'a> {
     pub(super) layout: &'a RecordLayout,
     /// The code being built.
     pub code: VCode,
-    pub(super) regs: HashMap<(usize, u32, u8), VReg>,
+    pub(super) regs: FxHashMap<(usize, u32, u8), VReg>,
     /// The demote flag (DEMOTE), created on first use.
     pub(super) demoted: Option<VReg>,
     /// Geometry programs: the emitted-vertex counter and current primitive id.
@@ -83,11 +83,12 @@ pub struct Lower<'a> {
 impl<'a> Lower<'a> {
     /// Starts a program.
     pub fn new(program: &'a Program, shape: &'a Shape, layout: &'a RecordLayout) -> Lower<'a> {
-        // Room for the items a program usually lowers to (about 15 per instruction), so the
-        // stream of large `Item`s is not copied again and again as it grows.
+        // Room for the items a program usually lowers to (about 15 per instruction, some
+        // programs twice that), so the stream of large `Item`s is not copied again and
+        // again as it grows.
         let mut code = VCode {
             const_base: layout.constants_base(),
-            items: Vec::with_capacity(16 * program.instructions.len() + 64),
+            items: Vec::with_capacity(32 * program.instructions.len() + 64),
             ..VCode::default()
         };
         let epilogue = code.label();
@@ -96,7 +97,7 @@ impl<'a> Lower<'a> {
             shape,
             layout,
             code,
-            regs: HashMap::new(),
+            regs: FxHashMap::default(),
             demoted: None,
             emit_state: None,
             lanes: None,
@@ -126,7 +127,7 @@ impl<'a> Lower<'a> {
         self.store_outputs();
         self.code.ins("NOP", VDst::None, &[], &[]);
         if let Some(last) = self.code.last_mut() {
-            last.flow = "end";
+            last.flow = Flow::End;
         }
         Ok(self.code)
     }
@@ -172,7 +173,7 @@ impl<'a> Lower<'a> {
                         self.store_at(Val::P(RECORD_REG), st, k);
                         self.code.ins("NOP", VDst::None, &[], &[]);
                         if let Some(last) = self.code.last_mut() {
-                            last.flow = "end";
+                            last.flow = Flow::End;
                         }
                         i += 1;
                         continue;

@@ -140,7 +140,7 @@ impl Lower<'_> {
                 self.code
                     .ins("BARRIER", VDst::None, &[], &[("slot", "slot7")]);
                 if let Some(last) = self.code.last_mut() {
-                    last.flow = "wait";
+                    last.flow = super::vcode::Flow::Wait;
                 }
                 Ok(())
             }
@@ -302,7 +302,7 @@ impl Lower<'_> {
         // than one register starts at an even one), then each channel from its register.
         let count = (max_dw - min_dw + 1) as u8;
         self.message(
-            &format!("LOAD.i{}", 32 * u32::from(count)),
+            words_op("LOAD", count),
             &[("unsigned", ""), ("slot", "slot0")],
             count,
             4 * min_dw,
@@ -362,8 +362,8 @@ impl Lower<'_> {
                     .ins("MOV.i32", VDst::P(STAGING_REG + j as u8), &[v], &[]);
             }
             let count = (end - k) as u8;
-            let name = format!("STORE.i{}", 32 * u32::from(count));
-            self.message(&name, &[("slot", "slot0")], count, 4 * u32::from(vals[k].0));
+            let name = words_op("STORE", count);
+            self.message(name, &[("slot", "slot0")], count, 4 * u32::from(vals[k].0));
             k = end;
         }
         self.code.place(skip);
@@ -372,7 +372,13 @@ impl Lower<'_> {
 
     /// `LOAD`/`STORE` `name` with staging run r56 … r(56 + count − 1), the address pair and
     /// byte offset `off`.
-    fn message(&mut self, name: &str, mods: &[(&'static str, &'static str)], count: u8, off: u32) {
+    fn message(
+        &mut self,
+        name: &'static str,
+        mods: &[(&'static str, &'static str)],
+        count: u8,
+        off: u32,
+    ) {
         self.code
             .ins(name, VDst::None, &[VSrc::new(Val::P(ADDR_REG))], mods);
         let last = self.code.last_mut().expect("just emitted");
@@ -567,5 +573,24 @@ impl Lower<'_> {
         self.code.ins("MOV.i32", VDst::V(ret), &[r], &[]);
         let new = self.code.op("IADD.u32", &[VSrc::v(ret), src], &[]);
         self.store_at(Val::P(ADDR_REG), 0, new);
+    }
+}
+
+/// `LOAD.i{32·count}` or `STORE.i{32·count}` (`op` is `"LOAD"` or `"STORE"`): the message
+/// moving a run of `count` words, 1 to 4 (ISA.xml).
+///
+/// # Panics
+/// For another count (a compiler bug: a vec4 has four words).
+fn words_op(op: &str, count: u8) -> &'static str {
+    match (op, count) {
+        ("LOAD", 1) => "LOAD.i32",
+        ("LOAD", 2) => "LOAD.i64",
+        ("LOAD", 3) => "LOAD.i96",
+        ("LOAD", 4) => "LOAD.i128",
+        ("STORE", 1) => "STORE.i32",
+        ("STORE", 2) => "STORE.i64",
+        ("STORE", 3) => "STORE.i96",
+        ("STORE", 4) => "STORE.i128",
+        _ => panic!("no {op} of {count} words in ISA.xml"),
     }
 }

@@ -31,6 +31,7 @@ pub(crate) mod softfp64;
 mod special;
 mod subgroup;
 pub mod tex;
+mod texts;
 pub mod vcode;
 mod wide64;
 
@@ -218,7 +219,7 @@ pub fn compile_with(
         ));
     }
     let fault_ctx = fault.map(|f| (f, layout.const_words));
-    let fin = finish::finish(alloc.items, labels, layout.spill_base, fault_ctx)?;
+    let fin = finish::finish(alloc, labels, layout.spill_base, fault_ctx)?;
     let sites = fin.sites;
     let uniform_mem = uniform_memory(program, shape, &layout);
     Ok(Machine {

@@ -4,10 +4,10 @@
 //! definition and the move touches the destination, the definition writes the destination
 //! directly and the move goes away.
 
-use super::vcode::{Item, VCode, VDst, VIns, Val};
+use super::vcode::{Flow, Item, VCode, VDst, VIns, Val};
 
 fn plain_move(x: &VIns) -> Option<(u32, u32)> {
-    if x.def.name != "MOV.i32" || x.partial_write() || x.flow != "none" {
+    if x.def.name != "MOV.i32" || x.partial_write() || x.flow != Flow::None {
         return None;
     }
     let s = x.srcs.first()?;
@@ -18,8 +18,10 @@ fn plain_move(x: &VIns) -> Option<(u32, u32)> {
 }
 
 /// Coalesces `MOV d, s` into the instruction defining `s` where that is safe (see the
-/// module docs).
-pub fn coalesce_moves(code: &mut VCode) {
+/// module docs). Returns which items are gone: the coalesced moves, whose step weight
+/// went to the definition. The items stay in place (they are large; `regalloc` drops
+/// them as it rewrites the items).
+pub fn coalesce_moves(code: &mut VCode) -> Vec<bool> {
     let n = code.vregs as usize;
     let mut uses = vec![0u32; n];
     let mut defs = vec![0u32; n];
@@ -58,8 +60,8 @@ pub fn coalesce_moves(code: &mut VCode) {
                         break;
                     }
                     let touches =
-                        x.uses().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
-                    if touches || x.target.is_some() || x.flow == "end" {
+                        x.uses().iter().any(|u| u.0 == d) || x.def_reg().is_some_and(|r| r.0 == d);
+                    if touches || x.target.is_some() || x.flow == Flow::End {
                         break;
                     }
                 }
@@ -70,8 +72,8 @@ pub fn coalesce_moves(code: &mut VCode) {
         }
         // The move's step weight goes to the definition: same block, so executed exactly
         // when the move was.
-        let weight = match &code.items[j] {
-            Item::Ins(x) => x.weight,
+        let weight = match &mut code.items[j] {
+            Item::Ins(x) => std::mem::take(&mut x.weight),
             _ => 0,
         };
         if let Item::Ins(x) = &mut code.items[i] {
@@ -80,47 +82,27 @@ pub fn coalesce_moves(code: &mut VCode) {
         }
         remove[j] = true;
     }
-    let mut k = 0;
-    code.items.retain(|_| {
-        k += 1;
-        !remove[k - 1]
-    });
+    remove
 }
 
-/// Removes unconditional jumps to the label right after them (only labels in between):
-/// END at the end of the main program, ELSE branches of empty else-blocks. Their step
-/// weight moves to the next instruction.
-pub fn remove_jumps_to_next(code: &mut VCode) {
-    let items = std::mem::take(&mut code.items);
-    // Which items are jumps to the label run right after them (decided before the items
-    // are moved into the output, so no instruction is cloned).
-    let falls_through: Vec<bool> = items
-        .iter()
-        .enumerate()
-        .map(|(j, it)| match it {
-            Item::Ins(x) if is_jump(x) => {
-                let t = x.target.expect("a jump has a target");
-                items[j + 1..]
-                    .iter()
-                    .take_while(|n| matches!(n, Item::Label(_)))
-                    .any(|n| matches!(n, Item::Label(l) if *l == t))
-            }
-            _ => false,
-        })
-        .collect();
-    let mut carried = 0;
-    let mut out: Vec<Item> = Vec::with_capacity(items.len());
-    for (it, drop) in items.into_iter().zip(falls_through) {
-        match it {
-            Item::Ins(x) if drop => carried += x.weight,
-            Item::Ins(mut x) => {
-                x.weight += std::mem::take(&mut carried);
-                out.push(Item::Ins(x));
-            }
-            label => out.push(label),
+/// Marks as gone the unconditional jumps to the label right after them (only labels,
+/// and items already gone, in between): END at the end of the main program, ELSE
+/// branches of empty else-blocks. Their step weight is to move to the next instruction
+/// kept (`regalloc::rewrite` moves it).
+pub fn remove_jumps_to_next(code: &VCode, gone: &mut [bool]) {
+    let items = &code.items;
+    for j in 0..items.len() {
+        let Item::Ins(x) = &items[j] else { continue };
+        if gone[j] || !is_jump(x) {
+            continue;
         }
+        let t = x.target.expect("a jump has a target");
+        gone[j] = (j + 1..items.len())
+            .filter(|&k| !gone[k])
+            .map(|k| &items[k])
+            .take_while(|n| matches!(n, Item::Label(_)))
+            .any(|n| matches!(n, Item::Label(l) if *l == t));
     }
-    code.items = out;
 }
 
 /// An unconditional jump: BRANCHZ on the immediate −1 without `.eq` (VCode::jump).

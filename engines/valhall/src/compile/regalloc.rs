@@ -15,7 +15,7 @@
 
 use super::abi::{ALLOCATABLE, RECORD_REG, RELOAD_REG};
 use super::inline::InlineList;
-use super::vcode::{Item, VCode, VDst, VIns, VReg, VSrc, Val};
+use super::vcode::{Flow, Item, VCode, VDst, VIns, VReg, VSrc, Val};
 
 /// Where a virtual register ended up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,10 +24,17 @@ enum Home {
     Spill(u32),
 }
 
-/// The result of allocation: instructions over physical registers only.
+/// The result of allocation: the prologue, then the body's items not gone, over physical
+/// registers only.
 pub struct Allocated {
-    /// Items with every `Val::V` replaced by `Val::P`.
-    pub items: Vec<Item>,
+    /// Instructions to put first (the zeroing of values live at entry), every `Val::V`
+    /// replaced by `Val::P`.
+    pub prologue: Vec<Item>,
+    /// The items, every `Val::V` replaced by `Val::P` in those not gone.
+    pub body: Vec<Item>,
+    /// Which items of `body` are gone (removed by the passes before allocation, left in
+    /// place); the step weight of a gone instruction moves to the next instruction kept.
+    pub gone: Vec<bool>,
     /// Spill slots used (4 bytes each).
     pub spill_slots: u32,
 }
@@ -81,7 +88,7 @@ fn blocks(ins: &[&VIns], label_at: &[usize]) -> Blocks {
         }
     }
     for (i, x) in ins.iter().enumerate() {
-        if x.target.is_some() || x.flow == "end" {
+        if x.target.is_some() || x.flow == Flow::End {
             starts[i + 1] = true;
         }
     }
@@ -113,7 +120,7 @@ fn blocks(ins: &[&VIns], label_at: &[usize]) -> Blocks {
                 succs[b].push(block_of[p]);
             }
         }
-        if !is_jump(last) && last.flow != "end" && e < n {
+        if !is_jump(last) && last.flow != Flow::End && e < n {
             succs[b].push(block_of[e]);
         }
     }
@@ -140,10 +147,11 @@ fn liveness(ins: &[&VIns], bl: &Blocks, nregs: usize) -> Vec<Set> {
     }
     let mut live_in = gen.clone();
     let mut changed = true;
+    let mut out = Set::new(nregs);
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = Set::new(nregs);
+            out.0.fill(0);
             for &s in &bl.succs[b] {
                 for (o, i) in out.0.iter_mut().zip(&live_in[s].0) {
                     *o |= i;
@@ -161,12 +169,13 @@ fn liveness(ins: &[&VIns], bl: &Blocks, nregs: usize) -> Vec<Set> {
     live_in
 }
 
-/// Collects the instructions and the label positions (in instruction indices).
-fn flatten(items: &[Item], labels: u32) -> (Vec<&VIns>, Vec<usize>) {
-    let mut ins = Vec::new();
+/// Collects the instructions not `gone` and the label positions (in instruction indices).
+fn flatten<'a>(items: &'a [Item], gone: &[bool], labels: u32) -> (Vec<&'a VIns>, Vec<usize>) {
+    let mut ins = Vec::with_capacity(items.len());
     let mut label_at = vec![usize::MAX; labels as usize];
-    for it in items {
+    for (it, &gone) in items.iter().zip(gone) {
         match it {
+            Item::Ins(_) if gone => {}
             Item::Ins(i) => ins.push(i),
             Item::Label(l) => label_at[l.0 as usize] = ins.len(),
         }
@@ -180,42 +189,55 @@ fn pure(x: &VIns) -> bool {
     let alu = x.def.unit.is_alu() && x.target.is_none() && !x.def.name.starts_with("CLPER");
     let load = x.def.name.starts_with("LOAD.");
     (alu || load)
-        && x.flow == "none"
+        && x.flow == Flow::None
         && !x.partial_write()
         && matches!(x.dst, VDst::V(_) | VDst::None)
         && x.def_reg().is_some()
 }
 
-/// Dead-code elimination: drops pure instructions whose result is never read, whole dead
-/// chains included. Linear: read counts per virtual register; removing an instruction
-/// lowers the counts of what it reads, and a register whose count reaches 0 makes its
-/// pure definitions dead in turn (worklist). A removed instruction's step weight moves to
-/// the next instruction kept.
-fn remove_dead(code: &mut VCode) {
+/// Dead-code elimination: marks as gone the pure instructions whose result is never
+/// read, whole dead chains included (instructions already gone do not count). Linear:
+/// read counts per virtual register; removing an instruction lowers the counts of what it
+/// reads, and a register whose count reaches 0 makes its pure definitions dead in turn
+/// (worklist). A removed instruction's step weight is to move to the next instruction
+/// kept ([`rewrite`] moves it).
+fn remove_dead(code: &VCode, gone: &mut [bool]) {
+    const NONE: usize = usize::MAX;
     let n = code.vregs as usize;
     let mut reads = vec![0u32; n];
-    let mut defs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // The pure definitions of each register as a list through the items: `first_def[v]`,
+    // then `next_def[i]` after item `i` (one allocation each, not one per register).
+    let mut first_def = vec![NONE; n];
+    let mut next_def = vec![NONE; code.items.len()];
     for (i, it) in code.items.iter().enumerate() {
+        if gone[i] {
+            continue;
+        }
         if let Item::Ins(x) = it {
             for u in x.uses() {
                 reads[u.0 as usize] += 1;
             }
             if pure(x) {
                 if let Some(d) = x.def_reg() {
-                    defs[d.0 as usize].push(i);
+                    next_def[i] = first_def[d.0 as usize];
+                    first_def[d.0 as usize] = i;
                 }
             }
         }
     }
-    let mut dead = vec![false; code.items.len()];
+    // The instructions found dead do not depend on the order they are found in: a pure
+    // definition is dead once its register's read count reaches 0, and counts only fall.
     let mut work: Vec<usize> = (0..n).filter(|&v| reads[v] == 0).collect();
     while let Some(v) = work.pop() {
-        for &i in &defs[v] {
-            if dead[i] {
+        let mut i = first_def[v];
+        while i != NONE {
+            let def = i;
+            i = next_def[def];
+            if gone[def] {
                 continue;
             }
-            dead[i] = true;
-            if let Item::Ins(x) = &code.items[i] {
+            gone[def] = true;
+            if let Item::Ins(x) = &code.items[def] {
                 for u in x.uses() {
                     let r = &mut reads[u.0 as usize];
                     *r -= 1;
@@ -226,19 +248,6 @@ fn remove_dead(code: &mut VCode) {
             }
         }
     }
-    let mut carried = 0u32;
-    let mut kept = Vec::with_capacity(code.items.len());
-    for (i, it) in std::mem::take(&mut code.items).into_iter().enumerate() {
-        match it {
-            Item::Ins(x) if dead[i] => carried += x.weight,
-            Item::Ins(mut x) => {
-                x.weight += std::mem::take(&mut carried);
-                kept.push(Item::Ins(x));
-            }
-            label => kept.push(label),
-        }
-    }
-    code.items = kept;
 }
 
 /// Live interval of every virtual register: `(start, end)` instruction positions, start
@@ -256,8 +265,8 @@ struct Intervals {
 /// block has none, and positions shift by the number of moves. An entry value is used
 /// at or after the first original instruction, so its interval starts at its move and
 /// ends where it ended without the moves.
-fn entry_and_intervals(code: &VCode, nregs: usize) -> (Vec<u32>, Intervals) {
-    let (ins, label_at) = flatten(&code.items, code.labels);
+fn entry_and_intervals(code: &VCode, gone: &[bool], nregs: usize) -> (Vec<u32>, Intervals) {
+    let (ins, label_at) = flatten(&code.items, gone, code.labels);
     let mut iv = Intervals {
         start: vec![usize::MAX; nregs],
         end: vec![0usize; nregs],
@@ -299,21 +308,24 @@ fn entry_and_intervals(code: &VCode, nregs: usize) -> (Vec<u32>, Intervals) {
 }
 
 /// Allocates registers for `code`.
+///
+/// The passes before the rewrite mark the items they remove as gone instead of moving
+/// the (large) items that stay; [`rewrite`] leaves the gone items out.
 pub fn allocate(mut code: VCode) -> Allocated {
-    super::peephole::coalesce_moves(&mut code);
-    super::peephole::remove_jumps_to_next(&mut code);
-    remove_dead(&mut code);
+    let mut gone = super::peephole::coalesce_moves(&mut code);
+    super::peephole::remove_jumps_to_next(&code, &mut gone);
+    remove_dead(&code, &mut gone);
     let nregs = code.vregs as usize;
-    let (entry_live, Intervals { start, end }) = entry_and_intervals(&code, nregs);
-    // Zero-initialize values live at entry (TGSI registers start at 0).
-    if !entry_live.is_empty() {
-        let saved = std::mem::take(&mut code.items);
-        for r in &entry_live {
-            let z = code.konst(0);
-            code.ins("MOV.i32", VDst::V(VReg(*r)), &[z], &[]);
-        }
-        code.items.extend(saved);
+    let (entry_live, Intervals { start, end }) = entry_and_intervals(&code, &gone, nregs);
+    // Zero-initialize values live at entry (TGSI registers start at 0). The moves are
+    // made in a list of their own and put in front as `rewrite` copies the items, so the
+    // (large) items are not moved once more to make room for them.
+    let body = std::mem::replace(&mut code.items, Vec::with_capacity(entry_live.len()));
+    for r in &entry_live {
+        let z = code.konst(0);
+        code.ins("MOV.i32", VDst::V(VReg(*r)), &[z], &[]);
     }
+    let prologue = std::mem::replace(&mut code.items, body);
     // Linear scan.
     let mut order: Vec<u32> = (0..nregs as u32)
         .filter(|&r| start[r as usize] != usize::MAX)
@@ -321,32 +333,31 @@ pub fn allocate(mut code: VCode) -> Allocated {
     order.sort_by_key(|&r| (start[r as usize], r));
     let mut home: Vec<Option<Home>> = vec![None; nregs];
     let mut free: u64 = (1u64 << ALLOCATABLE) - 1;
-    let mut active: Vec<u32> = Vec::new();
+    // The intervals holding a register, by end, those with the same end in the order
+    // they got it: the first ones expire first, the last one is the spill victim (of
+    // those ending last, the one that got its register last).
+    let mut active: Vec<u32> = Vec::with_capacity(ALLOCATABLE as usize + 1);
     let mut slots = 0u32;
     for &r in &order {
         let s = start[r as usize];
-        active.retain(|&a| {
-            if end[a as usize] < s {
-                if let Some(Home::Reg(p)) = home[a as usize] {
-                    free |= 1 << p;
-                }
-                false
-            } else {
-                true
+        let expired = active.partition_point(|&a| end[a as usize] < s);
+        for a in active.drain(..expired) {
+            if let Some(Home::Reg(p)) = home[a as usize] {
+                free |= 1 << p;
             }
-        });
+        }
+        let at = active.partition_point(|&a| end[a as usize] <= end[r as usize]);
         if free != 0 {
             let p = free.trailing_zeros() as u8;
             free &= !(1 << p);
             home[r as usize] = Some(Home::Reg(p));
-            active.push(r);
+            active.insert(at, r);
             continue;
         }
         // Spill whichever of the active intervals and this one ends last.
         let victim = active
-            .iter()
+            .last()
             .copied()
-            .max_by_key(|&a| end[a as usize])
             .filter(|&a| end[a as usize] > end[r as usize]);
         match victim {
             Some(v) => {
@@ -355,9 +366,10 @@ pub fn allocate(mut code: VCode) -> Allocated {
                 };
                 home[v as usize] = Some(Home::Spill(slots));
                 slots += 1;
-                active.retain(|&a| a != v);
+                active.pop();
                 home[r as usize] = Some(Home::Reg(p));
-                active.push(r);
+                // `v` ends after `r`, so it was at or after `at`.
+                active.insert(at, r);
             }
             None => {
                 home[r as usize] = Some(Home::Spill(slots));
@@ -365,22 +377,80 @@ pub fn allocate(mut code: VCode) -> Allocated {
             }
         }
     }
-    let items = rewrite(code.items, &home);
+    if slots == 0 {
+        // No spill code to insert: the items are rewritten where they are.
+        let mut prologue = prologue;
+        let kept = code.items.iter_mut().zip(&gone).filter(|(_, &g)| !g);
+        for it in prologue.iter_mut().chain(kept.map(|(it, _)| it)) {
+            if let Item::Ins(x) = it {
+                assign_in_place(x, &home);
+            }
+        }
+        return Allocated {
+            prologue,
+            body: code.items,
+            gone,
+            spill_slots: 0,
+        };
+    }
+    // Spilled values add reloads and stores; twice the length is room for them as a rule.
+    let capacity = 2 * (prologue.len() + code.items.len());
+    let prologue = prologue.into_iter().map(|it| (it, false));
+    let body = rewrite(
+        prologue.chain(code.items.into_iter().zip(gone)),
+        capacity,
+        &home,
+    );
     Allocated {
-        items,
+        prologue: Vec::new(),
+        gone: vec![false; body.len()],
+        body,
         spill_slots: slots,
     }
 }
 
-/// Replaces virtual registers by their homes, inserting reloads and spill stores.
-fn rewrite(items: Vec<Item>, home: &[Option<Home>]) -> Vec<Item> {
-    let mut out = Vec::with_capacity(items.len());
+/// [`rewrite`] of one instruction when no value is spilled: each virtual register becomes
+/// its register (a value never live, written but not read, gets the reload register).
+fn assign_in_place(x: &mut VIns, home: &[Option<Home>]) {
+    let place = |r: VReg| match home[r.0 as usize] {
+        Some(Home::Reg(p)) => p,
+        Some(Home::Spill(_)) => unreachable!("no value is spilled"),
+        None => RELOAD_REG,
+    };
+    for s in x.srcs.iter_mut() {
+        if let Val::V(r) = s.val {
+            s.val = Val::P(place(r));
+        }
+    }
+    if let Some(Val::V(r)) = x.staging {
+        x.staging = Some(Val::P(place(r)));
+    }
+    if let VDst::V(r) = x.dst {
+        x.dst = VDst::P(place(r));
+    }
+}
+
+/// Replaces virtual registers by their homes, inserting reloads and spill stores, and
+/// leaves out the items marked gone (`(item, gone)`), whose step weight moves to the
+/// next instruction kept; `capacity`: room to make for the result.
+fn rewrite(
+    items: impl Iterator<Item = (Item, bool)>,
+    capacity: usize,
+    home: &[Option<Home>],
+) -> Vec<Item> {
+    let mut out = Vec::with_capacity(capacity);
     let spill_off = |slot: u32| slot; // resolved later: `finish` adds the spill base
-    for it in items {
+    let mut carried = 0u32;
+    for (it, gone) in items {
         let Item::Ins(mut x) = it else {
             out.push(it);
             continue;
         };
+        if gone {
+            carried += x.weight;
+            continue;
+        }
+        x.weight += std::mem::take(&mut carried);
         let mut next_reload = 0u8;
         let mut reload = |v: &mut Val, out: &mut Vec<Item>, write_only: bool| {
             let Val::V(r) = *v else { return None };
@@ -457,7 +527,7 @@ fn spill_access(name: &str, p: u8, slot: u32) -> VIns {
         staging: Some(Val::P(p)),
         imms: InlineList::from_slice(&[i64::from(slot)]),
         mods,
-        flow: "none",
+        flow: Flow::None,
         target: None,
         weight: 0,
         runs: Vec::new(),
@@ -471,9 +541,9 @@ trait SpillMark {
 }
 
 impl SpillMark for VIns {
-    /// Spill accesses carry the flow text `"spill"` until `finish` rewrites their offset.
+    /// Spill accesses carry the flow [`Flow::Spill`] until `finish` rewrites their offset.
     fn spill_marked(mut self) -> VIns {
-        self.flow = "spill";
+        self.flow = Flow::Spill;
         self
     }
 }

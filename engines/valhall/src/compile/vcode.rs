@@ -11,9 +11,11 @@ use crate::{isa, SrcValue, WriteMask};
 pub const MAX_SRCS: usize = 4;
 /// Most immediates an ISA.xml instruction has (`<imm>` elements).
 pub const MAX_IMMS: usize = 2;
+/// Most virtual registers an instruction reads: its sources and a staging register.
+pub const MAX_USES: usize = MAX_SRCS + 1;
 
 /// A virtual 32-bit register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VReg(pub u32);
 
 /// Where a source value comes from.
@@ -104,6 +106,49 @@ pub enum VDst {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Label(pub u32);
 
+/// The flow field of an instruction (ISA.xml enum `Flow`, ENCODING.md §9), plus the
+/// compiler's mark for spill accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// `none`.
+    None,
+    /// `wait0`: wait for the loads of dependency slot 0.
+    Wait0,
+    /// `wait`: wait for every dependency slot.
+    Wait,
+    /// `reconverge`.
+    Reconverge,
+    /// `end`: the thread ends after this instruction.
+    End,
+    /// A spill access made by `regalloc` whose offset `finish` has yet to resolve;
+    /// encoded as `none` after that.
+    Spill,
+}
+
+impl Flow {
+    /// Every value, in declaration order (`Flow::X as usize` indexes it).
+    pub const ALL: [Flow; 6] = [
+        Flow::None,
+        Flow::Wait0,
+        Flow::Wait,
+        Flow::Reconverge,
+        Flow::End,
+        Flow::Spill,
+    ];
+
+    /// The text of the value in ISA.xml's `Flow` enum (`"spill"` is none of them).
+    pub fn text(self) -> &'static str {
+        match self {
+            Flow::None => "none",
+            Flow::Wait0 => "wait0",
+            Flow::Wait => "wait",
+            Flow::Reconverge => "reconverge",
+            Flow::End => "end",
+            Flow::Spill => "spill",
+        }
+    }
+}
+
 /// One instruction over virtual registers.
 #[derive(Clone, Debug)]
 pub struct VIns {
@@ -121,8 +166,8 @@ pub struct VIns {
     pub imms: InlineList<i64, MAX_IMMS>,
     /// Modifiers by ISA.xml name: `(name, value text)`; flags use the text `""`.
     pub mods: Vec<(&'static str, &'static str)>,
-    /// Flow field text (`"none"`, `"reconverge"`, `"end"`, `"wait0"`).
-    pub flow: &'static str,
+    /// Flow field.
+    pub flow: Flow,
     /// Branch target (BRANCHZ).
     pub target: Option<Label>,
     /// Weight for the step budget: how many TGSI instructions start here.
@@ -136,17 +181,22 @@ pub struct VIns {
 }
 
 impl VIns {
-    /// Virtual registers this instruction reads.
-    pub fn uses(&self) -> impl Iterator<Item = VReg> + '_ {
-        let staging_read = self.def.staging.first().is_some_and(|s| s.read);
-        self.srcs
-            .iter()
-            .map(|s| s.val)
-            .chain(self.staging.filter(|_| staging_read))
-            .filter_map(|v| match v {
-                Val::V(r) => Some(r),
-                _ => None,
-            })
+    /// Virtual registers this instruction reads: those of its sources in order, then the
+    /// staging register if the instruction reads it (gathered in one list: the register
+    /// allocator asks for them several times per instruction).
+    pub fn uses(&self) -> InlineList<VReg, MAX_USES> {
+        let mut uses = InlineList::new();
+        for s in self.srcs.iter() {
+            if let Val::V(r) = s.val {
+                uses.push(r);
+            }
+        }
+        if let Some(Val::V(r)) = self.staging {
+            if self.def.staging.first().is_some_and(|s| s.read) {
+                uses.push(r);
+            }
+        }
+        uses
     }
 
     /// The virtual register this instruction writes, if any.
@@ -194,13 +244,69 @@ pub struct VCode {
     pub pending_weight: u32,
     /// Read-only input words already loaded in the current basic block: record byte
     /// offset → register (cleared at every label).
-    pub input_cache: std::collections::HashMap<u32, VReg>,
+    pub input_cache: rustc_hash::FxHashMap<u32, VReg>,
     /// Constant words (indices into `consts`) the driver fills per run: never shared by
     /// [`VCode::konst`] / [`VCode::konst_pair`].
     pub reserved: Vec<usize>,
     /// TXQ's size words: (texture unit, first uniform word) of the four words width,
     /// height, depth / layers, level count the driver writes (`compile::tex`).
     pub tex_sizes: Vec<(u32, u32)>,
+    /// The definitions [`VCode::ins`] looked up, by the address of the mnemonic.
+    pub(super) defs: DefCache,
+}
+
+/// ISA.xml definitions by mnemonic, remembered by the address and length of the
+/// mnemonic's text: the lowering names its instructions with string literals, so one
+/// look-up in the ISA's name table per mnemonic and program serves every instruction
+/// (a `&'static str` never changes, so the same address and length are the same text).
+#[derive(Clone, Debug, Default)]
+pub(super) struct DefCache {
+    /// `(address, length, definition)`, direct-mapped by the address.
+    slots: Vec<Option<(usize, usize, &'static InsDef)>>,
+}
+
+/// Slots of a [`DefCache`] (a power of two): a program's lowering names a few dozen
+/// mnemonics.
+const DEF_SLOTS: usize = 64;
+
+impl DefCache {
+    /// The definition of `name`.
+    ///
+    /// # Panics
+    /// If `name` is not an ISA.xml instruction (a compiler bug caught by every test).
+    fn get(&mut self, name: &'static str) -> &'static InsDef {
+        let key = name.as_ptr() as usize;
+        // Fibonacci hashing: the top bits of the product select one of DEF_SLOTS slots.
+        let slot = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % DEF_SLOTS;
+        if self.slots.is_empty() {
+            self.slots = vec![None; DEF_SLOTS];
+        }
+        match self.slots[slot] {
+            Some((k, len, def)) if k == key && len == name.len() => def,
+            _ => {
+                let def = isa()
+                    .instruction(name)
+                    .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
+                self.slots[slot] = Some((key, name.len(), def));
+                def
+            }
+        }
+    }
+}
+
+/// The first entry of the immediate table (ENCODING.md §3.2) holding `bits`, if any.
+fn immediate_index(bits: u32) -> Option<u8> {
+    // (value, entry) sorted, made once: a binary search instead of a scan per constant.
+    static SORTED: std::sync::OnceLock<Vec<(u32, u8)>> = std::sync::OnceLock::new();
+    let sorted = SORTED.get_or_init(|| {
+        let mut v: Vec<(u32, u8)> = (isa().immediates.iter().enumerate())
+            .map(|(i, &v)| (v, i as u8))
+            .collect();
+        v.sort_unstable();
+        v
+    });
+    let at = sorted.partition_point(|&(v, _)| v < bits);
+    sorted.get(at).filter(|&&(v, _)| v == bits).map(|&(_, i)| i)
 }
 
 /// The uniform page size in words (ENCODING.md §3.3).
@@ -230,8 +336,8 @@ impl VCode {
     /// A constant 32-bit word as a source: an immediate-table entry when the table has it
     /// (ENCODING.md §3.2), otherwise a uniform word (deduplicated).
     pub fn konst(&mut self, bits: u32) -> VSrc {
-        if let Some(i) = isa().immediates.iter().position(|&v| v == bits) {
-            return VSrc::new(Val::Fau(SrcValue::Imm(i as u8)));
+        if let Some(i) = immediate_index(bits) {
+            return VSrc::new(Val::Fau(SrcValue::Imm(i)));
         }
         let reserved = &self.reserved;
         let k = match self
@@ -318,14 +424,12 @@ impl VCode {
     /// If `name` is not an ISA.xml instruction (a compiler bug caught by every test).
     pub fn ins(
         &mut self,
-        name: &str,
+        name: &'static str,
         dst: VDst,
         srcs: &[VSrc],
         mods: &[(&'static str, &'static str)],
     ) -> VDst {
-        let def = isa()
-            .instruction(name)
-            .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
+        let def = self.defs.get(name);
         let mut srcs = InlineList::<VSrc, MAX_SRCS>::from_slice(srcs);
         for (i, s) in srcs.iter_mut().enumerate() {
             let sd = &def.srcs[i];
@@ -343,7 +447,7 @@ impl VCode {
             staging: None,
             imms: InlineList::zeroed(def.imms.len()),
             mods: mods.to_vec(),
-            flow: "none",
+            flow: Flow::None,
             target: None,
             weight,
             runs: Vec::new(),
@@ -353,7 +457,12 @@ impl VCode {
     }
 
     /// Emits `name` into a fresh virtual register and returns it as a source.
-    pub fn op(&mut self, name: &str, srcs: &[VSrc], mods: &[(&'static str, &'static str)]) -> VSrc {
+    pub fn op(
+        &mut self,
+        name: &'static str,
+        srcs: &[VSrc],
+        mods: &[(&'static str, &'static str)],
+    ) -> VSrc {
         let r = self.vreg();
         self.ins(name, VDst::V(r), srcs, mods);
         VSrc::v(r)
@@ -455,5 +564,32 @@ impl VCode {
     pub fn jump(&mut self, target: Label) {
         let ones = self.konst(u32::MAX);
         self.branch(ones, false, target);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ENCODING.md Appendix B: 0 is entries 0 and 21 (the first is taken), 1.0 is entry
+    /// 16, h π entry 31; other words are not in the table.
+    #[test]
+    fn immediate_entries_come_from_appendix_b() {
+        assert_eq!(immediate_index(0), Some(0));
+        assert_eq!(immediate_index(0x3F80_0000), Some(16));
+        assert_eq!(immediate_index(0x4248_0000), Some(31));
+        assert_eq!(immediate_index(0xFFFF_FFFF), Some(1));
+        assert_eq!(immediate_index(0x1234_5678), None);
+    }
+
+    /// The cache gives ISA.xml's definition for each mnemonic, whichever literal names it.
+    #[test]
+    fn cached_definitions_are_the_named_ones() {
+        let mut defs = DefCache::default();
+        let owned: &'static str = String::from("FADD.f32").leak();
+        for name in ["FADD.f32", "MOV.i32", "FADD.f32", owned, "NOP", "MOV.i32"] {
+            let def = defs.get(name);
+            assert_eq!(def.name, name);
+        }
     }
 }

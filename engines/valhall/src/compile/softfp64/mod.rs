@@ -76,7 +76,12 @@ impl E<'_> {
     pub fn k(&mut self, v: u32) -> VSrc {
         self.code.konst(v)
     }
-    fn op(&mut self, name: &str, srcs: &[VSrc], mods: &[(&'static str, &'static str)]) -> VSrc {
+    fn op(
+        &mut self,
+        name: &'static str,
+        srcs: &[VSrc],
+        mods: &[(&'static str, &'static str)],
+    ) -> VSrc {
         self.code.op(name, srcs, mods)
     }
     /// `a + b` (wrapping).
@@ -92,7 +97,7 @@ impl E<'_> {
         let k = self.k(k as u32);
         self.add(a, k)
     }
-    fn bitop(&mut self, name: &str, a: VSrc, b: VSrc) -> VSrc {
+    fn bitop(&mut self, name: &'static str, a: VSrc, b: VSrc) -> VSrc {
         let z = self.code.lane_const(0);
         self.op(name, &[a, z, b], &[])
     }
@@ -184,7 +189,7 @@ impl E<'_> {
     /// `cond(a, b) | (c ≠ 0)` as a boolean of result type `ty`, unsigned or signed.
     fn icmp(
         &mut self,
-        name: &str,
+        name: &'static str,
         cond: &'static str,
         ty: &'static str,
         a: VSrc,

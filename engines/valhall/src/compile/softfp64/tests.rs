@@ -95,13 +95,13 @@ pub(crate) fn kernel(op: Op) -> Kernel {
     store(&mut code, 24, lo);
     store(&mut code, 28, hi);
     code.ins("NOP", VDst::None, &[], &[]);
-    code.last_mut().expect("just emitted").flow = "end";
+    code.last_mut().expect("just emitted").flow = crate::compile::vcode::Flow::End;
     let labels = code.labels;
     let uniforms = code.consts.clone();
     assert!(uniforms.len() <= 256, "{} uniform words", uniforms.len());
     let alloc = regalloc::allocate(code);
     let stride = (RECORD + 4 * alloc.spill_slots).next_multiple_of(16) as usize;
-    let fin = finish::finish(alloc.items, labels, RECORD, None).expect("encodes");
+    let fin = finish::finish(alloc, labels, RECORD, None).expect("encodes");
     let shader = Shader::from_words(&fin.words).expect("the simulator loads it");
     Kernel {
         shader,
@@ -477,9 +477,14 @@ fn dead_sequences_are_removed_whole() {
     store(&mut code, 24, kept);
     code.ins("NOP", VDst::None, &[], &[]);
     let alloc = regalloc::allocate(code);
-    let n = alloc
-        .items
+    // The instructions kept: the prologue's and the body's not gone.
+    let body = alloc
+        .body
         .iter()
+        .zip(&alloc.gone)
+        .filter(|&(_, &gone)| !gone);
+    let n = (alloc.prologue.iter())
+        .chain(body.map(|(it, _)| it))
         .filter(|it| matches!(it, super::super::vcode::Item::Ins(_)))
         .count();
     assert_eq!(n, 3, "LOAD, STORE, NOP");

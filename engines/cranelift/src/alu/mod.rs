@@ -19,7 +19,8 @@
 //! * **Per-lane scalar** (extractlane → scalar op → insertlane): SHL/USHR/ISHR, UBFE/IBFE/BFI
 //!   (x86-64 vector shifts take one count for all lanes), IDIV/MOD/UDIV/UMOD (no vector
 //!   division; divisors are made safe first, so nothing traps).
-//! * **Libcalls, per lane**: EX2, LG2, POW, SIN, COS, EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
+//! * **Libcalls, one per quad** (all four lanes through a stack slot): EX2, LG2, POW, SIN, COS,
+//!   EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
 //!   Cranelift itself calls `fmaf` (FMA without the FMA extension) and `floorf`/`ceilf`/
 //!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`libcall_defs`] provides them too.
 //!

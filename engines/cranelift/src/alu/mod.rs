@@ -15,8 +15,8 @@
 //!   PK2US/PK4B/PK4UB (bit tricks, exact binary64 products), integer add/mul/min/max/compare/
 //!   logic, INEG/IABS/ISSG/UCMP, IMUL_HI/UMUL_HI (widening `i64x2` multiplies), BREV/POPC
 //!   (shift-and-mask tricks), LSB/UMSB/IMSB (exponent of an exact int → float conversion),
-//!   EXP.x/y, LOG.x/y, LIT.x/y/w.
-//! * **Per-lane scalar** (extractlane → scalar op → insertlane): SHL/USHR/ISHR, UBFE/IBFE/BFI
+//!   EXP.x/y, LOG.x/y, LIT.x/y/w, SHL and BFI (multiplications by `2^count`).
+//! * **Per-lane scalar** (extractlane → scalar op → insertlane): USHR/ISHR, UBFE/IBFE
 //!   (x86-64 vector shifts take one count for all lanes), IDIV/MOD/UDIV/UMOD (no vector
 //!   division; divisors are made safe first, so nothing traps).
 //! * **Libcalls, one per quad** (all four lanes through a stack slot): EX2, LG2, POW, SIN, COS,

@@ -18,7 +18,8 @@
 //! * DDX/DDY: lane shuffles within the quad (fine: own row / column; coarse: top row /
 //!   left column).
 //!
-//! Blocks no lane enters are skipped (a branch on `vany_true`).
+//! Blocks no lane enters are skipped (a branch on `vany_true`), except short IF / ELSE parts
+//! of ALU instructions, which run under their (possibly empty) mask without a branch.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
@@ -32,6 +33,10 @@ use shaderdiff_model::{Opcode, OutputMode as IrOutputMode};
 use super::{Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};
 use crate::faults::{self, Fault};
+
+/// Longest IF or ELSE part of ALU instructions lowered without a branch around it
+/// ([`Lowerer::branch_part`]): longer ones are still skipped when no lane enters them.
+const STRAIGHT_MAX: usize = 16;
 
 /// What a statement sequence did at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,19 +225,9 @@ impl Lowerer<'_, '_> {
         let other = self.new_mask_var(other);
         self.set_exec(taken);
         self.frames.push(Frame::If { other });
-        let then_blk = self.b.create_block();
-        let join = self.b.create_block();
-        let any = self.any(taken);
-        self.b.ins().brif(any, then_blk, &[], join, &[]);
-        self.b.switch_to_block(then_blk);
-        self.b.seal_block(then_blk);
         self.full = false;
         self.exec_zero = false;
-        self.nested(i + 1, els.unwrap_or(endif))?;
-        self.flush();
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
+        self.branch_part(taken, i + 1, els.unwrap_or(endif))?;
         if let Some(e) = els {
             self.count_lowered(e)?;
             self.count_control();
@@ -240,19 +235,9 @@ impl Lowerer<'_, '_> {
             let oth = self.b.use_var(other);
             self.set_exec(oth);
             self.b.def_var(other, cur);
-            let else_blk = self.b.create_block();
-            let join2 = self.b.create_block();
-            let any = self.any(oth);
-            self.b.ins().brif(any, else_blk, &[], join2, &[]);
-            self.b.switch_to_block(else_blk);
-            self.b.seal_block(else_blk);
             self.exec_zero = false;
             self.full = false;
-            self.nested(e + 1, endif)?;
-            self.flush();
-            self.b.ins().jump(join2, &[]);
-            self.b.switch_to_block(join2);
-            self.b.seal_block(join2);
+            self.branch_part(oth, e + 1, endif)?;
         }
         self.count_lowered(endif)?;
         self.count_control();
@@ -265,6 +250,44 @@ impl Lowerer<'_, '_> {
         self.full = full_before && !self.env.an.range_loses(i, endif + 1);
         self.exec_zero = false;
         Ok(())
+    }
+
+    /// Lowers the IF or ELSE part `start..end` under the execution mask `exec` (already
+    /// set). A part of at most [`STRAIGHT_MAX`] instructions that are all NOP or ALU opcodes
+    /// runs in the current block: with no lane in `exec` its stores keep every register
+    /// (masked stores) and its steps add nothing (counted under the mask), exactly as if
+    /// it were skipped, and it costs no blocks (each of which the single-pass register
+    /// allocator enters and leaves with every live value in memory). Any other part is
+    /// skipped when no lane enters it (a branch on `vany_true`).
+    fn branch_part(&mut self, exec: Value, start: usize, end: usize) -> Result<(), LowerError> {
+        if self.straight(start, end) {
+            self.nested(start, end)?;
+            self.flush();
+            return Ok(());
+        }
+        let part = self.b.create_block();
+        let join = self.b.create_block();
+        let any = self.any(exec);
+        self.b.ins().brif(any, part, &[], join, &[]);
+        self.b.switch_to_block(part);
+        self.b.seal_block(part);
+        self.nested(start, end)?;
+        self.flush();
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        Ok(())
+    }
+
+    /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP or ALU opcodes
+    /// (`alu::is_supported`: register reads and writes only, no control flow, calls, kills,
+    /// memory, textures, emits or cross-lane reads).
+    fn straight(&self, start: usize, end: usize) -> bool {
+        let insns = &self.env.program.instructions[start..end];
+        insns.len() <= STRAIGHT_MAX
+            && insns
+                .iter()
+                .all(|insn| insn.opcode == Opcode::NOP || alu::is_supported(insn.opcode))
     }
 
     fn lower_loop(&mut self, i: usize, endloop: usize) -> Result<(), LowerError> {

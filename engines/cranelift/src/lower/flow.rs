@@ -253,10 +253,11 @@ impl Lowerer<'_, '_> {
     }
 
     /// Lowers the IF or ELSE part `start..end` under the execution mask `exec` (already
-    /// set). A part of at most [`STRAIGHT_MAX`] instructions that are all NOP or ALU opcodes
-    /// runs in the current block: with no lane in `exec` its stores keep every register
-    /// (masked stores) and its steps add nothing (counted under the mask), exactly as if
-    /// it were skipped, and it costs no blocks (each of which the single-pass register
+    /// set). A part of at most [`STRAIGHT_MAX`] instructions that only compute under the
+    /// mask ([`Self::straight`]) runs in the current block: with no lane in `exec` its
+    /// stores keep every register (masked stores), its steps add nothing (counted under
+    /// the mask) and the masks it changes (nested IFs, BRK, CONT) gain no lane, exactly as
+    /// if it were skipped, and it costs no blocks (each of which the single-pass register
     /// allocator enters and leaves with every live value in memory). Any other part is
     /// skipped when no lane enters it (a branch on `vany_true`).
     fn branch_part(&mut self, exec: Value, start: usize, end: usize) -> Result<(), LowerError> {
@@ -279,15 +280,19 @@ impl Lowerer<'_, '_> {
         Ok(())
     }
 
-    /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP or ALU opcodes
-    /// (`alu::is_supported`: register reads and writes only, no control flow, calls, kills,
-    /// memory, textures, emits or cross-lane reads).
+    /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
+    /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF, BRK and
+    /// CONT: no loops, switches, calls, kills, memory, textures, emits or cross-lane
+    /// reads. Each of those computes under the execution mask and changes only registers
+    /// and masks.
     fn straight(&self, start: usize, end: usize) -> bool {
+        use Opcode::*;
         let insns = &self.env.program.instructions[start..end];
         insns.len() <= STRAIGHT_MAX
-            && insns
-                .iter()
-                .all(|insn| insn.opcode == Opcode::NOP || alu::is_supported(insn.opcode))
+            && insns.iter().all(|insn| {
+                matches!(insn.opcode, NOP | IF | UIF | ELSE | ENDIF | BRK | CONT)
+                    || alu::is_supported(insn.opcode)
+            })
     }
 
     fn lower_loop(&mut self, i: usize, endloop: usize) -> Result<(), LowerError> {

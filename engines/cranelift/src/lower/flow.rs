@@ -256,7 +256,8 @@ impl Lowerer<'_, '_> {
     /// set). A part of at most [`STRAIGHT_MAX`] instructions that only compute under the
     /// mask ([`Self::straight`]) runs in the current block: with no lane in `exec` its
     /// stores keep every register (masked stores), its steps add nothing (counted under
-    /// the mask) and the masks it changes (nested IFs, BRK, CONT) gain no lane, exactly as
+    /// the mask) and the masks it changes (nested IFs and SWITCHes, BRK, CONT) gain no
+    /// lane, exactly as
     /// if it were skipped, and it costs no blocks (each of which the single-pass register
     /// allocator enters and leaves with every live value in memory). Any other part is
     /// skipped when no lane enters it (a branch on `vany_true`).
@@ -281,17 +282,28 @@ impl Lowerer<'_, '_> {
     }
 
     /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
-    /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF, BRK and
-    /// CONT: no loops, switches, calls, kills, memory, textures, emits or cross-lane
-    /// reads. Each of those computes under the execution mask and changes only registers
-    /// and masks.
+    /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF,
+    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BRK and CONT: no loops, calls, kills, memory,
+    /// textures, emits or cross-lane reads. Each of those computes under the execution
+    /// mask and changes only registers and masks.
     fn straight(&self, start: usize, end: usize) -> bool {
         use Opcode::*;
         let insns = &self.env.program.instructions[start..end];
         insns.len() <= STRAIGHT_MAX
             && insns.iter().all(|insn| {
-                matches!(insn.opcode, NOP | IF | UIF | ELSE | ENDIF | BRK | CONT)
-                    || alu::is_supported(insn.opcode)
+                matches!(
+                    insn.opcode,
+                    NOP | IF
+                        | UIF
+                        | ELSE
+                        | ENDIF
+                        | SWITCH
+                        | CASE
+                        | DEFAULT
+                        | ENDSWITCH
+                        | BRK
+                        | CONT
+                ) || alu::is_supported(insn.opcode)
             })
     }
 
@@ -376,12 +388,19 @@ impl Lowerer<'_, '_> {
         let brk = self.new_mask_var(zero);
         let started = self.new_mask_var(zero);
         self.set_exec(zero);
-        let body = self.b.create_block();
-        let exit = self.b.create_block();
-        let enter = self.any(saved);
-        self.b.ins().brif(enter, body, &[], exit, &[]);
-        self.b.switch_to_block(body);
-        self.b.seal_block(body);
+        // A body that only computes under the mask runs without a branch (as the parts of
+        // `branch_part`): with no lane in `saved` no label takes a lane.
+        let exit = if self.straight(i + 1, endswitch) {
+            None
+        } else {
+            let body = self.b.create_block();
+            let exit = self.b.create_block();
+            let enter = self.any(saved);
+            self.b.ins().brif(enter, body, &[], exit, &[]);
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+            Some(exit)
+        };
         self.frames.push(Frame::Switch {
             brk,
             started,
@@ -400,9 +419,11 @@ impl Lowerer<'_, '_> {
         let back = self.b.ins().bor(b, unmatched);
         let exec = self.b.ins().bor(exec, back);
         self.set_exec(exec);
-        self.b.ins().jump(exit, &[]);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
+        if let Some(exit) = exit {
+            self.b.ins().jump(exit, &[]);
+            self.b.switch_to_block(exit);
+            self.b.seal_block(exit);
+        }
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endswitch + 1);

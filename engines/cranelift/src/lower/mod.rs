@@ -352,14 +352,18 @@ pub(crate) fn build(
 fn columns(b: &mut FunctionBuilder, env: &Env, inputs: Value, q: Value) -> HashMap<usize, Value> {
     let mut out = HashMap::new();
     let staged = env.plan.staged.iter();
-    let bindings: BTreeSet<usize> = staged.filter_map(|&(s, f)| env.plan.input_binding(s, f)).collect();
+    let bindings: BTreeSet<usize> = staged
+        .filter_map(|&(s, f)| env.plan.input_binding(s, f))
+        .collect();
     if bindings.is_empty() {
         return out;
     }
     let off = b.ins().ishl_imm_u(q, 6);
     for k in bindings {
         let at = (k * std::mem::size_of::<Binding>() + offset_of!(Binding, ptr)) as i32;
-        let ptr = b.ins().load(I64, MemFlagsData::trusted().with_readonly(), inputs, at);
+        let ptr = b
+            .ins()
+            .load(I64, MemFlagsData::trusted().with_readonly(), inputs, at);
         out.insert(k, b.ins().iadd(ptr, off));
     }
     out

@@ -75,7 +75,10 @@ impl Lowerer<'_, '_> {
             } else if sp.in_memory {
                 Place::Mem(sp.base + f * REG_BYTES)
             } else if env.plan.staged.contains(&(s, f)) {
-                let col = env.plan.input_binding(s, f).and_then(|k| self.columns.get(&k));
+                let col = env
+                    .plan
+                    .input_binding(s, f)
+                    .and_then(|k| self.columns.get(&k));
                 Place::Column(col.copied())
             } else {
                 Place::Var(s, f)

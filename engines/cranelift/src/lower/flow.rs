@@ -36,7 +36,7 @@ use crate::faults::{self, Fault};
 
 /// Longest IF or ELSE part of ALU instructions lowered without a branch around it
 /// ([`Lowerer::branch_part`]): longer ones are still skipped when no lane enters them.
-const STRAIGHT_MAX: usize = 16;
+const STRAIGHT_MAX: usize = 64;
 
 /// What a statement sequence did at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,6 +26,7 @@
 //! end of the quad; increments between two checks are bounded by the lowered program size,
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
+mod dce;
 mod dedupe;
 mod flow;
 mod interp;
@@ -344,6 +345,7 @@ pub(crate) fn build(
     };
     l.b.finalize(frontend);
     dedupe::run(func);
+    dce::run(func);
     Ok(lowered)
 }
 

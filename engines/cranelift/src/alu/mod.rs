@@ -81,6 +81,14 @@ pub fn gives_f32_results(op: Opcode) -> bool {
     matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
 }
 
+/// Whether [`lower`] reads only channel 0 of each source of `op` (the replicate opcodes of
+/// one scalar argument: RCP RSQ SQRT EX2 LG2 SIN COS POW; tgsi.rst "Core ISA"), so that the
+/// caller need fetch no other channel.
+pub fn reads_x_only(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, RCP | RSQ | SQRT | EX2 | LG2 | SIN | COS | POW)
+}
+
 /// Whether [`lower`] implements `op`: exactly the opcodes the reference interpreter's ALU
 /// evaluates (`shaderdiff_model::check::alu::is_alu`).
 #[rustfmt::skip]

@@ -44,7 +44,7 @@ pub(super) fn run(func: &mut Function) -> usize {
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
             for arg in func.dfg.inst_args(inst) {
-                uses[func.dfg.resolve_aliases(*arg).index()] += 1;
+                uses[arg.index()] += 1;
             }
             if func.dfg.insts[inst].opcode().is_branch() {
                 for arg in func
@@ -52,10 +52,18 @@ pub(super) fn run(func: &mut Function) -> usize {
                     .inst_values(inst)
                     .skip(func.dfg.inst_args(inst).len())
                 {
-                    uses[func.dfg.resolve_aliases(arg).index()] += 1;
+                    uses[arg.index()] += 1;
                 }
             }
             work.push(inst);
+        }
+    }
+    // The uses of an alias are uses of the value it stands for (aliases are few; resolving
+    // every operand instead costs a call each).
+    for i in 0..uses.len() {
+        let v = Value::new(i);
+        if uses[i] != 0 && func.dfg.value_is_alias(v) {
+            uses[func.dfg.resolve_aliases(v).index()] += uses[i];
         }
     }
     // Later instructions first, so that a dead chain goes in one sweep; the work list

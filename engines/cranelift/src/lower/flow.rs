@@ -638,6 +638,8 @@ impl Lowerer<'_, '_> {
         }
         let chans = if info.output_mode == IrOutputMode::Componentwise && !alu::is_wide(op) {
             wm
+        } else if alu::reads_x_only(op) {
+            0x1
         } else {
             0xF
         };

@@ -344,8 +344,8 @@ pub(crate) fn build(
         },
     };
     l.b.finalize(frontend);
-    dedupe::run(func);
     dce::run(func);
+    dedupe::run(func);
     Ok(lowered)
 }
 

@@ -283,9 +283,10 @@ impl Lowerer<'_, '_> {
 
     /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
     /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF,
-    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BRK and CONT: no loops, calls, kills, memory,
-    /// textures, emits or cross-lane reads. Each of those computes under the execution
-    /// mask and changes only registers and masks.
+    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BGNLOOP/ENDLOOP, BRK and CONT: no calls, kills,
+    /// memory, textures, emits or cross-lane reads. Each of those computes under the
+    /// execution mask and changes only registers and masks (a loop run with an empty mask
+    /// leaves after one pass).
     fn straight(&self, start: usize, end: usize) -> bool {
         use Opcode::*;
         let insns = &self.env.program.instructions[start..end];
@@ -301,6 +302,8 @@ impl Lowerer<'_, '_> {
                         | CASE
                         | DEFAULT
                         | ENDSWITCH
+                        | BGNLOOP
+                        | ENDLOOP
                         | BRK
                         | CONT
                 ) || alu::is_supported(insn.opcode)
@@ -315,10 +318,18 @@ impl Lowerer<'_, '_> {
         let brk = self.new_mask_var(zero);
         let cont = self.new_mask_var(zero);
         let header = self.b.create_block();
-        let exit = self.b.create_block();
-        let exec = self.use_exec();
-        let any = self.any(exec);
-        self.b.ins().brif(any, header, &[], exit, &[]);
+        // A body that only computes under the mask is entered without a test: with no lane
+        // in `exec` it runs once with an empty mask and leaves (nothing to repeat).
+        let exit = if self.straight(i + 1, endloop) {
+            self.b.ins().jump(header, &[]);
+            None
+        } else {
+            let exit = self.b.create_block();
+            let exec = self.use_exec();
+            let any = self.any(exec);
+            self.b.ins().brif(any, header, &[], exit, &[]);
+            Some(exit)
+        };
         self.b.switch_to_block(header);
         self.frames.push(Frame::Loop { brk, cont });
         self.full = false;
@@ -345,9 +356,11 @@ impl Lowerer<'_, '_> {
         self.b.seal_block(leave);
         let out = self.b.use_var(brk);
         self.set_exec(out);
-        self.b.ins().jump(exit, &[]);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
+        if let Some(exit) = exit {
+            self.b.ins().jump(exit, &[]);
+            self.b.switch_to_block(exit);
+            self.b.seal_block(exit);
+        }
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endloop + 1);

@@ -283,10 +283,11 @@ impl Lowerer<'_, '_> {
 
     /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
     /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF,
-    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BGNLOOP/ENDLOOP, BRK and CONT: no calls, kills,
-    /// memory, textures, emits or cross-lane reads. Each of those computes under the
-    /// execution mask and changes only registers and masks (a loop run with an empty mask
-    /// leaves after one pass).
+    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BGNLOOP/ENDLOOP, BRK, CONT, RET and END (inside a
+    /// construct: they only end lanes), KILL/KILP/KILL_IF/KIL and DEMOTE: no calls, memory,
+    /// textures, emits or cross-lane reads. Each of those computes under the execution
+    /// mask and changes only registers and masks (a loop run with an empty mask leaves
+    /// after one pass).
     fn straight(&self, start: usize, end: usize) -> bool {
         use Opcode::*;
         let insns = &self.env.program.instructions[start..end];
@@ -306,6 +307,13 @@ impl Lowerer<'_, '_> {
                         | ENDLOOP
                         | BRK
                         | CONT
+                        | RET
+                        | END
+                        | KILL
+                        | KILP
+                        | KILL_IF
+                        | KIL
+                        | DEMOTE
                 ) || alu::is_supported(insn.opcode)
             })
     }
@@ -490,13 +498,19 @@ impl Lowerer<'_, '_> {
         let full_before = self.full;
         let zero = self.ci(0);
         let ret = self.new_mask_var(zero);
-        let body = self.b.create_block();
-        let after = self.b.create_block();
-        let exec = self.use_exec();
-        let any = self.any(exec);
-        self.b.ins().brif(any, body, &[], after, &[]);
-        self.b.switch_to_block(body);
-        self.b.seal_block(body);
+        // A body that only computes under the mask runs without a branch (`branch_part`).
+        let after = if self.straight(target + 1, endsub) {
+            None
+        } else {
+            let body = self.b.create_block();
+            let after = self.b.create_block();
+            let exec = self.use_exec();
+            let any = self.any(exec);
+            self.b.ins().brif(any, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+            Some(after)
+        };
         self.frames.push(Frame::Call { ret });
         self.call_depth += 1;
         self.exec_zero = false;
@@ -507,9 +521,11 @@ impl Lowerer<'_, '_> {
         let r = self.b.use_var(ret);
         let exec = self.b.ins().bor(exec, r);
         self.set_exec(exec);
-        self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(after);
-        self.b.seal_block(after);
+        if let Some(after) = after {
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            self.b.seal_block(after);
+        }
         self.frames.pop();
         self.call_depth -= 1;
         self.nesting -= 1;

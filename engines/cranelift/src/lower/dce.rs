@@ -97,3 +97,47 @@ pub(super) fn run(func: &mut Function) -> usize {
     }
     removed
 }
+
+#[cfg(test)]
+mod tests {
+    use cranelift_codegen::ir::types::I64;
+    use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlagsData};
+    use cranelift_codegen::settings;
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+    /// A dead chain and a dead `notrap` load go; a dead load that may trap and everything
+    /// the returned value needs stay.
+    #[test]
+    fn removes_dead_chains_and_notrap_loads_only() {
+        let mut func = Function::new();
+        func.signature.params.push(AbiParam::new(I64));
+        func.signature.returns.push(AbiParam::new(I64));
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fbc);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let p = b.block_params(entry)[0];
+        let five = b.ins().iconst(I64, 5);
+        b.ins().iadd(p, five);
+        b.ins().load(I64, MemFlagsData::new().with_notrap(), p, 0);
+        b.ins().load(I64, MemFlagsData::new(), p, 8);
+        let one = b.ins().iconst(I64, 1);
+        let live = b.ins().iadd(p, one);
+        b.ins().return_(&[live]);
+        let isa = cranelift_native::builder()
+            .expect("host supported")
+            .finish(settings::Flags::new(settings::builder()))
+            .expect("host target");
+        b.finalize(isa.frontend_config());
+        let count = |f: &Function| f.layout.block_insts(entry).count();
+        assert_eq!(count(&func), 7);
+        assert_eq!(super::run(&mut func), 3);
+        assert_eq!(count(&func), 4);
+        let text = func.display().to_string();
+        assert!(text.contains("load.i64 v0+8"), "{text}");
+        assert!(!text.contains("notrap"), "{text}");
+        assert!(text.contains("return"), "{text}");
+    }
+}

@@ -172,6 +172,25 @@ extern "C" fn nearbyintf(x: f32) -> f32 {
     libm::rintf(x)
 }
 
+/// Whether `name` is one of Cranelift's own libcalls (`fma` ... `nearbyintf`, see the module
+/// docs): registered as a JIT symbol, never called by generated code explicitly, so a
+/// function need not declare it.
+pub fn is_cranelift_own(name: &str) -> bool {
+    matches!(
+        name,
+        "fma"
+            | "ceil"
+            | "floor"
+            | "trunc"
+            | "nearbyint"
+            | "fmaf"
+            | "ceilf"
+            | "floorf"
+            | "truncf"
+            | "nearbyintf"
+    )
+}
+
 const F1: &[Type] = &[F32];
 const D1: &[Type] = &[F64];
 const D3: &[Type] = &[F64, F64, F64];

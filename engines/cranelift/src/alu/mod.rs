@@ -39,7 +39,7 @@ mod simd;
 mod special;
 mod wide;
 
-pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
+pub use libcalls::{is_cranelift_own, libcall_defs, LibcallDef, Libcalls};
 pub(crate) use simd::cast;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};

@@ -202,9 +202,10 @@ fn needs_libcalls(program: &Program) -> bool {
     })
 }
 
-/// Declares every ALU libcall as an import of the module and in `ctx`'s function, when the
-/// program has an opcode that calls one. (Cranelift's own libcalls, such as `fmaf`, are
-/// resolved through the JIT's symbol table and need no declaration.)
+/// Declares every Rust function generated code calls explicitly as an import of the module
+/// and in `ctx`'s function, when the program has an opcode that calls one. (Cranelift's own
+/// libcalls, such as `fmaf`, are resolved through the JIT's symbol table and are not
+/// declared: `alu::is_cranelift_own`.)
 fn declare_libcalls(
     module: &mut JITModule,
     ctx: &mut Context,
@@ -214,7 +215,10 @@ fn declare_libcalls(
     if !needs_libcalls(program) {
         return Ok(lc);
     }
-    for d in all_libcalls() {
+    for d in all_libcalls()
+        .into_iter()
+        .filter(|d| !alu::is_cranelift_own(d.name))
+    {
         let mut sig = module.make_signature();
         sig.params
             .extend(d.params.iter().map(|&t| AbiParam::new(t)));

@@ -62,10 +62,11 @@ pub(crate) struct Plan {
     pub scratch_bytes: u32,
     /// Byte offset of the dummy register in the scratch buffer.
     pub dummy: u32,
-    /// Per-invocation input registers the program reads directly and never writes, kept
-    /// in the scratch buffer (loaded once per quad, read with one vector load per use, so
-    /// they hold no register for the whole program): (space, flat) → byte offset.
-    pub staged: BTreeMap<(usize, u32), u32>,
+    /// Per-invocation input registers the program reads directly and never writes: read
+    /// straight from their input columns with one vector load per use (the column pointer
+    /// is computed once per quad), so they hold no vector register for the whole program
+    /// and are never copied. (space, flat).
+    pub staged: BTreeSet<(usize, u32)>,
     /// Declared-tables of spaces with holes.
     pub tables: Vec<u8>,
     /// The stage is FRAG (killed flags are reported).
@@ -127,7 +128,7 @@ impl Plan {
                 table,
             });
         }
-        // Read-only inputs named directly: staged in the scratch buffer.
+        // Read-only inputs named directly: read from their input columns.
         let direct = |reg: &Register| -> Option<(usize, u32)> {
             let sp = shape.space_of(reg.file, reg.dimension.is_some())?;
             let dim = reg.dimension.map_or(0, |d| i64::from(d.value));
@@ -162,15 +163,14 @@ impl Plan {
                 read.extend(direct(&Register::new(a.file, a.index)));
             }
         }
-        let mut staged = BTreeMap::new();
+        let mut staged = BTreeSet::new();
         for (i, s) in shape.spaces().iter().enumerate() {
             if !matches!(s.file, File::Input | File::SystemValue) || indirect.contains(&i) {
                 continue;
             }
             for &(sp, f) in read.range((i, 0)..(i.saturating_add(1), 0)) {
                 if !written.contains(&(sp, f)) {
-                    staged.insert((sp, f), scratch);
-                    scratch = scratch.saturating_add(REG_BYTES);
+                    staged.insert((sp, f));
                 }
             }
         }

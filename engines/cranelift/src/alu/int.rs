@@ -4,12 +4,13 @@
 //!
 //! SIMD: add/mul/compare/min/max/logic, IMUL_HI/UMUL_HI (64-bit widening multiplies), BREV and
 //! POPC (bit tricks with immediate shifts), LSB/UMSB/IMSB (exponent of an exact int → float
-//! conversion). Per-lane scalar (x86-64 has no vector shift with per-lane counts before AVX2
-//! and Cranelift 0.135 exposes none, nor vector division): SHL, USHR, ISHR, UBFE, IBFE, BFI,
-//! IDIV, MOD, UDIV, UMOD.
+//! conversion), SHL and BFI (a left shift by a per-lane count is a multiplication by
+//! [`pow2`]). Per-lane scalar (x86-64 has no vector shift with per-lane counts before AVX2
+//! and Cranelift 0.135 exposes none, nor vector division): USHR, ISHR, UBFE, IBFE, IDIV, MOD,
+//! UDIV, UMOD.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{F32X4, I32, I32X4};
+use cranelift_codegen::ir::types::{F32X4, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 use super::simd::{and_const, cast, ci, eq_const, high_words, icmp, iv, per_lane, sel, Fb};
@@ -124,11 +125,29 @@ pub(super) enum Shift {
     RightArith,
 }
 
+/// `2^k` per lane (`i32x4`) for counts `k` already masked to 0..=31, exactly (2^31 as
+/// `0x8000_0000`): the binary32 `2^k` made from its exponent field `k + 127`, converted to
+/// an integer. The conversion saturates 2^31 to `0x7fff_ffff`; subtracting that lane's
+/// all-ones mask (-1) of `k == 31` adds the missing one.
+fn pow2(b: &mut Fb, k: Value) -> Value {
+    let bias = ci(b, 127);
+    let e = b.ins().iadd(k, bias);
+    let e = b.ins().ishl_imm_u(e, 23);
+    let f = cast(b, F32X4, e);
+    let p = b.ins().fcvt_to_sint_sat(I32X4, f);
+    let top = eq_const(b, k, 31);
+    b.ins().isub(p, top)
+}
+
 /// SHL/USHR/ISHR: per-lane shift by `y & 31` (tgsi.rst: "The shift count is masked with
-/// 0x1f").
+/// 0x1f"). SHL is `x * 2^(y & 31)` modulo 2^32 (SIMD); the right shifts run per lane.
 pub(super) fn shift(b: &mut Fb, x: Value, y: Value, kind: Shift) -> Value {
     let n = and_const(b, y, 31);
     let x = iv(b, x);
+    if let Shift::Left = kind {
+        let p = pow2(b, n);
+        return b.ins().imul(x, p);
+    }
     per_lane(b, [x, n], |b, [v, n]| match kind {
         Shift::Left => b.ins().ishl(v, n),
         Shift::RightLogical => b.ins().ushr(v, n),
@@ -165,23 +184,23 @@ pub(super) fn bfe(b: &mut Fb, value: Value, offset: Value, bits: Value, signed: 
 }
 
 /// BFI: `mask = ((1 << bits) - 1) << offset` (all ones for bits = 32) and
-/// `((insert << offset) & mask) | (base & ~mask)`. Undefined fields (as for [`bfe`]) get some
-/// value of the same formula.
+/// `((insert << offset) & mask) | (base & ~mask)`, with both shift counts taken modulo 32
+/// (as a scalar shift does). Undefined fields (as for [`bfe`]) get some value of the same
+/// formula. SIMD: the shifts are multiplications by [`pow2`], the merge one bit select.
 pub(super) fn bfi(b: &mut Fb, base: Value, insert: Value, offset: Value, bits: Value) -> Value {
-    let (base, ins, o, n) = (iv(b, base), iv(b, insert), iv(b, offset), iv(b, bits));
-    per_lane(b, [base, ins, o, n], |b, [base, ins, o, n]| {
-        let one = b.ins().iconst(I32, 1);
-        let p = b.ins().ishl(one, n);
-        let low = b.ins().iadd_imm_s(p, -1);
-        let all = b.ins().iconst(I32, -1);
-        let full = b.ins().icmp_imm_s(IntCC::Equal, n, 32);
-        let low = b.ins().select(full, all, low);
-        let mask = b.ins().ishl(low, o);
-        let put = b.ins().ishl(ins, o);
-        let put = b.ins().band(put, mask);
-        let keep = b.ins().band_not(base, mask);
-        b.ins().bor(put, keep)
-    })
+    let (base, ins) = (iv(b, base), iv(b, insert));
+    let o = and_const(b, offset, 31);
+    let n = and_const(b, bits, 31);
+    let po = pow2(b, o);
+    let pn = pow2(b, n);
+    let ones = ci(b, u32::MAX);
+    let low = b.ins().iadd(pn, ones);
+    // bits = 32: the mask's lanes are all ones (`full` is -1 there).
+    let full = eq_const(b, bits, 32);
+    let low = b.ins().bor(low, full);
+    let mask = b.ins().imul(low, po);
+    let put = b.ins().imul(ins, po);
+    b.ins().bitselect(mask, put, base)
 }
 
 /// BREV: bit reversal by swapping halves, bytes, nibbles, pairs and bits (immediate shifts).

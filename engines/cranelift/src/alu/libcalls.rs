@@ -3,7 +3,11 @@
 //!
 //! Two kinds of entries:
 //! * **Transcendentals** (`shaderdiff_ex2`, `_lg2`, `_sin`, `_cos`, `_pow`), called explicitly by
-//!   [`super::lower`] once per lane. Each evaluates the same pure-Rust `libm` function as the
+//!   [`super::lower`] once per instruction (or channel) for all four lanes of a quad: the
+//!   generated code stores the operand vectors to a stack slot and passes its address, and the
+//!   helper overwrites the first vector with the results (one call instead of four, and one
+//!   call's worth of spilled vector registers instead of four). On every lane each evaluates
+//!   the same pure-Rust `libm` function as the
 //!   reference interpreter (tgsi.rst "Core ISA" EX2/LG2/POW/SIN/COS), in binary64 on the
 //!   binary32 argument, and rounds the result once to binary32. Error bound: `libm`'s binary64
 //!   functions are within 1 binary64 ulp, so the result is within 0.5 ulp + 2⁻²⁹ ulp of the
@@ -19,7 +23,7 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::types::{F32, F64, I32};
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
 use cranelift_codegen::ir::{FuncRef, Type};
 
 /// One Rust function generated code may call.
@@ -49,7 +53,8 @@ pub struct Libcalls {
     pub refs: HashMap<&'static str, FuncRef>,
 }
 
-/// EX2 helper: `2^x` (libm `exp2` in binary64, rounded once).
+/// EX2 helper: `2^x` (libm `exp2` in binary64, rounded once), four lanes at the address it
+/// is given (`(p: i64)`, results in place).
 pub(super) const EX2: &str = "shaderdiff_ex2";
 /// LG2 helper: `log2(x)` (libm `log2` in binary64, rounded once).
 pub(super) const LG2: &str = "shaderdiff_lg2";
@@ -57,27 +62,54 @@ pub(super) const LG2: &str = "shaderdiff_lg2";
 pub(super) const SIN: &str = "shaderdiff_sin";
 /// COS helper (libm `cos` in binary64, rounded once).
 pub(super) const COS: &str = "shaderdiff_cos";
-/// POW helper: `x^y` with C99 special cases (libm `pow` in binary64, rounded once).
+/// POW helper: `x^y` with C99 special cases (libm `pow` in binary64, rounded once), four
+/// lanes: `x` at `p`, `y` at `p + 16`, results in place of `x`.
 pub(super) const POW: &str = "shaderdiff_pow";
 
-extern "C" fn shaderdiff_ex2(x: f32) -> f32 {
-    libm::exp2(f64::from(x)) as f32
+/// Replaces each of the four binary32 lanes at `p` by `f(lane)`.
+///
+/// # Safety
+/// `p` points at 16 writable bytes, aligned to 4 (a stack slot of the generated code).
+unsafe fn map4(p: *mut f32, f: impl Fn(f64) -> f64) {
+    // SAFETY: the caller's contract.
+    let lanes = unsafe { &mut *p.cast::<[f32; 4]>() };
+    for x in lanes.iter_mut() {
+        *x = f(f64::from(*x)) as f32;
+    }
 }
 
-extern "C" fn shaderdiff_lg2(x: f32) -> f32 {
-    libm::log2(f64::from(x)) as f32
+/// EX2 on four lanes in place: `p[l] = exp2(p[l])`.
+unsafe extern "C" fn shaderdiff_ex2(p: *mut f32) {
+    // SAFETY: generated code passes a 16-byte stack slot (`special::call_lanes`).
+    unsafe { map4(p, libm::exp2) }
 }
 
-extern "C" fn shaderdiff_sin(x: f32) -> f32 {
-    libm::sin(f64::from(x)) as f32
+/// LG2 on four lanes in place: `p[l] = log2(p[l])`.
+unsafe extern "C" fn shaderdiff_lg2(p: *mut f32) {
+    // SAFETY: as for `shaderdiff_ex2`.
+    unsafe { map4(p, libm::log2) }
 }
 
-extern "C" fn shaderdiff_cos(x: f32) -> f32 {
-    libm::cos(f64::from(x)) as f32
+/// SIN on four lanes in place.
+unsafe extern "C" fn shaderdiff_sin(p: *mut f32) {
+    // SAFETY: as for `shaderdiff_ex2`.
+    unsafe { map4(p, libm::sin) }
 }
 
-extern "C" fn shaderdiff_pow(x: f32, y: f32) -> f32 {
-    libm::pow(f64::from(x), f64::from(y)) as f32
+/// COS on four lanes in place.
+unsafe extern "C" fn shaderdiff_cos(p: *mut f32) {
+    // SAFETY: as for `shaderdiff_ex2`.
+    unsafe { map4(p, libm::cos) }
+}
+
+/// POW on four lanes: `p[0..4]` are the bases, `p[4..8]` the exponents; the results
+/// replace the bases.
+unsafe extern "C" fn shaderdiff_pow(p: *mut f32) {
+    // SAFETY: generated code passes a 32-byte stack slot aligned to 4.
+    let v = unsafe { &mut *p.cast::<[f32; 8]>() };
+    for l in 0..4 {
+        v[l] = libm::pow(f64::from(v[l]), f64::from(v[l + 4])) as f32;
+    }
 }
 
 /// DLDEXP helper (`alu/wide.rs`): `x * 2^n` rounded once. The scaling is split into exact
@@ -140,10 +172,28 @@ extern "C" fn nearbyintf(x: f32) -> f32 {
     libm::rintf(x)
 }
 
+/// Whether `name` is one of Cranelift's own libcalls (`fma` ... `nearbyintf`, see the module
+/// docs): registered as a JIT symbol, never called by generated code explicitly, so a
+/// function need not declare it.
+pub fn is_cranelift_own(name: &str) -> bool {
+    matches!(
+        name,
+        "fma"
+            | "ceil"
+            | "floor"
+            | "trunc"
+            | "nearbyint"
+            | "fmaf"
+            | "ceilf"
+            | "floorf"
+            | "truncf"
+            | "nearbyintf"
+    )
+}
+
 const F1: &[Type] = &[F32];
 const D1: &[Type] = &[F64];
 const D3: &[Type] = &[F64, F64, F64];
-const F2: &[Type] = &[F32, F32];
 const F3: &[Type] = &[F32, F32, F32];
 
 /// Every function generated ALU code may call (explicitly or through Cranelift's own
@@ -160,6 +210,13 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
         name,
         params,
         returns: D1,
+        ptr,
+    };
+    type Lanes = unsafe extern "C" fn(*mut f32);
+    let lanes = |name, ptr: *const u8| LibcallDef {
+        name,
+        params: &[I64],
+        returns: &[],
         ptr,
     };
     vec![
@@ -181,31 +238,11 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
             D1,
             nearbyint as extern "C" fn(f64) -> f64 as *const u8,
         ),
-        def(
-            EX2,
-            F1,
-            shaderdiff_ex2 as extern "C" fn(f32) -> f32 as *const u8,
-        ),
-        def(
-            LG2,
-            F1,
-            shaderdiff_lg2 as extern "C" fn(f32) -> f32 as *const u8,
-        ),
-        def(
-            SIN,
-            F1,
-            shaderdiff_sin as extern "C" fn(f32) -> f32 as *const u8,
-        ),
-        def(
-            COS,
-            F1,
-            shaderdiff_cos as extern "C" fn(f32) -> f32 as *const u8,
-        ),
-        def(
-            POW,
-            F2,
-            shaderdiff_pow as extern "C" fn(f32, f32) -> f32 as *const u8,
-        ),
+        lanes(EX2, shaderdiff_ex2 as Lanes as *const u8),
+        lanes(LG2, shaderdiff_lg2 as Lanes as *const u8),
+        lanes(SIN, shaderdiff_sin as Lanes as *const u8),
+        lanes(COS, shaderdiff_cos as Lanes as *const u8),
+        lanes(POW, shaderdiff_pow as Lanes as *const u8),
         def(
             "fmaf",
             F3,

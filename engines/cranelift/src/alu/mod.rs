@@ -15,11 +15,12 @@
 //!   PK2US/PK4B/PK4UB (bit tricks, exact binary64 products), integer add/mul/min/max/compare/
 //!   logic, INEG/IABS/ISSG/UCMP, IMUL_HI/UMUL_HI (widening `i64x2` multiplies), BREV/POPC
 //!   (shift-and-mask tricks), LSB/UMSB/IMSB (exponent of an exact int → float conversion),
-//!   EXP.x/y, LOG.x/y, LIT.x/y/w.
-//! * **Per-lane scalar** (extractlane → scalar op → insertlane): SHL/USHR/ISHR, UBFE/IBFE/BFI
+//!   EXP.x/y, LOG.x/y, LIT.x/y/w, SHL and BFI (multiplications by `2^count`).
+//! * **Per-lane scalar** (extractlane → scalar op → insertlane): USHR/ISHR, UBFE/IBFE
 //!   (x86-64 vector shifts take one count for all lanes), IDIV/MOD/UDIV/UMOD (no vector
 //!   division; divisors are made safe first, so nothing traps).
-//! * **Libcalls, per lane**: EX2, LG2, POW, SIN, COS, EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
+//! * **Libcalls, one per quad** (all four lanes through a stack slot): EX2, LG2, POW, SIN, COS,
+//!   EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
 //!   Cranelift itself calls `fmaf` (FMA without the FMA extension) and `floorf`/`ceilf`/
 //!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`libcall_defs`] provides them too.
 //!
@@ -38,7 +39,7 @@ mod simd;
 mod special;
 mod wide;
 
-pub use libcalls::{libcall_defs, LibcallDef, Libcalls};
+pub use libcalls::{is_cranelift_own, libcall_defs, LibcallDef, Libcalls};
 pub(crate) use simd::cast;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -78,6 +79,14 @@ pub fn takes_f32_sources(op: Opcode) -> bool {
 pub fn gives_f32_results(op: Opcode) -> bool {
     use Opcode::*;
     matches!(op, ADD | SUB | MUL | DIV | MAD | FMA | LRP)
+}
+
+/// Whether [`lower`] reads only channel 0 of each source of `op` (the replicate opcodes of
+/// one scalar argument: RCP RSQ SQRT EX2 LG2 SIN COS POW; tgsi.rst "Core ISA"), so that the
+/// caller need fetch no other channel.
+pub fn reads_x_only(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, RCP | RSQ | SQRT | EX2 | LG2 | SIN | COS | POW)
 }
 
 /// Whether [`lower`] implements `op`: exactly the opcodes the reference interpreter's ALU

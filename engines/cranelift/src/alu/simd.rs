@@ -167,7 +167,7 @@ pub(super) fn pow2_f64(b: &mut Fb, n: Value) -> (Value, Value) {
 /// Applies a scalar function lane by lane: extracts lane `l` of every input (typed as the
 /// input vector's lane type), calls `f`, and inserts the scalar result (`i32` or `f32`) into
 /// lane `l` of the result, returned as `i32x4`. The fallback for operations Cranelift has no
-/// vector form of on x86-64 (per-lane shift counts, division, libcalls).
+/// vector form of on x86-64 (per-lane shift counts, division).
 pub(super) fn per_lane<const N: usize>(
     b: &mut Fb,
     ins: [Value; N],

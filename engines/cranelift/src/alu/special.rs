@@ -1,34 +1,41 @@
 //! Transcendentals (EX2 LG2 POW SIN COS) and the channel-dependent LIT, EXP and LOG
 //! (tgsi.rst "Core ISA").
 //!
-//! The transcendentals call the `extern "C"` helpers of [`super::libcalls`] once per lane
-//! (scalar fallback): `libm` in binary64, rounded once, identical to the reference interpreter
+//! The transcendentals call the `extern "C"` helpers of [`super::libcalls`] once for all four
+//! lanes (operands through a stack slot, [`call_lanes`]), which evaluate `libm` per lane in
+//! binary64, rounded once, identical to the reference interpreter
 //! and within 0.5 ulp + 2⁻²⁹ ulp of the exact value. Everything else is SIMD: EXP.x and LOG.x/y
 //! are exact bit manipulations, not rounded logarithms.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32X4, I32X4};
-use cranelift_codegen::ir::{FuncRef, InstBuilder, Value};
+use cranelift_codegen::ir::types::{F32X4, I32X4, I64};
+use cranelift_codegen::ir::{FuncRef, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 use super::float::{frc, min_max, round, scale2, Rounding};
-use super::simd::{and_const, cf, ci, eq_const, fcmp, fv, icmp, iv, per_lane, sel, Fb};
+use super::simd::{and_const, cf, ci, eq_const, fcmp, fv, icmp, iv, sel, Fb};
+
+/// Calls the four-lane libcall `f` ([`super::libcalls`]) on `args` (one vector per
+/// argument): they are stored one after the other to a stack slot, `f` gets the slot's
+/// address and leaves its four results in place of the first vector. Returns them as `i32x4`.
+fn call_lanes(b: &mut Fb, f: FuncRef, args: &[Value]) -> Value {
+    let bytes = 16 * args.len() as u32;
+    let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, bytes, 4));
+    for (k, &a) in args.iter().enumerate() {
+        b.ins().stack_store(I64, a, slot, 16 * k as i32);
+    }
+    let addr = b.ins().stack_addr(I64, slot, 0);
+    b.ins().call(f, &[addr]);
+    b.ins().stack_load(I64, I32X4, slot, 0)
+}
 
 /// Calls the one-argument libcall `f` on every lane of `x`.
 pub(super) fn call1(b: &mut Fb, f: FuncRef, x: Value) -> Value {
-    let x = fv(b, x);
-    per_lane(b, [x], |b, [v]| {
-        let call = b.ins().call(f, &[v]);
-        b.inst_results(call)[0]
-    })
+    call_lanes(b, f, &[x])
 }
 
 /// Calls the two-argument libcall `f` on every lane of `x` and `y`.
 pub(super) fn call2(b: &mut Fb, f: FuncRef, x: Value, y: Value) -> Value {
-    let (x, y) = (fv(b, x), fv(b, y));
-    per_lane(b, [x, y], |b, [v, w]| {
-        let call = b.ins().call(f, &[v, w]);
-        b.inst_results(call)[0]
-    })
+    call_lanes(b, f, &[x, y])
 }
 
 /// EXP channel `c` of `(2^floor(s), s - floor(s), 2^s, 1)`, `s = x.x`; `ex2` is the EX2

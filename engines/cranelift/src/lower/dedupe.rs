@@ -17,7 +17,8 @@ use cranelift_codegen::entity::packed_option::PackedOption;
 use cranelift_codegen::entity::SecondaryMap;
 use cranelift_codegen::ir::{Function, Inst, InstructionData, Opcode, Type, Value};
 
-/// Opcodes merged: constants and integer, bit and lane operations that cannot trap.
+/// Opcodes merged: constants and integer, bit, sign and lane operations and float
+/// comparisons, none of which can trap or depends on anything but its operands.
 fn pure(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
@@ -45,6 +46,20 @@ fn pure(op: Opcode) -> bool {
             | Ireduce
             | Select
             | Bitselect
+            | Ineg
+            | Iabs
+            | Smin
+            | Smax
+            | Umin
+            | Umax
+            | Fneg
+            | Fabs
+            | Fcmp
+            | Insertlane
+            | ScalarToVector
+            | Shuffle
+            | VanyTrue
+            | VhighBits
     )
 }
 

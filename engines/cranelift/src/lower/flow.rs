@@ -18,7 +18,8 @@
 //! * DDX/DDY: lane shuffles within the quad (fine: own row / column; coarse: top row /
 //!   left column).
 //!
-//! Blocks no lane enters are skipped (a branch on `vany_true`).
+//! Blocks no lane enters are skipped (a branch on `vany_true`), except short IF / ELSE parts
+//! of ALU instructions, which run under their (possibly empty) mask without a branch.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
@@ -32,6 +33,10 @@ use shaderdiff_model::{Opcode, OutputMode as IrOutputMode};
 use super::{Frame, LowerError, Lowerer, MAX_NESTING, STATUS_CALL_DEPTH};
 use crate::alu::{self, AluCtx};
 use crate::faults::{self, Fault};
+
+/// Longest IF or ELSE part of ALU instructions lowered without a branch around it
+/// ([`Lowerer::branch_part`]): longer ones are still skipped when no lane enters them.
+const STRAIGHT_MAX: usize = 64;
 
 /// What a statement sequence did at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,19 +225,9 @@ impl Lowerer<'_, '_> {
         let other = self.new_mask_var(other);
         self.set_exec(taken);
         self.frames.push(Frame::If { other });
-        let then_blk = self.b.create_block();
-        let join = self.b.create_block();
-        let any = self.any(taken);
-        self.b.ins().brif(any, then_blk, &[], join, &[]);
-        self.b.switch_to_block(then_blk);
-        self.b.seal_block(then_blk);
         self.full = false;
         self.exec_zero = false;
-        self.nested(i + 1, els.unwrap_or(endif))?;
-        self.flush();
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
+        self.branch_part(taken, i + 1, els.unwrap_or(endif))?;
         if let Some(e) = els {
             self.count_lowered(e)?;
             self.count_control();
@@ -240,19 +235,9 @@ impl Lowerer<'_, '_> {
             let oth = self.b.use_var(other);
             self.set_exec(oth);
             self.b.def_var(other, cur);
-            let else_blk = self.b.create_block();
-            let join2 = self.b.create_block();
-            let any = self.any(oth);
-            self.b.ins().brif(any, else_blk, &[], join2, &[]);
-            self.b.switch_to_block(else_blk);
-            self.b.seal_block(else_blk);
             self.exec_zero = false;
             self.full = false;
-            self.nested(e + 1, endif)?;
-            self.flush();
-            self.b.ins().jump(join2, &[]);
-            self.b.switch_to_block(join2);
-            self.b.seal_block(join2);
+            self.branch_part(oth, e + 1, endif)?;
         }
         self.count_lowered(endif)?;
         self.count_control();
@@ -267,6 +252,72 @@ impl Lowerer<'_, '_> {
         Ok(())
     }
 
+    /// Lowers the IF or ELSE part `start..end` under the execution mask `exec` (already
+    /// set). A part of at most [`STRAIGHT_MAX`] instructions that only compute under the
+    /// mask ([`Self::straight`]) runs in the current block: with no lane in `exec` its
+    /// stores keep every register (masked stores), its steps add nothing (counted under
+    /// the mask) and the masks it changes (nested IFs and SWITCHes, BRK, CONT) gain no
+    /// lane, exactly as
+    /// if it were skipped, and it costs no blocks (each of which the single-pass register
+    /// allocator enters and leaves with every live value in memory). Any other part is
+    /// skipped when no lane enters it (a branch on `vany_true`).
+    fn branch_part(&mut self, exec: Value, start: usize, end: usize) -> Result<(), LowerError> {
+        if self.straight(start, end) {
+            self.nested(start, end)?;
+            self.flush();
+            return Ok(());
+        }
+        let part = self.b.create_block();
+        let join = self.b.create_block();
+        let any = self.any(exec);
+        self.b.ins().brif(any, part, &[], join, &[]);
+        self.b.switch_to_block(part);
+        self.b.seal_block(part);
+        self.nested(start, end)?;
+        self.flush();
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        Ok(())
+    }
+
+    /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
+    /// (`alu::is_supported`: register reads and writes only), IF/UIF/ELSE/ENDIF,
+    /// SWITCH/CASE/DEFAULT/ENDSWITCH, BGNLOOP/ENDLOOP, BRK, CONT, RET and END (inside a
+    /// construct: they only end lanes), KILL/KILP/KILL_IF/KIL and DEMOTE: no calls, memory,
+    /// textures, emits or cross-lane reads. Each of those computes under the execution
+    /// mask and changes only registers and masks (a loop run with an empty mask leaves
+    /// after one pass).
+    fn straight(&self, start: usize, end: usize) -> bool {
+        use Opcode::*;
+        let insns = &self.env.program.instructions[start..end];
+        insns.len() <= STRAIGHT_MAX
+            && insns.iter().all(|insn| {
+                matches!(
+                    insn.opcode,
+                    NOP | IF
+                        | UIF
+                        | ELSE
+                        | ENDIF
+                        | SWITCH
+                        | CASE
+                        | DEFAULT
+                        | ENDSWITCH
+                        | BGNLOOP
+                        | ENDLOOP
+                        | BRK
+                        | CONT
+                        | RET
+                        | END
+                        | KILL
+                        | KILP
+                        | KILL_IF
+                        | KIL
+                        | DEMOTE
+                ) || alu::is_supported(insn.opcode)
+            })
+    }
+
     fn lower_loop(&mut self, i: usize, endloop: usize) -> Result<(), LowerError> {
         self.enter(i)?;
         self.count_control();
@@ -275,10 +326,18 @@ impl Lowerer<'_, '_> {
         let brk = self.new_mask_var(zero);
         let cont = self.new_mask_var(zero);
         let header = self.b.create_block();
-        let exit = self.b.create_block();
-        let exec = self.use_exec();
-        let any = self.any(exec);
-        self.b.ins().brif(any, header, &[], exit, &[]);
+        // A body that only computes under the mask is entered without a test: with no lane
+        // in `exec` it runs once with an empty mask and leaves (nothing to repeat).
+        let exit = if self.straight(i + 1, endloop) {
+            self.b.ins().jump(header, &[]);
+            None
+        } else {
+            let exit = self.b.create_block();
+            let exec = self.use_exec();
+            let any = self.any(exec);
+            self.b.ins().brif(any, header, &[], exit, &[]);
+            Some(exit)
+        };
         self.b.switch_to_block(header);
         self.frames.push(Frame::Loop { brk, cont });
         self.full = false;
@@ -305,9 +364,11 @@ impl Lowerer<'_, '_> {
         self.b.seal_block(leave);
         let out = self.b.use_var(brk);
         self.set_exec(out);
-        self.b.ins().jump(exit, &[]);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
+        if let Some(exit) = exit {
+            self.b.ins().jump(exit, &[]);
+            self.b.switch_to_block(exit);
+            self.b.seal_block(exit);
+        }
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endloop + 1);
@@ -348,12 +409,19 @@ impl Lowerer<'_, '_> {
         let brk = self.new_mask_var(zero);
         let started = self.new_mask_var(zero);
         self.set_exec(zero);
-        let body = self.b.create_block();
-        let exit = self.b.create_block();
-        let enter = self.any(saved);
-        self.b.ins().brif(enter, body, &[], exit, &[]);
-        self.b.switch_to_block(body);
-        self.b.seal_block(body);
+        // A body that only computes under the mask runs without a branch (as the parts of
+        // `branch_part`): with no lane in `saved` no label takes a lane.
+        let exit = if self.straight(i + 1, endswitch) {
+            None
+        } else {
+            let body = self.b.create_block();
+            let exit = self.b.create_block();
+            let enter = self.any(saved);
+            self.b.ins().brif(enter, body, &[], exit, &[]);
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+            Some(exit)
+        };
         self.frames.push(Frame::Switch {
             brk,
             started,
@@ -372,9 +440,11 @@ impl Lowerer<'_, '_> {
         let back = self.b.ins().bor(b, unmatched);
         let exec = self.b.ins().bor(exec, back);
         self.set_exec(exec);
-        self.b.ins().jump(exit, &[]);
-        self.b.switch_to_block(exit);
-        self.b.seal_block(exit);
+        if let Some(exit) = exit {
+            self.b.ins().jump(exit, &[]);
+            self.b.switch_to_block(exit);
+            self.b.seal_block(exit);
+        }
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endswitch + 1);
@@ -428,13 +498,19 @@ impl Lowerer<'_, '_> {
         let full_before = self.full;
         let zero = self.ci(0);
         let ret = self.new_mask_var(zero);
-        let body = self.b.create_block();
-        let after = self.b.create_block();
-        let exec = self.use_exec();
-        let any = self.any(exec);
-        self.b.ins().brif(any, body, &[], after, &[]);
-        self.b.switch_to_block(body);
-        self.b.seal_block(body);
+        // A body that only computes under the mask runs without a branch (`branch_part`).
+        let after = if self.straight(target + 1, endsub) {
+            None
+        } else {
+            let body = self.b.create_block();
+            let after = self.b.create_block();
+            let exec = self.use_exec();
+            let any = self.any(exec);
+            self.b.ins().brif(any, body, &[], after, &[]);
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+            Some(after)
+        };
         self.frames.push(Frame::Call { ret });
         self.call_depth += 1;
         self.exec_zero = false;
@@ -445,9 +521,11 @@ impl Lowerer<'_, '_> {
         let r = self.b.use_var(ret);
         let exec = self.b.ins().bor(exec, r);
         self.set_exec(exec);
-        self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(after);
-        self.b.seal_block(after);
+        if let Some(after) = after {
+            self.b.ins().jump(after, &[]);
+            self.b.switch_to_block(after);
+            self.b.seal_block(after);
+        }
         self.frames.pop();
         self.call_depth -= 1;
         self.nesting -= 1;
@@ -589,6 +667,8 @@ impl Lowerer<'_, '_> {
         }
         let chans = if info.output_mode == IrOutputMode::Componentwise && !alu::is_wide(op) {
             wm
+        } else if alu::reads_x_only(op) {
+            0x1
         } else {
             0xF
         };

@@ -26,6 +26,7 @@
 //! end of the quad; increments between two checks are bounded by the lowered program size,
 //! so the counters cannot wrap (the run clamps the budget to `u32::MAX - size`).
 
+mod dce;
 mod dedupe;
 mod flow;
 mod interp;
@@ -176,6 +177,9 @@ pub(crate) struct Lowerer<'a, 'f> {
     consts: HashMap<(Block, u32), Value>,
     /// Register channels held in variables, by (space, flat index).
     regs: HashMap<(usize, u32), [Variable; 4]>,
+    /// Column pointers of the current quad of the read-only inputs (`Plan::staged`), by
+    /// binding: computed before the quad starts (or resumes), so they dominate every use.
+    columns: HashMap<usize, Value>,
     /// The registers in variables that only float opcodes write ([`flow::float_opcode`]):
     /// their variables are `f32x4`, so those results need no cast to `i32x4` and back.
     /// Every other variable is `i32x4`.
@@ -258,6 +262,7 @@ pub(crate) fn build(
         .brif(more, body, &[], exit, &[BlockArg::Value(zero)]);
     b.switch_to_block(body);
     b.seal_block(body);
+    let columns = columns(&mut b, env, cv.inputs, q);
     let next = b.create_block();
     let start = b.create_block();
     // Resumable runs: each quad has its own scratch area, and a dispatch block (filled at
@@ -289,6 +294,7 @@ pub(crate) fn build(
         steps,
         consts: HashMap::new(),
         regs: HashMap::new(),
+        columns,
         float_regs: HashSet::new(),
         pending: 0,
         full: true,
@@ -338,8 +344,31 @@ pub(crate) fn build(
         },
     };
     l.b.finalize(frontend);
+    dce::run(func);
     dedupe::run(func);
     Ok(lowered)
+}
+
+/// The column pointers of quad `q` of the read-only inputs (`Plan::staged`) the run binds,
+/// by binding: `inputs[k].ptr + 64q` (`crate::run::Binding`, channel c at byte 16c).
+fn columns(b: &mut FunctionBuilder, env: &Env, inputs: Value, q: Value) -> HashMap<usize, Value> {
+    let mut out = HashMap::new();
+    let staged = env.plan.staged.iter();
+    let bindings: BTreeSet<usize> = staged
+        .filter_map(|&(s, f)| env.plan.input_binding(s, f))
+        .collect();
+    if bindings.is_empty() {
+        return out;
+    }
+    let off = b.ins().ishl_imm_u(q, 6);
+    for k in bindings {
+        let at = (k * std::mem::size_of::<Binding>() + offset_of!(Binding, ptr)) as i32;
+        let ptr = b
+            .ins()
+            .load(I64, MemFlagsData::trusted().with_readonly(), inputs, at);
+        out.insert(k, b.ins().iadd(ptr, off));
+    }
+    out
 }
 
 impl<'a, 'f> Lowerer<'a, 'f> {
@@ -495,18 +524,9 @@ impl<'a, 'f> Lowerer<'a, 'f> {
                 }
             }
         }
-        for (&(s, f), &off) in &plan.staged {
-            if let Some(k) = plan.input_binding(s, f) {
-                let vals = self.load_binding(k);
-                for (c, v) in vals.into_iter().enumerate() {
-                    let at = (off + c as u32 * 16) as i32;
-                    self.b.ins().store(mem(), v, self.cv.scratch, at);
-                }
-            }
-        }
         let float_regs = self.float_written(&direct);
         for (s, f) in direct {
-            if plan.staged.contains_key(&(s, f)) {
+            if plan.staged.contains(&(s, f)) {
                 continue;
             }
             let binding = plan.input_binding(s, f);

@@ -41,6 +41,10 @@ pub(super) enum Place {
     Var(usize, u32),
     /// A register in the scratch buffer at this byte offset.
     Mem(u32),
+    /// A read-only input register read from its input column (`Plan::staged`): the
+    /// column pointer of the current quad (`i64`, channel c at byte 16c), or `None` when
+    /// the run binds no value to it (reads give 0).
+    Column(Option<Value>),
     /// A uniform register: its index in the uniform buffer and, for IMM/IMMX, its value.
     Uniform(u32, Option<[u32; 4]>),
     /// Indirectly addressed: space (None when the file has no registers) and per-lane refs.
@@ -70,8 +74,12 @@ impl Lowerer<'_, '_> {
                 Place::Uniform(slot, value)
             } else if sp.in_memory {
                 Place::Mem(sp.base + f * REG_BYTES)
-            } else if let Some(&off) = env.plan.staged.get(&(s, f)) {
-                Place::Mem(off)
+            } else if env.plan.staged.contains(&(s, f)) {
+                let col = env
+                    .plan
+                    .input_binding(s, f)
+                    .and_then(|k| self.columns.get(&k));
+                Place::Column(col.copied())
             } else {
                 Place::Var(s, f)
             });
@@ -179,6 +187,9 @@ impl Lowerer<'_, '_> {
                 self.cv.scratch,
                 (off + comp as u32 * 16) as i32,
             ),
+            (Place::Column(Some(col)), FetchType::Float) => {
+                self.b.ins().load(F32X4, mem(), col, comp as i32 * 16)
+            }
             _ => self.read(place, comp),
         }
     }
@@ -200,6 +211,8 @@ impl Lowerer<'_, '_> {
                 self.cv.scratch,
                 (off + comp as u32 * 16) as i32,
             ),
+            Place::Column(Some(col)) => self.b.ins().load(I32X4, mem(), col, comp as i32 * 16),
+            Place::Column(None) => self.ci(0),
             Place::Uniform(_, Some(words)) => self.ci(words[comp]),
             Place::Uniform(slot, None) => {
                 let v = self.b.ins().load(
@@ -427,7 +440,7 @@ impl Lowerer<'_, '_> {
         };
         match place {
             Place::Null => {}
-            Place::Uniform(..) => {
+            Place::Uniform(..) | Place::Column(_) => {
                 return Err(self.invalid(i, format!("{} cannot be written", dst.reg.file)))
             }
             Place::Var(s, f) => {

@@ -214,3 +214,45 @@ fn exponential_inlining_is_unsupported() {
     }
     assert!(t0.elapsed() < Duration::from_secs(10));
 }
+
+/// A part no invocation of a quad enters costs nothing and changes nothing, even when it
+/// holds a loop, BRK and arithmetic (the jit runs such parts under their empty mask without
+/// a branch). Counting rule as above: an invocation that skips the UIF executes
+/// `MOV UIF MOV END` (4 steps, TEMP[0].x stays 7); one that enters it executes
+/// `MOV UIF MOV BGNLOOP UADD BRK ENDIF MOV END` (9 steps, ENDLOOP is not reached by a lane
+/// parked by BRK; TEMP[0].x = 5 + 1).
+#[test]
+fn parts_no_invocation_enters_cost_nothing() {
+    let text = "VERT
+DCL IN[0]
+DCL OUT[0]
+DCL TEMP[0]
+IMM[0] INT32 { 0, 7, 5, 1 }
+MOV TEMP[0].x, IMM[0].yyyy
+UIF IN[0].xxxx
+  MOV TEMP[0].x, IMM[0].zzzz
+  BGNLOOP
+    UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].wwww
+    BRK
+  ENDLOOP
+ENDIF
+MOV OUT[0], TEMP[0]
+END
+";
+    let t = |x: u32| [x, 0, 0, 0];
+    // Invocation 1 enters the part; the second quad (invocations 4-7) enters nothing.
+    let taken = inputs(8, &[(input(0), [0, 1, 0, 0, 0, 0, 0, 0].map(t).to_vec())]);
+    let outs = run_limit(text, &taken, 9).expect("9 steps suffice");
+    assert_eq!(xs(&outs, out(0)), [7, 6, 7, 7, 7, 7, 7, 7]);
+    match run_limit(text, &taken, 8) {
+        Err(EngineError::StepLimit { invocation, .. }) => assert_eq!(invocation, 1),
+        other => panic!("want StepLimit, got {other:?}"),
+    }
+    let none = inputs(8, &[(input(0), vec![t(0); 8])]);
+    let outs = run_limit(text, &none, 4).expect("4 steps suffice");
+    assert_eq!(xs(&outs, out(0)), [7; 8]);
+    assert!(matches!(
+        run_limit(text, &none, 3),
+        Err(EngineError::StepLimit { invocation: 0, .. })
+    ));
+}

@@ -5,6 +5,7 @@
 
 mod errors;
 mod kill_deriv;
+mod libcall_slots;
 mod memory;
 mod memory_random;
 mod operands;

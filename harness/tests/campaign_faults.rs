@@ -283,10 +283,22 @@ fn a_second_signal_quits_at_once_with_130() {
     wait_for_chunks(&dir, 1);
     // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    std::thread::sleep(Duration::from_millis(50));
+    // The second signal goes as soon as the first one is taken (its message on stderr),
+    // while the chunk in hand still runs: a fixed pause could outlast that chunk, and two
+    // signals sent at once may arrive as one.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("stopping after the chunks in hand") {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(n > 0, "the campaign ended before taking the signal: {seen}");
+        seen.push_str(&line);
+    }
     // SAFETY: as above.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let drain = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     let status = child.wait().unwrap();
+    let _ = drain.join();
     assert_eq!(status.code(), Some(130), "{status:?}");
     // What was committed is on disk and resumes.
     let o = resume(&dir);

@@ -174,13 +174,17 @@ pub(crate) fn host_isa(options: &JitOptions) -> Result<OwnedTargetIsa, String> {
 
 fn new_module(isa: &OwnedTargetIsa) -> JITModule {
     let mut jb = JITBuilder::with_isa(isa.clone(), default_libcall_names());
-    for d in all_libcalls() {
+    for d in all_libcalls()
+        .into_iter()
+        .chain(alu::cranelift_libcall_defs())
+    {
         jb.symbol(d.name, d.ptr);
     }
     JITModule::new(jb)
 }
 
-/// Every Rust function generated code may call: the ALU's and the emit runtime's.
+/// Every Rust function generated code calls explicitly: the ALU's, the emit runtime's, the
+/// atomics' and the textures' (Cranelift's own libcalls are `alu::cranelift_libcall_defs`).
 fn all_libcalls() -> Vec<alu::LibcallDef> {
     let mut v = alu::libcall_defs();
     v.push(crate::emit::libcall_def());
@@ -205,7 +209,7 @@ fn needs_libcalls(program: &Program) -> bool {
 /// Declares every Rust function generated code calls explicitly as an import of the module
 /// and in `ctx`'s function, when the program has an opcode that calls one. (Cranelift's own
 /// libcalls, such as `fmaf`, are resolved through the JIT's symbol table and are not
-/// declared: `alu::is_cranelift_own`.)
+/// declared.)
 fn declare_libcalls(
     module: &mut JITModule,
     ctx: &mut Context,
@@ -215,10 +219,7 @@ fn declare_libcalls(
     if !needs_libcalls(program) {
         return Ok(lc);
     }
-    for d in all_libcalls()
-        .into_iter()
-        .filter(|d| !alu::is_cranelift_own(d.name))
-    {
+    for d in all_libcalls() {
         let mut sig = module.make_signature();
         sig.params
             .extend(d.params.iter().map(|&t| AbiParam::new(t)));

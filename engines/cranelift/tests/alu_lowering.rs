@@ -50,7 +50,10 @@ fn isa(native: bool) -> Arc<dyn TargetIsa> {
 
 fn new_module(isa: Arc<dyn TargetIsa>) -> JITModule {
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    for d in alu::libcall_defs() {
+    for d in alu::libcall_defs()
+        .into_iter()
+        .chain(alu::cranelift_libcall_defs())
+    {
         jb.symbol(d.name, d.ptr);
     }
     JITModule::new(jb)

@@ -172,34 +172,41 @@ extern "C" fn nearbyintf(x: f32) -> f32 {
     libm::rintf(x)
 }
 
-/// Whether `name` is one of Cranelift's own libcalls (`fma` ... `nearbyintf`, see the module
-/// docs): registered as a JIT symbol, never called by generated code explicitly, so a
-/// function need not declare it.
-pub fn is_cranelift_own(name: &str) -> bool {
-    matches!(
-        name,
-        "fma"
-            | "ceil"
-            | "floor"
-            | "trunc"
-            | "nearbyint"
-            | "fmaf"
-            | "ceilf"
-            | "floorf"
-            | "truncf"
-            | "nearbyintf"
-    )
-}
-
 const F1: &[Type] = &[F32];
 const D1: &[Type] = &[F64];
 const D3: &[Type] = &[F64, F64, F64];
 const F3: &[Type] = &[F32, F32, F32];
 
-/// Every function generated ALU code may call (explicitly or through Cranelift's own
-/// libcalls), with its symbol, CLIF signature and address. See the module docs for what each
-/// computes and its error bound.
+/// Every Rust function generated ALU code calls explicitly, with its symbol, CLIF
+/// signature and address: a function that calls one declares them all. See the module docs
+/// for what each computes and its error bound.
 pub fn libcall_defs() -> Vec<LibcallDef> {
+    type Lanes = unsafe extern "C" fn(*mut f32);
+    let lanes = |name, ptr: *const u8| LibcallDef {
+        name,
+        params: &[I64],
+        returns: &[],
+        ptr,
+    };
+    vec![
+        LibcallDef {
+            name: LDEXP64,
+            params: &[F64, I32],
+            returns: D1,
+            ptr: shaderdiff_ldexp64 as extern "C" fn(f64, i32) -> f64 as *const u8,
+        },
+        lanes(EX2, shaderdiff_ex2 as Lanes as *const u8),
+        lanes(LG2, shaderdiff_lg2 as Lanes as *const u8),
+        lanes(SIN, shaderdiff_sin as Lanes as *const u8),
+        lanes(COS, shaderdiff_cos as Lanes as *const u8),
+        lanes(POW, shaderdiff_pow as Lanes as *const u8),
+    ]
+}
+
+/// Cranelift's own libcalls (module docs): registered as JIT symbols so that
+/// `finalize_definitions` resolves them, never declared in a function (generated code does
+/// not name them; Cranelift emits the calls itself).
+pub fn cranelift_libcall_defs() -> Vec<LibcallDef> {
     let def = |name, params, ptr: *const u8| LibcallDef {
         name,
         params,
@@ -212,19 +219,7 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
         returns: D1,
         ptr,
     };
-    type Lanes = unsafe extern "C" fn(*mut f32);
-    let lanes = |name, ptr: *const u8| LibcallDef {
-        name,
-        params: &[I64],
-        returns: &[],
-        ptr,
-    };
     vec![
-        def64(
-            LDEXP64,
-            &[F64, I32],
-            shaderdiff_ldexp64 as extern "C" fn(f64, i32) -> f64 as *const u8,
-        ),
         def64(
             "fma",
             D3,
@@ -238,11 +233,6 @@ pub fn libcall_defs() -> Vec<LibcallDef> {
             D1,
             nearbyint as extern "C" fn(f64) -> f64 as *const u8,
         ),
-        lanes(EX2, shaderdiff_ex2 as Lanes as *const u8),
-        lanes(LG2, shaderdiff_lg2 as Lanes as *const u8),
-        lanes(SIN, shaderdiff_sin as Lanes as *const u8),
-        lanes(COS, shaderdiff_cos as Lanes as *const u8),
-        lanes(POW, shaderdiff_pow as Lanes as *const u8),
         def(
             "fmaf",
             F3,

@@ -22,7 +22,7 @@
 //! * **Libcalls, one per quad** (all four lanes through a stack slot): EX2, LG2, POW, SIN, COS,
 //!   EXP.z, LOG.z, LIT.z (see `libcalls.rs`).
 //!   Cranelift itself calls `fmaf` (FMA without the FMA extension) and `floorf`/`ceilf`/
-//!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`libcall_defs`] provides them too.
+//!   `truncf`/`nearbyintf` (rounding without SSE4.1); [`cranelift_libcall_defs`] provides them.
 //!
 //! * **64-bit** (double and 64-bit integer opcodes): native `i64`/`f64` code per invocation,
 //!   see `wide.rs`.
@@ -39,7 +39,7 @@ mod simd;
 mod special;
 mod wide;
 
-pub use libcalls::{is_cranelift_own, libcall_defs, LibcallDef, Libcalls};
+pub use libcalls::{cranelift_libcall_defs, libcall_defs, LibcallDef, Libcalls};
 pub(crate) use simd::cast;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};

@@ -17,7 +17,7 @@
 //! Nothing traps: division by zero and INT64_MIN / -1 divide by 1 instead (undefined
 //! results), float-to-integer conversions saturate (NaN → 0; undefined out of range).
 //! DFMA, DFLR, DCEIL, DTRUNC, DROUND may become Cranelift libcalls (`fma`, `floor`, `ceil`,
-//! `trunc`, `nearbyint`) on hosts without FMA / SSE4.1; [`super::libcall_defs`] registers
+//! `trunc`, `nearbyint`) on hosts without FMA / SSE4.1; [`super::cranelift_libcall_defs`] registers
 //! them. DLDEXP calls `shaderdiff_ldexp64` ([`super::libcalls`]).
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};

@@ -23,7 +23,7 @@
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32X4};
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use shaderdiff_model::check::alu::fetch_type;
 use shaderdiff_model::check::FetchType;
@@ -262,23 +262,36 @@ impl Lowerer<'_, '_> {
     /// allocator enters and leaves with every live value in memory). Any other part is
     /// skipped when no lane enters it (a branch on `vany_true`).
     fn branch_part(&mut self, exec: Value, start: usize, end: usize) -> Result<(), LowerError> {
-        if self.straight(start, end) {
-            self.nested(start, end)?;
-            self.flush();
-            return Ok(());
-        }
-        let part = self.b.create_block();
-        let join = self.b.create_block();
-        let any = self.any(exec);
-        self.b.ins().brif(any, part, &[], join, &[]);
-        self.b.switch_to_block(part);
-        self.b.seal_block(part);
+        let skip = (!self.straight(start, end)).then(|| self.skip_unless_any(exec, None));
         self.nested(start, end)?;
         self.flush();
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
+        self.join_skipped(skip);
         Ok(())
+    }
+
+    /// Skips to a new block, which it returns, when no lane of `mask` is set; otherwise the
+    /// code goes on in `into` (the caller switches to it) or, without one, in a new block
+    /// it switches to. [`Self::join_skipped`] ends the skipped code.
+    fn skip_unless_any(&mut self, mask: Value, into: Option<Block>) -> Block {
+        let body = into.unwrap_or_else(|| self.b.create_block());
+        let skip = self.b.create_block();
+        let any = self.any(mask);
+        self.b.ins().brif(any, body, &[], skip, &[]);
+        if into.is_none() {
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+        }
+        skip
+    }
+
+    /// Ends code that [`Self::skip_unless_any`] may skip (`skip`: its block, or `None` when
+    /// the code ran unguarded): continues in the skip block.
+    fn join_skipped(&mut self, skip: Option<Block>) {
+        if let Some(skip) = skip {
+            self.b.ins().jump(skip, &[]);
+            self.b.switch_to_block(skip);
+            self.b.seal_block(skip);
+        }
     }
 
     /// Whether instructions `start..end` are at most [`STRAIGHT_MAX`] NOP, ALU opcodes
@@ -332,11 +345,8 @@ impl Lowerer<'_, '_> {
             self.b.ins().jump(header, &[]);
             None
         } else {
-            let exit = self.b.create_block();
             let exec = self.use_exec();
-            let any = self.any(exec);
-            self.b.ins().brif(any, header, &[], exit, &[]);
-            Some(exit)
+            Some(self.skip_unless_any(exec, Some(header)))
         };
         self.b.switch_to_block(header);
         self.frames.push(Frame::Loop { brk, cont });
@@ -364,11 +374,7 @@ impl Lowerer<'_, '_> {
         self.b.seal_block(leave);
         let out = self.b.use_var(brk);
         self.set_exec(out);
-        if let Some(exit) = exit {
-            self.b.ins().jump(exit, &[]);
-            self.b.switch_to_block(exit);
-            self.b.seal_block(exit);
-        }
+        self.join_skipped(exit);
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endloop + 1);
@@ -411,17 +417,7 @@ impl Lowerer<'_, '_> {
         self.set_exec(zero);
         // A body that only computes under the mask runs without a branch (as the parts of
         // `branch_part`): with no lane in `saved` no label takes a lane.
-        let exit = if self.straight(i + 1, endswitch) {
-            None
-        } else {
-            let body = self.b.create_block();
-            let exit = self.b.create_block();
-            let enter = self.any(saved);
-            self.b.ins().brif(enter, body, &[], exit, &[]);
-            self.b.switch_to_block(body);
-            self.b.seal_block(body);
-            Some(exit)
-        };
+        let exit = (!self.straight(i + 1, endswitch)).then(|| self.skip_unless_any(saved, None));
         self.frames.push(Frame::Switch {
             brk,
             started,
@@ -440,11 +436,7 @@ impl Lowerer<'_, '_> {
         let back = self.b.ins().bor(b, unmatched);
         let exec = self.b.ins().bor(exec, back);
         self.set_exec(exec);
-        if let Some(exit) = exit {
-            self.b.ins().jump(exit, &[]);
-            self.b.switch_to_block(exit);
-            self.b.seal_block(exit);
-        }
+        self.join_skipped(exit);
         self.frames.pop();
         self.nesting -= 1;
         self.full = full_before && !self.env.an.range_loses(i, endswitch + 1);
@@ -499,18 +491,10 @@ impl Lowerer<'_, '_> {
         let zero = self.ci(0);
         let ret = self.new_mask_var(zero);
         // A body that only computes under the mask runs without a branch (`branch_part`).
-        let after = if self.straight(target + 1, endsub) {
-            None
-        } else {
-            let body = self.b.create_block();
-            let after = self.b.create_block();
+        let after = (!self.straight(target + 1, endsub)).then(|| {
             let exec = self.use_exec();
-            let any = self.any(exec);
-            self.b.ins().brif(any, body, &[], after, &[]);
-            self.b.switch_to_block(body);
-            self.b.seal_block(body);
-            Some(after)
-        };
+            self.skip_unless_any(exec, None)
+        });
         self.frames.push(Frame::Call { ret });
         self.call_depth += 1;
         self.exec_zero = false;
@@ -521,11 +505,7 @@ impl Lowerer<'_, '_> {
         let r = self.b.use_var(ret);
         let exec = self.b.ins().bor(exec, r);
         self.set_exec(exec);
-        if let Some(after) = after {
-            self.b.ins().jump(after, &[]);
-            self.b.switch_to_block(after);
-            self.b.seal_block(after);
-        }
+        self.join_skipped(after);
         self.frames.pop();
         self.call_depth -= 1;
         self.nesting -= 1;

@@ -352,23 +352,24 @@ pub(crate) fn build(
 /// The column pointers of quad `q` of the read-only inputs (`Plan::staged`) the run binds,
 /// by binding: `inputs[k].ptr + 64q` (`crate::run::Binding`, channel c at byte 16c).
 fn columns(b: &mut FunctionBuilder, env: &Env, inputs: Value, q: Value) -> HashMap<usize, Value> {
-    let mut out = HashMap::new();
     let staged = env.plan.staged.iter();
     let bindings: BTreeSet<usize> = staged
         .filter_map(|&(s, f)| env.plan.input_binding(s, f))
         .collect();
-    if bindings.is_empty() {
-        return out;
-    }
+    bindings
+        .into_iter()
+        .map(|k| (k, column(b, inputs, q, k)))
+        .collect()
+}
+
+/// The column pointer of quad `q` of input binding `k`: `inputs[k].ptr + 64q`
+/// (`crate::run::Binding`: the quad's four channels at bytes 0, 16, 32 and 48).
+fn column(b: &mut FunctionBuilder, inputs: Value, q: Value, k: usize) -> Value {
+    let at = (k * std::mem::size_of::<Binding>() + offset_of!(Binding, ptr)) as i32;
+    let ro = MemFlagsData::trusted().with_readonly();
+    let ptr = b.ins().load(I64, ro, inputs, at);
     let off = b.ins().ishl_imm_u(q, 6);
-    for k in bindings {
-        let at = (k * std::mem::size_of::<Binding>() + offset_of!(Binding, ptr)) as i32;
-        let ptr = b
-            .ins()
-            .load(I64, MemFlagsData::trusted().with_readonly(), inputs, at);
-        out.insert(k, b.ins().iadd(ptr, off));
-    }
-    out
+    b.ins().iadd(ptr, off)
 }
 
 impl<'a, 'f> Lowerer<'a, 'f> {
@@ -578,16 +579,7 @@ impl<'a, 'f> Lowerer<'a, 'f> {
     /// The four channels of input binding `k` for the current quad: four vector loads (the
     /// run gives inputs in columns, `crate::run::Binding`).
     fn load_binding(&mut self, k: usize) -> [Value; 4] {
-        let at = (k * std::mem::size_of::<Binding>()) as i32;
-        let ro = MemFlagsData::trusted().with_readonly();
-        let ptr = self.b.ins().load(
-            I64,
-            ro,
-            self.cv.inputs,
-            at + offset_of!(Binding, ptr) as i32,
-        );
-        let off = self.b.ins().ishl_imm_u(self.q, 6);
-        let quad = self.b.ins().iadd(ptr, off);
+        let quad = column(&mut self.b, self.cv.inputs, self.q, k);
         [0, 1, 2, 3].map(|c| self.b.ins().load(I32X4, mem(), quad, c * 16))
     }
 

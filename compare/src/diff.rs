@@ -472,11 +472,7 @@ impl Differ {
         if self.engines.is_empty() {
             // No engine to compare: still check the oracle accepts the program.
             if let Err(err) = point_run {
-                return Diff {
-                    oracle: Err(oracle_problem(err)),
-                    engines,
-                    oracle_suspect: false,
-                };
+                return oracle_problem_diff(err);
             }
         }
         let oracle_suspect = oracle_suspect(&engines);

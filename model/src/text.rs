@@ -34,8 +34,9 @@ pub fn comp_name(c: u8) -> char {
     CHANNEL_NAMES.get(c as usize).copied().unwrap_or('?')
 }
 
-/// Appends `n` in decimal to `out` (printers' hot path: no `core::fmt` machinery).
-pub fn push_int(out: &mut String, n: i64) {
+/// Appends the integer `n` in decimal to `out` (printers' hot path: no `core::fmt`
+/// machinery).
+pub fn push_int(out: &mut String, n: impl itoa::Integer) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
@@ -52,25 +53,25 @@ pub fn push_index(out: &mut String, ix: &Index) {
     out.push('[');
     match ix.indirect {
         None => {
-            push_int(out, i64::from(ix.value));
+            push_int(out, ix.value);
             out.push(']');
         }
         Some(ind) => {
             out.push_str(ind.file.name());
             out.push('[');
-            push_int(out, i64::from(ind.index));
+            push_int(out, ind.index);
             out.push_str("].");
             out.push(comp_name(ind.component));
             if ix.value > 0 {
                 out.push('+');
             }
             if ix.value != 0 {
-                push_int(out, i64::from(ix.value));
+                push_int(out, ix.value);
             }
             out.push(']');
             if ix.array_id != 0 {
                 out.push('(');
-                push_int(out, i64::from(ix.array_id));
+                push_int(out, ix.array_id);
                 out.push(')');
             }
         }

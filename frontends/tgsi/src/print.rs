@@ -72,19 +72,18 @@ fn push_imm_values(out: &mut String, ty: ImmType, w: &[u32; 4], opts: &PrintOpti
         }
         match ty {
             ImmType::F32 => out.push_str(&f32_text(word, opts)),
-            ImmType::U32 => push_int(out, i64::from(word)),
-            ImmType::I32 => push_int(out, i64::from(word as i32)),
+            ImmType::U32 => push_int(out, word),
+            ImmType::I32 => push_int(out, word as i32),
             ImmType::F64 if opts.lossless => out.push_str(&fmt_f64_lossless(w64(k))),
             ImmType::F64 => out.push_str(&fmt_fixed(f64::from_bits(w64(k)), 10, 8)),
-            ImmType::U64 => out.push_str(itoa::Buffer::new().format(w64(k))),
+            ImmType::U64 => push_int(out, w64(k)),
             ImmType::I64 => push_int(out, w64(k) as i64),
         }
     }
     out.push('}');
 }
 
-fn push_declaration(out: &mut String, p: &Program, d: &Declaration, opts: &PrintOptions) {
-    let s = out;
+fn push_declaration(s: &mut String, p: &Program, d: &Declaration, opts: &PrintOptions) {
     s.push_str("DCL ");
     s.push_str(d.file.name());
     if prints_implied(p.stage, d.file, d.semantic.map(|x| x.0)) {
@@ -94,10 +93,10 @@ fn push_declaration(out: &mut String, p: &Program, d: &Declaration, opts: &Print
         let _ = write!(s, "[{k}]");
     }
     s.push('[');
-    push_int(s, i64::from(d.first));
+    push_int(s, d.first);
     if d.first != d.last {
         s.push_str("..");
-        push_int(s, i64::from(d.last));
+        push_int(s, d.last);
     }
     s.push(']');
     if d.usage_mask != WRITEMASK_XYZW {
@@ -116,7 +115,7 @@ fn push_declaration(out: &mut String, p: &Program, d: &Declaration, opts: &Print
     }
     if d.array_id != 0 {
         s.push_str(", ARRAY(");
-        push_int(s, i64::from(d.array_id));
+        push_int(s, d.array_id);
         s.push(')');
     }
     if d.local {
@@ -127,7 +126,7 @@ fn push_declaration(out: &mut String, p: &Program, d: &Declaration, opts: &Print
         s.push_str(name.name());
         if index != 0 || matches!(name, SemanticName::Generic | SemanticName::TexCoord) {
             s.push('[');
-            push_int(s, i64::from(index));
+            push_int(s, index);
             s.push(']');
         }
     }
@@ -189,7 +188,7 @@ fn push_property(out: &mut String, prop: &Property) {
         property_value_names(prop.name).and_then(|names| names.get(prop.value as usize).copied());
     match name {
         Some(name) => out.push_str(name),
-        None => push_int(out, i64::from(prop.value)),
+        None => push_int(out, prop.value),
     }
 }
 
@@ -240,7 +239,7 @@ fn push_instruction(
         out.push_str(", ");
         out.push_str(o.reg.file.name());
         out.push('[');
-        push_int(out, i64::from(o.reg.index.value));
+        push_int(out, o.reg.index.value);
         out.push_str("].");
         out.extend(o.swizzle.iter().map(|&c| comp_name(c)));
     }
@@ -273,7 +272,7 @@ fn push_instruction(
     };
     if let Some(l) = label {
         out.push_str(" :");
-        push_int(out, i64::from(l));
+        push_int(out, l);
     }
 }
 
@@ -306,7 +305,7 @@ pub(crate) fn print_program(p: &Program, opts: &PrintOptions) -> String {
             Item::Immediate(i) => {
                 if let Some(imm) = p.immediates.get(i as usize) {
                     out.push_str("IMM[");
-                    push_int(&mut out, i64::from(i));
+                    push_int(&mut out, i);
                     out.push_str("] ");
                     out.push_str(imm.ty.name());
                     out.push(' ');

@@ -225,7 +225,7 @@ pub fn finish(
     let mut sites = Vec::new();
     // One instruction buffer serves every word (its lists keep their storage).
     let mut ins = Instr::with_defaults(nop(Flow::None).def);
-    let mut texts = TextCache::new();
+    let mut texts = TextCache::default();
     for (i, x) in out.iter().map(|&at| code.ins(at)).enumerate() {
         if let Some(site) = x.site {
             sites.push((i as u32, site));
@@ -268,22 +268,8 @@ fn src_value(v: Val) -> Result<SrcValue, CompileError> {
 fn to_instr(x: &VIns, ins: &mut Instr, texts: &mut TextCache) -> Result<(), CompileError> {
     let isa = isa();
     let def = x.def;
-    // `Instr::reset_to_defaults` but for the sources, which are pushed below.
-    ins.id = def.id;
-    ins.flow = 0;
-    ins.staging.clear();
-    ins.staging.extend(def.staging.iter().map(|s| StagingRun {
-        base: 0,
-        count: s.min_count(),
-    }));
-    ins.imms.clear();
-    ins.imms.resize(def.imms.len(), 0);
-    ins.modifiers.clear();
-    ins.modifiers
-        .extend(def.modifiers.iter().map(|m| match m.kind {
-            ModKind::Flag => 0,
-            ModKind::Enum(e) => isa.enums[e].default.unwrap_or(0) as u32,
-        }));
+    // The definition's defaults, but for the sources, which are pushed below.
+    ins.reset_to_defaults(def);
     ins.srcs.clear();
     ins.dest = match x.dst {
         VDst::P(reg) => Some(Dest { reg, mask: x.mask }),

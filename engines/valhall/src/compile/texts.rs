@@ -1,11 +1,12 @@
-//! Look-ups of the compiler's names (modifier names, enum value texts, all `&'static str`
-//! literals) in the ISA.xml tables, remembered by the address and length of the texts:
-//! `finish` resolves the same few names for most instructions of a program, and a
-//! `&'static str` never changes, so the same address and length are the same text.
+//! Look-ups of the compiler's names (mnemonics, modifier names, enum value texts, all
+//! `&'static str` literals) in the ISA.xml tables, remembered by the address and length of
+//! the texts: the lowering and `finish` resolve the same few names for most instructions
+//! of a program, and a `&'static str` never changes, so the same address and length are
+//! the same text.
 
 /// What one look-up was about and its answer.
-#[derive(Clone, Copy)]
-struct Entry {
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
     /// The table looked in (the caller's numbering).
     tag: usize,
     /// Address and length of the first text.
@@ -13,33 +14,37 @@ struct Entry {
     /// Address and length of the second text.
     b: (usize, usize),
     /// The answer.
-    value: u32,
+    value: T,
 }
 
 /// Slots of a [`TextCache`] (a power of two).
 const SLOTS: usize = 64;
 
 /// Answers of look-ups by `(tag, text, text)`, direct-mapped; only found values are kept.
-pub(super) struct TextCache {
-    slots: Vec<Option<Entry>>,
+/// The slots are allocated by the first look-up.
+#[derive(Clone, Debug)]
+pub(super) struct TextCache<T = u32> {
+    slots: Vec<Option<Entry<T>>>,
 }
 
-impl TextCache {
-    /// An empty cache.
-    pub(super) fn new() -> TextCache {
-        TextCache {
-            slots: vec![None; SLOTS],
-        }
+impl<T> Default for TextCache<T> {
+    fn default() -> Self {
+        TextCache { slots: Vec::new() }
     }
+}
 
+impl<T: Copy> TextCache<T> {
     /// The value `resolve` gives for `(tag, a, b)`, computed once while it stays cached.
     pub(super) fn get(
         &mut self,
         tag: usize,
         a: &'static str,
         b: &'static str,
-        resolve: impl FnOnce() -> Option<u32>,
-    ) -> Option<u32> {
+        resolve: impl FnOnce() -> Option<T>,
+    ) -> Option<T> {
+        if self.slots.is_empty() {
+            self.slots = vec![None; SLOTS];
+        }
         let a = (a.as_ptr() as usize, a.len());
         let b = (b.as_ptr() as usize, b.len());
         // Fibonacci hashing of the three keys; the top bits select the slot.
@@ -66,7 +71,7 @@ mod tests {
     /// A cached answer comes back without resolving again; another key resolves.
     #[test]
     fn remembers_found_values() {
-        let mut c = TextCache::new();
+        let mut c = TextCache::default();
         assert_eq!(c.get(1, "clamp", "clamp_0_1", || Some(7)), Some(7));
         assert_eq!(
             c.get(1, "clamp", "clamp_0_1", || panic!("resolved twice")),

@@ -4,6 +4,7 @@
 //! `regalloc` and `finish`.
 
 use super::inline::InlineList;
+use super::texts::TextCache;
 use crate::isa::InsDef;
 use crate::{isa, SrcValue, WriteMask};
 
@@ -252,46 +253,18 @@ pub struct VCode {
     /// height, depth / layers, level count the driver writes (`compile::tex`).
     pub tex_sizes: Vec<(u32, u32)>,
     /// The definitions [`VCode::ins`] looked up, by the address of the mnemonic.
-    pub(super) defs: DefCache,
+    pub(super) defs: TextCache<&'static InsDef>,
 }
 
-/// ISA.xml definitions by mnemonic, remembered by the address and length of the
-/// mnemonic's text: the lowering names its instructions with string literals, so one
-/// look-up in the ISA's name table per mnemonic and program serves every instruction
-/// (a `&'static str` never changes, so the same address and length are the same text).
-#[derive(Clone, Debug, Default)]
-pub(super) struct DefCache {
-    /// `(address, length, definition)`, direct-mapped by the address.
-    slots: Vec<Option<(usize, usize, &'static InsDef)>>,
-}
-
-/// Slots of a [`DefCache`] (a power of two): a program's lowering names a few dozen
-/// mnemonics.
-const DEF_SLOTS: usize = 64;
-
-impl DefCache {
-    /// The definition of `name`.
-    ///
-    /// # Panics
-    /// If `name` is not an ISA.xml instruction (a compiler bug caught by every test).
-    fn get(&mut self, name: &'static str) -> &'static InsDef {
-        let key = name.as_ptr() as usize;
-        // Fibonacci hashing: the top bits of the product select one of DEF_SLOTS slots.
-        let slot = ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % DEF_SLOTS;
-        if self.slots.is_empty() {
-            self.slots = vec![None; DEF_SLOTS];
-        }
-        match self.slots[slot] {
-            Some((k, len, def)) if k == key && len == name.len() => def,
-            _ => {
-                let def = isa()
-                    .instruction(name)
-                    .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"));
-                self.slots[slot] = Some((key, name.len(), def));
-                def
-            }
-        }
-    }
+/// The ISA.xml definition of `name`, through `defs` (one look-up in the ISA's name table
+/// per mnemonic and program serves every instruction: the lowering names its instructions
+/// with string literals).
+///
+/// # Panics
+/// If `name` is not an ISA.xml instruction (a compiler bug caught by every test).
+fn definition(defs: &mut TextCache<&'static InsDef>, name: &'static str) -> &'static InsDef {
+    defs.get(0, name, "", || isa().instruction(name))
+        .unwrap_or_else(|| panic!("no instruction {name} in ISA.xml"))
 }
 
 /// The first entry of the immediate table (ENCODING.md §3.2) holding `bits`, if any.
@@ -429,7 +402,7 @@ impl VCode {
         srcs: &[VSrc],
         mods: &[(&'static str, &'static str)],
     ) -> VDst {
-        let def = self.defs.get(name);
+        let def = definition(&mut self.defs, name);
         let mut srcs = InlineList::<VSrc, MAX_SRCS>::from_slice(srcs);
         for (i, s) in srcs.iter_mut().enumerate() {
             let sd = &def.srcs[i];
@@ -585,10 +558,10 @@ mod tests {
     /// The cache gives ISA.xml's definition for each mnemonic, whichever literal names it.
     #[test]
     fn cached_definitions_are_the_named_ones() {
-        let mut defs = DefCache::default();
+        let mut defs = TextCache::default();
         let owned: &'static str = String::from("FADD.f32").leak();
         for name in ["FADD.f32", "MOV.i32", "FADD.f32", owned, "NOP", "MOV.i32"] {
-            let def = defs.get(name);
+            let def = definition(&mut defs, name);
             assert_eq!(def.name, name);
         }
     }

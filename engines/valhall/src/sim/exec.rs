@@ -344,10 +344,12 @@ impl Warp<'_> {
         (index, first_thread): (usize, usize),
     ) -> Result<(), SimError> {
         let addrs = self.addresses(addr, offset);
-        // The usual access: one 32-bit word per lane into one register, every lane in
-        // one region (found once).
+        let len = bytes as usize;
+        // Every active lane's bytes in one region: found once for the warp.
+        let region = mem.warp_region(&addrs, active, len);
+        // The usual access: one 32-bit word per lane into one register.
         if bytes == 4 && count == 1 && place.shift == 0 && place.width <= 32 {
-            if let Some((rbase, region)) = mem.warp_region(&addrs, active, 4) {
+            if let Some((rbase, region)) = region {
                 let r = usize::from(base & 63);
                 for l in assume::memory_lane_order() {
                     let l = l as usize;
@@ -362,8 +364,6 @@ impl Warp<'_> {
                 return Ok(());
             }
         }
-        let len = bytes as usize;
-        let region = mem.warp_region(&addrs, active, len);
         for l in assume::memory_lane_order() {
             if active >> l & 1 == 0 {
                 continue;

@@ -13,7 +13,7 @@
 use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Function, Inst, InstructionData, Value, ValueDef};
 
-/// Whether `inst` has no effect besides its one result.
+/// Whether `inst`, an instruction of one result, has no effect besides that result.
 fn removable(func: &Function, inst: Inst) -> bool {
     let data = &func.dfg.insts[inst];
     let op = data.opcode();
@@ -33,7 +33,7 @@ fn removable(func: &Function, inst: Inst) -> bool {
             _ => return false,
         }
     }
-    func.dfg.inst_results(inst).len() == 1
+    true
 }
 
 /// Removes the dead instructions of `func` (see the module docs). Returns how many.
@@ -76,10 +76,11 @@ pub(super) fn run(func: &mut Function) -> usize {
     while k < work.len() {
         let inst = work[k];
         k += 1;
-        if gone[inst.index()]
-            || !removable(func, inst)
-            || uses[func.dfg.first_result(inst).index()] != 0
-        {
+        // Most instructions are used: that test first, the opcode's properties after.
+        let &[result] = func.dfg.inst_results(inst) else {
+            continue;
+        };
+        if gone[inst.index()] || uses[result.index()] != 0 || !removable(func, inst) {
             continue;
         }
         args.clear();
